@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Installs whatever this machine lacks to run Coffer locally and to test it (architecture §6).
+# Idempotent: built binaries are cached per version under $COFFER_CACHE (default ~/.cache/coffer),
+# so a second run, or a fresh clone on the same machine, reuses them.
+# Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser]
+# Prints `export PATH=...` lines for the caller to eval.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=versions.sh
+. "$here/versions.sh"
+CACHE=${COFFER_CACHE:-$HOME/.cache/coffer}
+BIN=$CACHE/bin
+mkdir -p "$BIN"
+log() { echo "[bootstrap] $*" >&2; }
+
+with_minio=0; with_natscli=0; with_browser=0
+for a in "$@"; do
+  case $a in
+    --with-minio) with_minio=1 ;;
+    --with-natscli) with_natscli=1 ;;
+    --with-browser) with_browser=1 ;;
+    *) echo "unknown option $a" >&2; exit 2 ;;
+  esac
+done
+
+apt_needed=()
+command -v redis-server >/dev/null || apt_needed+=(redis-server)
+command -v protoc >/dev/null || apt_needed+=(protobuf-compiler)
+if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
+if [ ${#apt_needed[@]} -gt 0 ]; then
+  log "apt-get install ${apt_needed[*]}"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi
+  $SUDO apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_needed[@]}" >&2
+fi
+
+# Node 24 from the npm registry when the machine's Node is older.
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+NODE_DIR=$CACHE/node$NODE_MAJOR
+if command -v node >/dev/null && [ "$(node_major node)" -ge "$NODE_MAJOR" ]; then
+  NODE_BIN_DIR=$(dirname "$(command -v node)")
+else
+  NODE_BIN_DIR=$NODE_DIR/node_modules/node/bin
+  if [ ! -x "$NODE_BIN_DIR/node" ] || [ "$(node_major "$NODE_BIN_DIR/node")" != "$NODE_MAJOR" ]; then
+    log "installing Node $NODE_MAJOR from the npm registry"
+    mkdir -p "$NODE_DIR"
+    npm i --no-audit --no-fund --prefix "$NODE_DIR" "node@$NODE_MAJOR" >&2
+  fi
+fi
+
+# Builds one Go package at a pinned module version inside a small module of our own: the module
+# proxy here serves pinned versions but refuses the version lists `go install pkg@v` asks for.
+go_build() { # name module version package [extra env]
+  local name=$1 module=$2 version=$3 pkg=$4 out=$BIN/$1-$3
+  if [ -x "$out" ]; then ln -sf "$out" "$BIN/$name"; return; fi
+  log "building $name $version (first run only)"
+  local dir=$CACHE/gobuild/$name-$version
+  rm -rf "$dir"; mkdir -p "$dir"
+  (cd "$dir" && go mod init "coffer.local/build/$name" >/dev/null 2>&1 \
+    && go get "$pkg@$version" >&2 && CGO_ENABLED=0 go build -o "$out.tmp" "$pkg" >&2)
+  mv "$out.tmp" "$out"; ln -sf "$out" "$BIN/$name"
+}
+
+go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" github.com/nats-io/nats-server/v2
+GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
+  go_build mongodump github.com/mongodb/mongo-tools "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongodump/main
+GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
+  go_build mongorestore github.com/mongodb/mongo-tools "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongorestore/main
+[ $with_natscli = 1 ] && go_build nats github.com/nats-io/natscli "$NATSCLI_VERSION" github.com/nats-io/natscli/nats
+[ $with_minio = 1 ] && go_build minio github.com/minio/minio "$MINIO_VERSION" github.com/minio/minio
+
+# FerretDB 1.24.2, vendored with two changes (architecture §6): the version file upstream generates,
+# and createIndexes ignoring the deprecated `ns` option that mongorestore always sends.
+ferret_out=$BIN/ferretdb-$FERRETDB_VERSION
+if [ ! -x "$ferret_out" ]; then
+  log "building ferretdb $FERRETDB_VERSION (first run only)"
+  dir=$CACHE/gobuild/ferretdb-$FERRETDB_VERSION
+  rm -rf "$dir"; mkdir -p "$dir"
+  (
+    cd "$dir"
+    go mod init coffer.local/build/ferretdb >/dev/null 2>&1
+    go get -tool "github.com/FerretDB/FerretDB/cmd/ferretdb@$FERRETDB_VERSION" >&2
+    go mod vendor >&2
+    v=vendor/github.com/FerretDB/FerretDB
+    mkdir -p "$v/build/version"
+    echo "$FERRETDB_VERSION" > "$v/build/version/version.txt"
+    f=$v/internal/handler/msg_createindexes.go
+    chmod -R u+w "$v"
+    sed -i 's/^\t\tcase "background":$/\t\tcase "background", "ns":/' "$f"
+    grep -q 'case "background", "ns":' "$f" || { log "FerretDB patch did not apply"; exit 1; }
+    CGO_ENABLED=0 go build -mod=vendor -o "$ferret_out.tmp" github.com/FerretDB/FerretDB/cmd/ferretdb >&2
+  )
+  mv "$ferret_out.tmp" "$ferret_out"
+fi
+ln -sf "$ferret_out" "$BIN/ferretdb"
+
+echo "export PATH=\"$BIN:$NODE_BIN_DIR:\$PATH\""

@@ -1,0 +1,5 @@
+// Generated gRPC contracts, one namespace per service (see proto/coffer/*.proto).
+export * as auth from './gen/coffer/auth.js';
+export * as notification from './gen/coffer/notification.js';
+export * as audit from './gen/coffer/audit.js';
+export * as health from './gen/grpc/health/v1/health.js';

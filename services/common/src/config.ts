@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * Parses the environment once with a schema and fails fast with a readable message.
+ * Every service calls this from its own config.ts; defaults are the local-run values.
+ */
+export function loadConfig<S extends z.ZodType>(service: string, schema: S, env = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    console.error(`[${service}] invalid configuration:\n${lines.join('\n')}`);
+    process.exit(78); // EX_CONFIG
+  }
+  return parsed.data;
+}
+
+/** A TCP port number from the environment. */
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+/** Settings every service shares: where its servers are and how it logs. */
+export const baseEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27017'),
+  OPS_PORT: port(0),
+};
+
+/** Address of another service's gRPC server, e.g. AUTH_GRPC=127.0.0.1:50051. */
+export const grpcAddress = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, 'expected host:port')
+    .default(fallback);
+
+/** Local default gRPC addresses of every service, so a plain local start needs no configuration. */
+export const defaultGrpc = {
+  auth: '127.0.0.1:50051',
+  notification: '127.0.0.1:50052',
+  audit: '127.0.0.1:50053',
+  orchestrator: '127.0.0.1:50054',
+  storage: '127.0.0.1:50055',
+  kb: '127.0.0.1:50056',
+} as const;

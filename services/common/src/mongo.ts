@@ -1,0 +1,17 @@
+import mongoose, { type Connection } from 'mongoose';
+
+/**
+ * Opens this service's own database. Works on FerretDB 1.x and on MongoDB alike: no transactions,
+ * no change streams, no TTL or text indexes are ever relied upon (architecture §6).
+ */
+export async function connectMongo(uri: string, dbName: string): Promise<Connection> {
+  const conn = mongoose.createConnection(uri, {
+    dbName,
+    serverSelectionTimeoutMS: 10_000,
+    // FerretDB rejects retryable writes' transaction numbers on some paths; plain writes are idempotent here.
+    retryWrites: false,
+    autoIndex: true,
+  });
+  await conn.asPromise();
+  return conn;
+}

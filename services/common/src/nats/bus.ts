@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { headers } from '@nats-io/nats-core';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { STREAMS, type EventEnvelope, type EventMap, type EventSubject, type StreamName } from '../events.js';
+import type { Logger } from '../logger.js';
+
+const NS_PER_HOUR = 3_600_000_000_000;
+// Window in which JetStream drops a second publish of the same message id.
+const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000;
+
+export interface Consumption {
+  stop(): Promise<void>;
+}
+
+/** Typed publish/consume over NATS JetStream with idempotent stream and consumer creation. */
+export interface EventBus {
+  nc: NatsConnection;
+  publish<S extends EventSubject>(subject: S, data: EventMap[S], opts?: { id?: string }): Promise<void>;
+  consume(opts: {
+    stream: StreamName;
+    durable: string;
+    subjects: EventSubject[];
+    handler: (event: EventEnvelope) => Promise<void>;
+  }): Promise<Consumption>;
+  close(): Promise<void>;
+}
+
+/** Creates (or updates) the named streams; safe to call from every replica at every start. */
+export async function ensureStreams(jsm: JetStreamManager, names: StreamName[]): Promise<void> {
+  for (const name of names) {
+    const def = STREAMS[name];
+    const config = {
+      name,
+      subjects: [...def.subjects],
+      max_age: def.maxAgeHours * NS_PER_HOUR,
+      duplicate_window: DUPLICATE_WINDOW_NS,
+    };
+    try {
+      await jsm.streams.info(name);
+      await jsm.streams.update(name, config);
+    } catch {
+      await jsm.streams.add(config);
+    }
+  }
+}
+
+/** Connects to NATS and makes sure the given streams exist. */
+export async function connectEventBus(opts: {
+  url: string;
+  name: string;
+  log: Logger;
+  streams: StreamName[];
+}): Promise<EventBus> {
+  const nc = await connect({ servers: opts.url, name: opts.name, maxReconnectAttempts: -1 });
+  const js: JetStreamClient = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  await ensureStreams(jsm, opts.streams);
+  const consumptions = new Set<Consumption>();
+
+  return {
+    nc,
+    async publish(subject, data, o) {
+      const envelope: EventEnvelope = {
+        id: o?.id ?? randomUUID(),
+        subject,
+        occurredAt: new Date().toISOString(),
+        data,
+      };
+      const h = headers();
+      h.set('Coffer-Event', subject);
+      await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id, headers: h });
+    },
+
+    async consume({ stream, durable, subjects, handler }) {
+      const config = {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subjects: subjects,
+        ack_wait: 30 * 1_000_000_000,
+        max_deliver: -1,
+      };
+      try {
+        await jsm.consumers.info(stream, durable);
+        await jsm.consumers.update(stream, durable, config);
+      } catch {
+        await jsm.consumers.add(stream, config);
+      }
+      const consumer = await js.consumers.get(stream, durable);
+      const messages = await consumer.consume({ max_messages: 64 });
+      const done = (async () => {
+        for await (const m of messages) {
+          let event: EventEnvelope;
+          try {
+            event = m.json<EventEnvelope>();
+          } catch {
+            opts.log.error({ subject: m.subject, seq: m.seq }, 'dropping an event that is not JSON');
+            m.term();
+            continue;
+          }
+          try {
+            await handler(event);
+            m.ack();
+          } catch (err) {
+            // Redelivered later; handlers are idempotent, so a partial first attempt is harmless.
+            opts.log.warn({ err, subject: m.subject, eventId: event.id }, 'event handler failed; will retry');
+            m.nak(5_000);
+          }
+        }
+      })();
+      const c: Consumption = {
+        async stop() {
+          await messages.close();
+          await done;
+          consumptions.delete(c);
+        },
+      };
+      consumptions.add(c);
+      return c;
+    },
+
+    async close() {
+      for (const c of [...consumptions]) await c.stop();
+      await nc.drain();
+    },
+  };
+}
