@@ -9,3 +9,4 @@ export * from './shutdown.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './nats/bus.js';
+export * from './validation.js';

@@ -91,6 +91,8 @@ export interface AccountState {
   status: string;
   email: string;
   name: string;
+  /** Tokens issued before this instant (unix seconds) are refused, e.g. after a password reset. */
+  sessionsValidAfter: number;
 }
 
 export interface Profile {
@@ -184,6 +186,11 @@ export interface BanState {
   isBanned: boolean;
   banReason?: string | undefined;
   bannedAt?: string | undefined;
+}
+
+export interface AdminDeleteUserRequest {
+  actorId: string;
+  userId: string;
 }
 
 function createBaseEmpty(): Empty {
@@ -1162,6 +1169,7 @@ function createBaseAccountState(): AccountState {
     status: "",
     email: "",
     name: "",
+    sessionsValidAfter: 0,
   };
 }
 
@@ -1190,6 +1198,9 @@ export const AccountState: MessageFns<AccountState> = {
     }
     if (message.name !== "") {
       writer.uint32(66).string(message.name);
+    }
+    if (message.sessionsValidAfter !== 0) {
+      writer.uint32(72).int64(message.sessionsValidAfter);
     }
     return writer;
   },
@@ -1271,6 +1282,14 @@ export const AccountState: MessageFns<AccountState> = {
             message.name = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.sessionsValidAfter = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1309,6 +1328,11 @@ export const AccountState: MessageFns<AccountState> = {
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      sessionsValidAfter: isSet(object.sessionsValidAfter)
+        ? globalThis.Number(object.sessionsValidAfter)
+        : isSet(object.sessions_valid_after)
+        ? globalThis.Number(object.sessions_valid_after)
+        : 0,
     };
   },
 
@@ -1338,6 +1362,9 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
+    if (message.sessionsValidAfter !== 0) {
+      obj.sessionsValidAfter = Math.round(message.sessionsValidAfter);
+    }
     return obj;
   },
 
@@ -1354,6 +1381,7 @@ export const AccountState: MessageFns<AccountState> = {
     message.status = object.status ?? "";
     message.email = object.email ?? "";
     message.name = object.name ?? "";
+    message.sessionsValidAfter = object.sessionsValidAfter ?? 0;
     return message;
   },
 };
@@ -2966,6 +2994,99 @@ export const BanState: MessageFns<BanState> = {
   },
 };
 
+function createBaseAdminDeleteUserRequest(): AdminDeleteUserRequest {
+  return { actorId: "", userId: "" };
+}
+
+export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
+  encode(message: AdminDeleteUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminDeleteUserRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminDeleteUserRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminDeleteUserRequest {
+    return {
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AdminDeleteUserRequest): unknown {
+    const obj: any = {};
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
+    return AdminDeleteUserRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
+    const message = createBaseAdminDeleteUserRequest();
+    message.actorId = object.actorId ?? "";
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
 /** Accounts, sessions, API keys, plans and bans. Owned by the auth service. */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
@@ -3130,8 +3251,9 @@ export const AuthServiceService = {
     path: "/coffer.auth.v1.AuthService/AdminDeleteUser" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    requestSerialize: (value: AdminDeleteUserRequest): Buffer =>
+      Buffer.from(AdminDeleteUserRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdminDeleteUserRequest => AdminDeleteUserRequest.decode(value),
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
@@ -3155,7 +3277,7 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   adminListUsers: handleUnaryCall<Empty, AdminUserList>;
   adminUpdateUser: handleUnaryCall<AdminUpdateUserRequest, AdminUser>;
   adminSetBan: handleUnaryCall<AdminSetBanRequest, BanState>;
-  adminDeleteUser: handleUnaryCall<UserRef, Ok>;
+  adminDeleteUser: handleUnaryCall<AdminDeleteUserRequest, Ok>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -3399,14 +3521,17 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BanState) => void,
   ): ClientUnaryCall;
-  adminDeleteUser(request: UserRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
   adminDeleteUser(
-    request: UserRef,
+    request: AdminDeleteUserRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  adminDeleteUser(
+    request: AdminDeleteUserRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
   adminDeleteUser(
-    request: UserRef,
+    request: AdminDeleteUserRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

@@ -12,7 +12,8 @@ import type { Logger } from '../logger.js';
 
 /** Handlers written as async functions: return the answer or throw (an AppError for the caller). */
 export type AsyncUnaryHandlers<Impl> = {
-  [K in keyof Impl]: Impl[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer Res2>) => void
+  // `as` drops the index signature grpc-js adds to every generated server interface.
+  [K in keyof Impl as string extends K ? never : K]: Impl[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer Res2>) => void
     ? (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res2>
     : never;
 };

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Asks the OS for a free TCP port on the loopback address. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something already listens on the port. */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, proc?: Proc) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (proc && proc.child.exitCode !== null) {
+      throw new Error(`${what} exited with code ${proc.child.exitCode} before it was ready`);
+    }
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts a long-running process with its output appended to `<logDir>/<name>.log`. Stopping sends
+ * SIGTERM and, after a grace period, SIGKILL.
+ */
+export function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  opts: { logDir: string; env?: NodeJS.ProcessEnv; cwd?: string },
+): Proc {
+  fs.mkdirSync(opts.logDir, { recursive: true });
+  const out = fs.openSync(path.join(opts.logDir, `${name}.log`), 'a');
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  child.on('error', () => {
+    // reported through exitCode / waitFor; ENOENT is checked before start
+  });
+  return {
+    name,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Finds an executable on PATH, or explains how to get it. */
+export function which(bin: string): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const p = path.join(dir, bin);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      // keep looking
+    }
+  }
+  throw new Error(`'${bin}' was not found on PATH; run deploy/local/bootstrap.sh first`);
+}

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { freePort, startProcess, waitFor, type Proc } from './processes.js';
+import { startServers, type ServerPorts } from './servers.js';
+
+/** Coffer's own services, in start order; each is `node services/<name>/dist/main.js`. */
+export const SERVICES = ['auth', 'notification', 'audit', 'gateway'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface StackOptions {
+  repoRoot: string;
+  dataDir: string;
+  /** Fixed well-known ports for the local run; tests ask the OS for free ones. */
+  ports: 'local' | 'free';
+  gatewayPort?: number;
+  /** How many gateway replicas to start (tests of the Socket.IO fan-out use two). */
+  gateways?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Stack {
+  urls: {
+    app: string;
+    gateways: string[];
+    mailWeb: string;
+    nats: string;
+    mongo: string;
+    redis: string;
+  };
+  env: NodeJS.ProcessEnv;
+  procs: Proc[];
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+const LOCAL: ServerPorts = { nats: 4222, mongo: 27017, redis: 6379, smtp: 1025, mailWeb: 1080 };
+const LOCAL_GRPC: Record<Exclude<ServiceName, 'gateway'>, number> = { auth: 50051, notification: 50052, audit: 50053 };
+
+function readyz(port: number) {
+  return () =>
+    new Promise<boolean>((resolve) => {
+      http
+        .get(`http://127.0.0.1:${port}/readyz`, (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        })
+        .on('error', () => resolve(false));
+    });
+}
+
+/** Starts the servers, then every service, then the gateway(s); resolves once all are ready. */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const local = opts.ports === 'local';
+  const ports: ServerPorts = local
+    ? LOCAL
+    : {
+        nats: await freePort(),
+        mongo: await freePort(),
+        redis: await freePort(),
+        smtp: await freePort(),
+        mailWeb: await freePort(),
+      };
+  const grpc = local
+    ? LOCAL_GRPC
+    : { auth: await freePort(), notification: await freePort(), audit: await freePort() };
+  const gatewayCount = opts.gateways ?? 1;
+  const gatewayPorts: number[] = [];
+  for (let i = 0; i < gatewayCount; i++) {
+    gatewayPorts.push(i === 0 && opts.gatewayPort !== undefined ? opts.gatewayPort : await freePort());
+  }
+  const logDir = path.join(opts.dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+
+  const procs: Proc[] = await startServers(opts.dataDir, ports, opts.repoRoot);
+  const appUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'development',
+    NATS_URL: `nats://127.0.0.1:${ports.nats}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}`,
+    REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(ports.smtp),
+    PUBLIC_URL: appUrl,
+    AUTH_GRPC: `127.0.0.1:${grpc.auth}`,
+    NOTIFICATION_GRPC: `127.0.0.1:${grpc.notification}`,
+    AUDIT_GRPC: `127.0.0.1:${grpc.audit}`,
+    WEB_DIST: path.join(opts.repoRoot, 'web/dist'),
+    ...opts.env,
+  };
+  // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.
+  if (process.env.MONGODB_URI) env.MONGODB_URI = process.env.MONGODB_URI;
+
+  const startService = async (name: string, script: ServiceName, extra: NodeJS.ProcessEnv) => {
+    const opsPort = await freePort();
+    const p = startProcess(name, process.execPath, [path.join(opts.repoRoot, `services/${script}/dist/main.js`)], {
+      logDir,
+      env: { ...env, ...extra, OPS_PORT: String(opsPort) },
+    });
+    procs.push(p);
+    await waitFor(name, readyz(opsPort), 60_000, p);
+  };
+
+  const stop = async () => {
+    // Services first (they drain work into the servers), then the servers.
+    const services = procs.filter((p) => !['nats', 'ferretdb', 'redis', 'maildev'].includes(p.name));
+    await Promise.all(services.map((p) => p.stop()));
+    await Promise.all(procs.filter((p) => !services.includes(p)).map((p) => p.stop()));
+  };
+
+  try {
+    await Promise.all(
+      (Object.keys(grpc) as Array<keyof typeof grpc>).map((name) =>
+        startService(name, name, { GRPC_LISTEN: `127.0.0.1:${grpc[name]}` }),
+      ),
+    );
+    await Promise.all(
+      gatewayPorts.map((port, i) =>
+        startService(gatewayCount > 1 ? `gateway-${i + 1}` : 'gateway', 'gateway', { PORT: String(port) }),
+      ),
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    urls: {
+      app: appUrl,
+      gateways: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
+      mailWeb: `http://127.0.0.1:${ports.mailWeb}`,
+      nats: env.NATS_URL!,
+      mongo: env.MONGODB_URI!,
+      redis: env.REDIS_URL!,
+    },
+    env,
+    procs,
+    logDir,
+    stop,
+  };
+}

@@ -1,0 +1,9 @@
+import type { EventBus } from '@coffer/common';
+
+/**
+ * What auth publishes (all on the AUTH stream): auth.user.registered, password_changed,
+ * email_changed, api_key_regenerated, plan_changed, ban_changed, deleted, reset_requested.
+ * Auth consumes no events.
+ */
+export type AuthEvents = Pick<EventBus, 'publish'>;
+export const AUTH_STREAMS = ['AUTH'] as const;

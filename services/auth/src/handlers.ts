@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
+import { auth } from '@coffer/proto';
+import type { Accounts } from './domain/accounts.js';
+import type { PasswordReset } from './domain/password-reset.js';
+import type { Plans } from './domain/plans.js';
+import { toPlanMessage } from './domain/plans.js';
+import type { Views } from './domain/views.js';
+import type { admin as adminFactory } from './domain/admin.js';
+
+const userId = fields.objectId('user');
+const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset token');
+
+/** gRPC edge of auth: validate, call the domain, shape the answer. */
+export function authHandlers(deps: {
+  log: Logger;
+  accounts: Accounts;
+  reset: PasswordReset;
+  plans: Plans;
+  admin: ReturnType<typeof adminFactory>;
+  views: Views;
+  exposeResetToken: boolean;
+}) {
+  const { accounts, reset, plans, admin, views } = deps;
+  return unaryHandlers<auth.AuthServiceServer>(deps.log, {
+    async register(req) {
+      const input = parseInput(z.object({ name: fields.name, email: fields.email, password: fields.password }), req);
+      const { user, token: t } = await accounts.register(input);
+      return { token: t, user: views.user(user) };
+    },
+    async login(req) {
+      const input = parseInput(z.object({ email: fields.email, password: z.string().min(1).max(128) }), req);
+      const { user, token: t } = await accounts.login(input.email, input.password);
+      return { token: t, user: views.user(user) };
+    },
+    async requestPasswordReset(req) {
+      const { email } = parseInput(z.object({ email: fields.email }), req);
+      const { token: t, url } = await reset.request(email);
+      return deps.exposeResetToken ? { resetToken: t, resetUrl: url } : {};
+    },
+    async verifyResetToken(req) {
+      await reset.verify(parseInput(z.object({ token }), req).token);
+      return {};
+    },
+    async resetPassword(req) {
+      const input = parseInput(z.object({ token, password: fields.password }), req);
+      await reset.reset(input.token, input.password);
+      return {};
+    },
+    async getAccountState(req) {
+      return views.accountState(await accounts.load(parseInput(z.object({ userId }), req).userId));
+    },
+    async getProfile(req) {
+      return views.profile(await accounts.load(parseInput(z.object({ userId }), req).userId));
+    },
+    async updateProfile(req) {
+      const input = parseInput(
+        z.object({ userId, name: fields.name.optional(), email: fields.email.optional() }),
+        req,
+      );
+      return views.profile(await accounts.updateProfile(input.userId, input));
+    },
+    async changePassword(req) {
+      const input = parseInput(
+        z.object({ userId, currentPassword: z.string().min(1, 'Current password is required').max(128), newPassword: fields.password }),
+        req,
+      );
+      await accounts.changePassword(input.userId, input.currentPassword, input.newPassword);
+      return {};
+    },
+    async regenerateApiKey(req) {
+      return { apiKey: await accounts.regenerateApiKey(parseInput(z.object({ userId }), req).userId) };
+    },
+    async resolveApiKey(req) {
+      const { apiKey } = parseInput(z.object({ apiKey: z.string().min(1).max(200) }), req);
+      return views.accountState(await accounts.resolveApiKey(apiKey));
+    },
+    async listPlans() {
+      return { plans: (await plans.list()).map(toPlanMessage) };
+    },
+    async getUserPlan(req) {
+      return toPlanMessage(await plans.ofUser(parseInput(z.object({ userId }), req).userId));
+    },
+    async changePlan(req) {
+      const input = parseInput(z.object({ userId, planId: fields.objectId('plan') }), req);
+      return toPlanMessage(await plans.changeOwn(input.userId, input.planId));
+    },
+    async adminListUsers() {
+      return { users: (await admin.list()).map(views.adminUser) };
+    },
+    async adminUpdateUser(req) {
+      const input = parseInput(
+        z.object({
+          actorId: userId,
+          userId,
+          plan: fields.objectId('plan').optional(),
+          role: z.enum(['user', 'admin'], { error: "Role must be 'user' or 'admin'" }).optional(),
+          status: z.enum(['active', 'inactive'], { error: "Status must be 'active' or 'inactive'" }).optional(),
+          email: fields.email.optional(),
+        }),
+        req,
+      );
+      return views.adminUser(await admin.update(input.actorId, input.userId, input));
+    },
+    async adminSetBan(req) {
+      const input = parseInput(
+        z.object({ actorId: userId, userId, isBanned: z.boolean(), banReason: z.string().max(500).optional() }),
+        req,
+      );
+      const s = await admin.setBan(input.actorId, input.userId, input.isBanned, input.banReason);
+      return { isBanned: s.isBanned, banReason: s.banReason ?? undefined, bannedAt: s.bannedAt?.toISOString() };
+    },
+    async adminDeleteUser(req) {
+      const input = parseInput(z.object({ actorId: userId, userId }), req);
+      await admin.remove(input.actorId, input.userId);
+      return {};
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+const featureSchema = new Schema({ text: { type: String, required: true } }, { _id: false });
+
+const planSchema = new Schema(
+  {
+    key: { type: String, required: true, unique: true }, // stable seed key, e.g. 'free'
+    name: { type: String, required: true },
+    price: { type: Number, required: true },
+    popular: { type: Boolean, default: false },
+    dbLimit: { type: Number, required: true },
+    retentionLimit: { type: Number, required: true }, // hours
+    storageLimit: { type: Number, required: true }, // bytes
+    frequencyLimit: { type: Number, required: true }, // hours
+    features: { type: [featureSchema], default: [] },
+    order: { type: Number, default: 0 },
+  },
+  { collection: 'plans' },
+);
+
+const userSchema = new Schema(
+  {
+    email: { type: String, required: true, unique: true }, // normalised: trimmed, lower case
+    name: { type: String, default: '' },
+    passwordHash: { type: String, required: true },
+    role: { type: String, enum: ['user', 'admin'], default: 'user' },
+    status: { type: String, enum: ['active', 'inactive'], default: 'active' },
+    plan: { type: Schema.Types.ObjectId, required: true },
+    apiKeyHash: { type: String, required: true, unique: true }, // HMAC of the key, for lookup
+    apiKeySealed: { type: String, required: true }, // AES-GCM sealed copy, shown to its owner only
+    isBanned: { type: Boolean, default: false },
+    banReason: { type: String, default: null },
+    bannedAt: { type: Date, default: null },
+    sessionsValidAfter: { type: Date, default: () => new Date(0) },
+  },
+  { collection: 'users', timestamps: true },
+);
+
+const resetTokenSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true, index: true },
+    tokenHash: { type: String, required: true, unique: true },
+    expiresAt: { type: Date, required: true, index: true }, // expired by query: FerretDB has no TTL index
+    usedAt: { type: Date, default: null },
+  },
+  { collection: 'reset_tokens' },
+);
+
+export type PlanDoc = InferSchemaType<typeof planSchema> & { _id: import('mongoose').Types.ObjectId };
+export type UserDoc = InferSchemaType<typeof userSchema> & { _id: import('mongoose').Types.ObjectId };
+
+export interface AuthModels {
+  Plan: Model<InferSchemaType<typeof planSchema>>;
+  User: Model<InferSchemaType<typeof userSchema>>;
+  ResetToken: Model<InferSchemaType<typeof resetTokenSchema>>;
+}
+
+export function authModels(conn: Connection): AuthModels {
+  return {
+    Plan: conn.model('Plan', planSchema),
+    User: conn.model('User', userSchema),
+    ResetToken: conn.model('ResetToken', resetTokenSchema),
+  };
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { badInput } from './errors.js';
+
+/** Parses input with a schema; the first problem becomes a 400 whose message names the field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const res = schema.safeParse(input);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0]!;
+  const field = issue.path.join('.');
+  throw badInput(issue.message, field ? { field } : undefined);
+}
+
+/** Field rules shared by the gateway's REST schemas and the services' gRPC handlers. */
+export const fields = {
+  email: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .max(254, 'Email address is too long')
+    .pipe(z.email({ error: 'Please enter a valid email address' })),
+  password: z
+    .string({ error: 'Password must be at least 6 characters' })
+    .min(6, 'Password must be at least 6 characters')
+    .max(128, 'Password must be at most 128 characters'),
+  name: z
+    .string({ error: 'Name must be at least 2 characters' })
+    .trim()
+    .min(2, 'Name must be at least 2 characters')
+    .max(100, 'Name must be at most 100 characters'),
+  objectId: (what: string) => z.string({ error: `Invalid ${what} id` }).regex(/^[0-9a-f]{24}$/i, `Invalid ${what} id`),
+};

@@ -1,0 +1,17 @@
+import { grpcClient } from '@coffer/common';
+import { audit, auth, notification } from '@coffer/proto';
+import type { GatewayConfig } from './config.js';
+
+/** gRPC clients of the services behind the gateway. */
+export function serviceClients(config: GatewayConfig) {
+  return {
+    auth: grpcClient(auth.AuthServiceClient, config.AUTH_GRPC),
+    notification: grpcClient(notification.NotificationServiceClient, config.NOTIFICATION_GRPC),
+    audit: grpcClient(audit.AuditServiceClient, config.AUDIT_GRPC),
+  };
+}
+export type Clients = ReturnType<typeof serviceClients>;
+
+export function closeClients(clients: Clients) {
+  for (const c of Object.values(clients)) c.close();
+}

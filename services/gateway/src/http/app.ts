@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router, type Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from '@coffer/common';
+import { apiNotFound, errorHandler } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import type { RouteTable } from './route.js';
+
+/** The Express app: security headers, JSON parsing, the API routes, the OpenAPI document, the web app. */
+export function createApp(deps: { log: Logger; routes: RouteTable; webDist?: string; trustProxy: string }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy === 'false' ? false : deps.trustProxy === 'true' ? true : deps.trustProxy);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          // Chakra UI (emotion) injects its styles at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'", 'ws:', 'wss:'],
+          upgradeInsecureRequests: null,
+        },
+      },
+      // The app is served over plain HTTP locally; HSTS belongs to the TLS-terminating proxy.
+      strictTransportSecurity: false,
+    }),
+  );
+
+  const api = Router();
+  api.use(express.json({ limit: '100kb', strict: true }));
+  const doc = openApiDocument(deps.routes.specs, '1.0.0');
+  api.get('/api/openapi.json', (_req, res) => {
+    res.json(doc);
+  });
+  deps.routes.mount(api);
+  app.use(api);
+  app.use('/api', apiNotFound);
+
+  const webDist = deps.webDist;
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    // Client-side routes (/dashboard, /reset-password/…) all load the app shell.
+    app.get(/^(?!\/api\/).*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(webDist, 'index.html'));
+    });
+  } else {
+    deps.log.warn({ webDist }, 'web app not built; serving the API only');
+  }
+  app.use(errorHandler(deps.log));
+  return app;
+}

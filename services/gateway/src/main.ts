@@ -1,0 +1,54 @@
+import http from 'node:http';
+import { connectRedis, createLogger, onShutdown, startOpsServer } from '@coffer/common';
+import { closeClients, serviceClients } from './clients.js';
+import { loadGatewayConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { identity as identityFactory } from './http/identity.js';
+import { rateLimiter } from './http/rate-limit.js';
+import { RouteTable } from './http/route.js';
+import { startRealtime } from './realtime/socket.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
+import { settingsRoutes } from './routes/settings.js';
+import { userRoutes } from './routes/user.js';
+
+async function main() {
+  const config = loadGatewayConfig();
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const clients = serviceClients(config);
+  const redis = await connectRedis(config.REDIS_URL);
+  const identity = identityFactory({
+    jwtSecret: config.JWT_SECRET,
+    cacheMs: config.ACCOUNT_STATE_CACHE_MS,
+    accountState: (userId) => clients.auth.getAccountState({ userId }),
+  });
+
+  const routes = new RouteTable(identity);
+  authRoutes(routes, { clients, config, rateLimit: rateLimiter(redis, config.RATE_WINDOW_SECONDS) });
+  // Usage is owned by the storage service, which arrives with the backup pipeline; until then
+  // nobody has stored anything.
+  userRoutes(routes, { clients, storageUsed: async () => 0 });
+  settingsRoutes(routes, { clients });
+  adminRoutes(routes, { clients, identity });
+
+  const app = createApp({ log, routes, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
+  const server = http.createServer(app);
+  const io = await startRealtime({ server, redis, identity, log });
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+
+  const ops = await startOpsServer({ service: 'gateway', port: config.OPS_PORT, ready: () => redis.isReady });
+  log.info({ port: config.PORT, opsPort: ops.port }, 'gateway ready');
+
+  onShutdown(log, [
+    () => new Promise((resolve) => io.close(() => resolve(undefined))),
+    () => new Promise((resolve) => server.close(() => resolve(undefined))),
+    async () => closeClients(clients),
+    () => redis.quit(),
+    () => ops.close(),
+  ]);
+}
+
+main().catch((err: unknown) => {
+  createLogger('gateway').fatal({ err }, 'gateway failed to start');
+  process.exit(1);
+});

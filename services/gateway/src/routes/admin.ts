@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { fields } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import type { Identity } from '../http/identity.js';
+import { messageBody, type RouteTable } from '../http/route.js';
+import { adminUserView, planView, toAdminUser, toPlan } from '../views.js';
+
+const userParam = z.object({ id: fields.objectId('user') });
+
+/** /api/admin/* user management (admins only). */
+export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {
+  const { clients, identity } = deps;
+
+  t.add({
+    method: 'get',
+    path: '/api/admin/users',
+    summary: 'Every user',
+    tag: 'admin',
+    access: 'admin',
+    response: z.array(adminUserView),
+    handler: async () => (await clients.auth.adminListUsers({})).users.map(toAdminUser),
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/admin/users/:id',
+    summary: "Change one of a user's plan, role, status or e-mail",
+    tag: 'admin',
+    access: 'admin',
+    params: userParam,
+    body: z
+      .object({
+        plan: fields.objectId('plan').optional(),
+        role: z.enum(['user', 'admin'], { error: "role must be 'user' or 'admin'" }).optional(),
+        status: z.enum(['active', 'inactive'], { error: "status must be 'active' or 'inactive'" }).optional(),
+        email: fields.email.optional(),
+      })
+      .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send one of plan, role, status or email'),
+    response: adminUserView,
+    handler: async ({ caller, params, body }) => {
+      const user = await clients.auth.adminUpdateUser({ actorId: caller.id, userId: params.id, ...body });
+      identity.forget(params.id);
+      return toAdminUser(user);
+    },
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/admin/users/:id/ban',
+    summary: "Ban or unban a user (reason defaults to 'Policy violation')",
+    tag: 'admin',
+    access: 'admin',
+    params: userParam,
+    body: z.object({
+      isBanned: z.boolean({ error: 'isBanned must be true or false' }),
+      banReason: z.string().max(500, 'banReason must be at most 500 characters').nullable().optional(),
+    }),
+    response: z.object({ isBanned: z.boolean(), banReason: z.string().nullable(), bannedAt: z.string().nullable() }),
+    handler: async ({ caller, params, body }) => {
+      const res = await clients.auth.adminSetBan({
+        actorId: caller.id,
+        userId: params.id,
+        isBanned: body.isBanned,
+        banReason: body.banReason ?? undefined,
+      });
+      identity.forget(params.id);
+      return { isBanned: res.isBanned, banReason: res.banReason ?? null, bannedAt: res.bannedAt ?? null };
+    },
+  });
+
+  t.add({
+    method: 'delete',
+    path: '/api/admin/users/:id',
+    summary: 'Delete a user',
+    tag: 'admin',
+    access: 'admin',
+    params: userParam,
+    response: messageBody,
+    handler: async ({ caller, params }) => {
+      await clients.auth.adminDeleteUser({ actorId: caller.id, userId: params.id });
+      identity.forget(params.id);
+      return { message: 'User deleted' };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/admin/plans',
+    summary: 'The plans catalogue (admin view)',
+    tag: 'admin',
+    access: 'admin',
+    response: z.array(planView),
+    handler: async () => (await clients.auth.listPlans({})).plans.map(toPlan),
+  });
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { fields } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { messageBody, type RouteTable } from '../http/route.js';
+import { toUser, userView } from '../views.js';
+import type { GatewayConfig } from '../config.js';
+
+const FORGOT_MESSAGE = 'If an account with that email exists, a password reset link has been sent.';
+const tokenParam = z.object({ token: z.string().min(1).max(200) });
+
+/** /api/auth/*: sign-up, sign-in and password recovery (spec §7). */
+export function authRoutes(t: RouteTable, deps: { clients: Clients; rateLimit: RateLimiter; config: GatewayConfig }) {
+  const { clients, rateLimit, config } = deps;
+  const sessionAnswer = z.object({ message: z.string(), token: z.string(), user: userView });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/login',
+    summary: 'Sign in; banned accounts get their ban details instead of an error',
+    tag: 'auth',
+    access: 'public',
+    body: z.object({ email: fields.email, password: z.string().min(1, 'Password is required').max(128) }),
+    response: sessionAnswer,
+    before: [
+      ({ body, req }) =>
+        rateLimit(
+          [
+            { key: `login:ip:${req.ip}`, limit: config.RATE_LOGIN_PER_IP },
+            { key: `login:email:${body.email.toLowerCase()}`, limit: config.RATE_LOGIN_PER_EMAIL },
+          ],
+          'Too many sign-in attempts. Please wait a few minutes and try again.',
+        ),
+    ],
+    handler: async ({ body }) => {
+      const res = await clients.auth.login(body);
+      return { message: 'Login successful', token: res.token, user: toUser(res.user) };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/register',
+    summary: 'Create an account on the Free plan and sign in',
+    tag: 'auth',
+    access: 'public',
+    status: 201,
+    body: z.object({ name: fields.name, email: fields.email, password: fields.password }),
+    response: sessionAnswer,
+    handler: async ({ body }) => {
+      const res = await clients.auth.register(body);
+      return { message: 'Registration successful', token: res.token, user: toUser(res.user) };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/forgot-password',
+    summary: 'Mail a one-hour password reset link; answers the same for unknown e-mails',
+    tag: 'auth',
+    access: 'public',
+    body: z.object({ email: fields.email }),
+    response: messageBody.extend({ resetToken: z.string().optional(), resetUrl: z.string().optional() }),
+    before: [
+      ({ body, req }) =>
+        rateLimit(
+          [
+            { key: `forgot:ip:${req.ip}`, limit: config.RATE_FORGOT_PER_IP },
+            { key: `forgot:email:${body.email.toLowerCase()}`, limit: config.RATE_FORGOT_PER_EMAIL },
+          ],
+          'Too many password reset requests. Please wait a while and try again.',
+        ),
+    ],
+    handler: async ({ body }) => {
+      const res = await clients.auth.requestPasswordReset(body);
+      return { message: FORGOT_MESSAGE, resetToken: res.resetToken, resetUrl: res.resetUrl };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/auth/reset-password/:token',
+    summary: 'Check that a reset token is valid',
+    tag: 'auth',
+    access: 'public',
+    params: tokenParam,
+    response: messageBody.extend({ valid: z.boolean() }),
+    handler: async ({ params }) => {
+      await clients.auth.verifyResetToken(params);
+      return { message: 'Token is valid', valid: true };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/reset-password/:token',
+    summary: 'Set a new password with a reset token (single use; ends other sessions)',
+    tag: 'auth',
+    access: 'public',
+    params: tokenParam,
+    body: z.object({ password: fields.password }),
+    response: messageBody,
+    handler: async ({ params, body }) => {
+      await clients.auth.resetPassword({ token: params.token, password: body.password });
+      return { message: 'Password has been reset successfully' };
+    },
+  });
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { fields } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import { messageBody, type RouteTable } from '../http/route.js';
+import { planView, profileView, toPlan, toProfile } from '../views.js';
+
+/** The spec's audit actions, for validating the filter. */
+export const AUDIT_ACTIONS = [
+  'BACKUP_CREATED',
+  'BACKUP_COMPLETED',
+  'BACKUP_FAILED',
+  'BACKUP_DELETED_AUTO',
+  'BACKUP_DELETED_MANUAL',
+  'RESTORE_REQUESTED',
+  'RESTORE_INITIATED',
+  'RESTORE_COMPLETED',
+  'RESTORE_FAILED',
+  'SETTINGS_UPDATED',
+  'NOTIFICATIONS_UPDATED',
+  'RETENTION_UPDATED',
+  'FREQUENCY_UPDATED',
+  'PLAN_CHANGED',
+  'API_KEY_REGENERATED',
+  'PASSWORD_CHANGED',
+  'EMAIL_CHANGED',
+  'AGENT_REGISTERED',
+  'AGENT_DISCONNECTED',
+  'STORAGE_LIMIT_EXCEEDED',
+] as const;
+
+const AUDIT_PAGE_SIZE = 20;
+
+const auditLog = z
+  .object({
+    id: z.string(),
+    timestamp: z.string(),
+    action: z.string(),
+    entity: z.string(),
+    entityId: z.string().optional(),
+    actor: z.string(),
+    details: z.object({
+      name: z.string().optional(),
+      hostname: z.string().optional(),
+      type: z.string().optional(),
+      databaseName: z.string().optional(),
+      error: z.string().optional(),
+      value: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'AuditLog' });
+
+/** /api/user/*: the caller's own profile, plan, password and audit trail. */
+export function userRoutes(t: RouteTable, deps: { clients: Clients; storageUsed: (userId: string) => Promise<number> }) {
+  const { clients } = deps;
+  const profile = async (userId: string) =>
+    toProfile(await clients.auth.getProfile({ userId }), await deps.storageUsed(userId));
+
+  t.add({
+    method: 'get',
+    path: '/api/user/profile',
+    summary: "The caller's profile",
+    tag: 'user',
+    access: 'user',
+    response: profileView,
+    handler: ({ caller }) => profile(caller.id),
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/user/update',
+    summary: 'Change name and/or e-mail',
+    tag: 'user',
+    access: 'user',
+    body: z
+      .object({ name: fields.name.optional(), email: fields.email.optional() })
+      .refine((b) => b.name !== undefined || b.email !== undefined, 'Nothing to update: send name or email'),
+    response: messageBody.extend({ user: profileView }),
+    handler: async ({ caller, body }) => {
+      await clients.auth.updateProfile({ userId: caller.id, ...body });
+      return { message: 'Profile updated successfully', user: await profile(caller.id) };
+    },
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/user/password',
+    summary: 'Change password (the current one is required)',
+    tag: 'user',
+    access: 'user',
+    body: z.object({
+      currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(128),
+      newPassword: fields.password,
+    }),
+    response: messageBody,
+    handler: async ({ caller, body }) => {
+      await clients.auth.changePassword({ userId: caller.id, ...body });
+      return { message: 'Password updated successfully' };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/user/plan',
+    summary: "The caller's plan",
+    tag: 'user',
+    access: 'user',
+    response: planView,
+    handler: async ({ caller }) => toPlan(await clients.auth.getUserPlan({ userId: caller.id })),
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/user/plan',
+    summary: 'Switch to another plan (only free plans without a payment flow)',
+    tag: 'user',
+    access: 'user',
+    body: z.object({ plan: fields.objectId('plan') }),
+    response: messageBody.extend({ plan: planView }),
+    handler: async ({ caller, body }) => {
+      const plan = await clients.auth.changePlan({ userId: caller.id, planId: body.plan });
+      return { message: `Plan updated to ${plan.name}`, plan: toPlan(plan) };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/user/audit-logs',
+    summary: "The caller's audit trail, newest first, optionally filtered by action",
+    tag: 'user',
+    access: 'user',
+    query: z.object({
+      page: z.coerce
+        .number({ error: 'page must be a whole number of 1 or more' })
+        .int('page must be a whole number of 1 or more')
+        .min(1, 'page must be a whole number of 1 or more')
+        .max(100_000, 'page is too large')
+        .default(1),
+      action: z
+        .union([z.literal(''), z.enum(AUDIT_ACTIONS, { error: 'Unknown audit action' })])
+        .optional(),
+    }),
+    response: z.object({
+      logs: z.array(auditLog),
+      pagination: z.object({ total: z.number(), page: z.number(), pages: z.number() }),
+    }),
+    handler: async ({ caller, query }) => {
+      const res = await clients.audit.listLogs({
+        userId: caller.id,
+        page: query.page,
+        pageSize: AUDIT_PAGE_SIZE,
+        action: query.action || undefined,
+      });
+      return {
+        logs: res.logs.map((l) => ({ ...l, details: l.details ?? {} })),
+        pagination: res.pagination ?? { total: 0, page: query.page, pages: 1 },
+      };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/user/audit-actions',
+    summary: "Action names present in the caller's audit trail",
+    tag: 'user',
+    access: 'user',
+    response: z.array(z.string()),
+    handler: async ({ caller }) => (await clients.audit.listActions({ userId: caller.id })).actions,
+  });
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startStack, type Stack } from '@coffer/local-stack';
+
+declare global {
+  var __cofferStack: Stack | undefined;
+}
+
+/**
+ * Starts the real stack once for every jest project that needs it (integration, browser):
+ * NATS, FerretDB, Redis, MailDev and every service, on free ports in a fresh data folder.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (process.env.COFFER_BASE_URL) return; // another project of this run started it
+  const repoRoot = path.resolve(__dirname, '../..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
+  const admin = { email: 'admin@coffer.test', password: 'admin-password-1' };
+  const stack = await startStack({
+    repoRoot,
+    dataDir,
+    ports: 'free',
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      JWT_SECRET: 'integration-test-secret-0123456789',
+      API_KEY_PEPPER: 'integration-test-pepper-0123456789',
+      COFFER_ADMIN_EMAIL: admin.email,
+      COFFER_ADMIN_PASSWORD: admin.password,
+      // Tests pose as different clients through X-Forwarded-For, so per-IP limits can be tested.
+      TRUST_PROXY: 'loopback',
+    },
+  });
+  globalThis.__cofferStack = stack;
+  Object.assign(process.env, {
+    COFFER_BASE_URL: stack.urls.app,
+    COFFER_GATEWAY_URLS: stack.urls.gateways.join(','),
+    COFFER_MAILDEV_URL: stack.urls.mailWeb,
+    COFFER_NATS_URL: stack.urls.nats,
+    COFFER_MONGO_URL: stack.urls.mongo,
+    COFFER_REDIS_URL: stack.urls.redis,
+    COFFER_DATA_DIR: dataDir,
+    COFFER_LOG_DIR: stack.logDir,
+    COFFER_ADMIN_EMAIL: admin.email,
+    COFFER_ADMIN_PASSWORD: admin.password,
+  });
+}

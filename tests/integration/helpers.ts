@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+
+export const baseUrl = () => {
+  const url = process.env.COFFER_BASE_URL;
+  if (!url) throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
+  return url;
+};
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the gateway like the web app does; `ip` poses as a client address (X-Forwarded-For). */
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined || opts.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+  headers['x-forwarded-for'] = opts.ip ?? randomIp();
+  const res = await fetch(baseUrl() + path, {
+    method,
+    headers,
+    body: opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
+export const randomIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${crypto.randomBytes(6).toString('hex')}@example.test`;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  token: string;
+  apiKey: string;
+}
+
+/** Registers a fresh user through the API. */
+export async function newUser(prefix = 'user'): Promise<TestUser> {
+  const email = uniqueEmail(prefix);
+  const password = 'correct-horse-1';
+  const name = 'Test User';
+  const res = await api('POST', '/api/auth/register', { body: { name, email, password } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.user.id, email, password, name, token: res.body.token, apiKey: res.body.user.apiKey };
+}
+
+/** Signs in as the admin the test stack was started with. */
+export async function adminToken(): Promise<{ id: string; token: string }> {
+  const res = await api('POST', '/api/auth/login', {
+    body: { email: process.env.COFFER_ADMIN_EMAIL, password: process.env.COFFER_ADMIN_PASSWORD },
+  });
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.user.id, token: res.body.token };
+}
+
+/** Retries an assertion until it passes or the time is up (events are asynchronous). */
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+export interface CapturedMail {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  to: Array<{ address: string }>;
+}
+
+/** Waits until MailDev has received a mail to `address` matching `predicate`. */
+export async function waitForMail(
+  address: string,
+  predicate: (m: CapturedMail) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<CapturedMail> {
+  return eventually(async () => {
+    const res = await fetch(`${process.env.COFFER_MAILDEV_URL}/email`);
+    const mails = (await res.json()) as CapturedMail[];
+    const found = mails.find(
+      (m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()) && predicate(m),
+    );
+    if (!found) throw new Error(`no mail to ${address} yet`);
+    return found;
+  }, timeoutMs);
+}
+
+/** Mails received so far for an address. */
+export async function mailsTo(address: string): Promise<CapturedMail[]> {
+  const res = await fetch(`${process.env.COFFER_MAILDEV_URL}/email`);
+  const mails = (await res.json()) as CapturedMail[];
+  return mails.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+}
