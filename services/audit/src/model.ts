@@ -1,0 +1,43 @@
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+const detailsSchema = new Schema(
+  {
+    name: String,
+    hostname: String,
+    type: { type: String, enum: ['manual', 'auto'] },
+    databaseName: String,
+    error: String,
+    value: String,
+  },
+  { _id: false },
+);
+
+const auditEntrySchema = new Schema(
+  {
+    userId: { type: String, required: true },
+    /** Id of the domain event that produced the entry: redelivery of that event writes nothing. */
+    eventId: { type: String, required: true },
+    action: { type: String, required: true },
+    entity: { type: String, required: true },
+    entityId: { type: String, default: null },
+    actor: { type: String, required: true },
+    details: { type: detailsSchema, default: () => ({}) },
+    /** When the action happened (the event's occurredAt), not when the entry was written. */
+    timestamp: { type: Date, required: true },
+  },
+  { collection: 'audit_entries', versionKey: false },
+);
+// One event may produce several actions (e.g. a settings change), each exactly once.
+auditEntrySchema.index({ eventId: 1, action: 1 }, { unique: true });
+auditEntrySchema.index({ userId: 1, timestamp: -1 });
+auditEntrySchema.index({ userId: 1, action: 1 });
+
+export type AuditEntryDoc = InferSchemaType<typeof auditEntrySchema> & { _id: import('mongoose').Types.ObjectId };
+
+export interface AuditModels {
+  AuditEntry: Model<InferSchemaType<typeof auditEntrySchema>>;
+}
+
+export function auditModels(conn: Connection): AuditModels {
+  return { AuditEntry: conn.model('AuditEntry', auditEntrySchema) };
+}

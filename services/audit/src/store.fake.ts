@@ -1,0 +1,24 @@
+import type { AuditStore, NewAuditEntry, StoredAuditEntry } from './store.js';
+
+/** In-memory AuditStore for unit tests, with the same unique key (eventId, action) and ordering. */
+export function fakeAuditStore(): AuditStore & { all: StoredAuditEntry[] } {
+  const all: StoredAuditEntry[] = [];
+  let seq = 0;
+  return {
+    all,
+    async insert(entry: NewAuditEntry) {
+      if (all.some((e) => e.eventId === entry.eventId && e.action === entry.action)) return false;
+      all.push({ ...entry, id: String(++seq).padStart(24, '0') });
+      return true;
+    },
+    async page(filter, skip, limit) {
+      const matching = all
+        .filter((e) => e.userId === filter.userId && (!filter.action || e.action === filter.action))
+        .sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || b.id.localeCompare(a.id));
+      return { entries: matching.slice(skip, skip + limit), total: matching.length };
+    },
+    async distinctActions(userId) {
+      return [...new Set(all.filter((e) => e.userId === userId).map((e) => e.action))];
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { AuditModels } from './model.js';
+import type { AuditAction, AuditDetails, AuditEntity } from './domain/actions.js';
+
+const DUPLICATE_KEY = 11000;
+const isDuplicate = (err: unknown) => (err as { code?: number })?.code === DUPLICATE_KEY;
+
+export interface NewAuditEntry {
+  userId: string;
+  eventId: string;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: string | undefined;
+  actor: string;
+  details: AuditDetails;
+  timestamp: Date;
+}
+
+export interface StoredAuditEntry extends Omit<NewAuditEntry, 'action' | 'entity'> {
+  id: string;
+  action: string;
+  entity: string;
+}
+
+/**
+ * Data access for audit entries, the only code that touches mongoose. The domain receives the
+ * methods it uses, so unit tests hand in an in-memory fake.
+ */
+export function auditStore({ AuditEntry }: AuditModels) {
+  return {
+    /** Writes the entry; false when the same event already wrote this action (a redelivery). */
+    async insert(entry: NewAuditEntry): Promise<boolean> {
+      try {
+        await AuditEntry.create({ ...entry, entityId: entry.entityId ?? null });
+        return true;
+      } catch (err) {
+        if (isDuplicate(err)) return false;
+        throw err;
+      }
+    },
+
+    /** One page of a user's entries, newest first (ties broken by insertion order). */
+    async page(
+      filter: { userId: string; action?: string },
+      skip: number,
+      limit: number,
+    ): Promise<{ entries: StoredAuditEntry[]; total: number }> {
+      const query = filter.action ? { userId: filter.userId, action: filter.action } : { userId: filter.userId };
+      const [docs, total] = await Promise.all([
+        AuditEntry.find(query).sort({ timestamp: -1, _id: -1 }).skip(skip).limit(limit).lean(),
+        AuditEntry.countDocuments(query),
+      ]);
+      const entries = docs.map((d) => ({
+        id: d._id.toString(),
+        userId: d.userId,
+        eventId: d.eventId,
+        action: d.action,
+        entity: d.entity,
+        entityId: d.entityId ?? undefined,
+        actor: d.actor,
+        details: (d.details ?? {}) as AuditDetails,
+        timestamp: d.timestamp,
+      }));
+      return { entries, total };
+    },
+
+    async distinctActions(userId: string): Promise<string[]> {
+      return AuditEntry.distinct('action', { userId });
+    },
+  };
+}
+export type AuditStore = ReturnType<typeof auditStore>;
