@@ -1,0 +1,44 @@
+// The single RTK Query api slice. Features add their endpoints with `baseApi.injectEndpoints`.
+// Every protected call carries `Authorization: Bearer <token>`; a 401 or 403 on such a call is
+// reported as `requestRejected`, and the session listener decides (expired, banned, or nothing).
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { requestRejected, type AuthState } from '../features/auth/authSlice';
+import { httpStatus } from '../lib/errors';
+
+/** Endpoints the spec sends without a token (§6): auth flows and the public plan list. */
+const PUBLIC_ENDPOINTS = new Set([
+  'login',
+  'register',
+  'forgotPassword',
+  'verifyResetToken',
+  'resetPassword',
+  'getPlans',
+]);
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/api',
+  prepareHeaders: (headers, { getState, endpoint }) => {
+    if (PUBLIC_ENDPOINTS.has(endpoint)) return headers;
+    const token = (getState() as { auth: AuthState }).auth.token;
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  const result = await rawBaseQuery(args, api, extra);
+  if (result.error && !PUBLIC_ENDPOINTS.has(api.endpoint)) {
+    const status = httpStatus(result.error);
+    if (status === 401 || status === 403) {
+      api.dispatch(requestRejected({ status, body: result.error.data }));
+    }
+  }
+  return result;
+};
+
+export const baseApi = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['Profile', 'UserPlan', 'AuditLogs', 'SystemStatus'],
+  endpoints: () => ({}),
+});

@@ -1,0 +1,31 @@
+// Reactions to rejected API calls (spec §4, §6): a banned account goes to /banned; a 401, or a
+// 401/403 with an expired token, ends the session with 'Session expired'.
+import { createListenerMiddleware } from '@reduxjs/toolkit';
+import type { BannedErrorBody } from '../api/types';
+import { requestRejected } from '../features/auth/authSlice';
+import { accountBanned, endSession } from '../features/auth/sessionActions';
+import { isTokenExpired } from '../features/auth/token';
+import type { AppDispatch, RootState } from './store';
+
+export const listenerMiddleware = createListenerMiddleware();
+const startListening = listenerMiddleware.startListening.withTypes<RootState, AppDispatch>();
+
+function isBannedBody(body: unknown): body is BannedErrorBody {
+  return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'ACCOUNT_BANNED';
+}
+
+startListening({
+  actionCreator: requestRejected,
+  effect: (action, api) => {
+    const { isLoggedIn, token } = api.getState().auth;
+    if (!isLoggedIn) return;
+    const { status, body } = action.payload;
+    if (status === 403 && isBannedBody(body)) {
+      api.dispatch(accountBanned(body));
+      return;
+    }
+    if (status === 401 || isTokenExpired(token)) {
+      api.dispatch(endSession('expired'));
+    }
+  },
+});

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Badge, Box, Button, Card, HStack, NativeSelect, Spinner, Table, Text } from '@chakra-ui/react';
+import { formatAuditTimestamp } from '../../lib/format';
+import { FormAlert } from '../shell/FormAlert';
+import { Page, PageHeader } from '../shell/PageStates';
+import { useGetAuditActionsQuery, useGetAuditLogsQuery } from './auditApi';
+import { AuditDetails } from './AuditDetails';
+
+function actionColor(action: string): string {
+  if (action.endsWith('_FAILED') || action.includes('LIMIT_EXCEEDED') || action.includes('DISCONNECTED')) return 'red';
+  if (action.endsWith('_COMPLETED')) return 'green';
+  if (action.startsWith('BACKUP_DELETED')) return 'orange';
+  return 'gray';
+}
+
+export function AuditLogsPage() {
+  const [page, setPage] = useState(1);
+  const [action, setAction] = useState('');
+  const logs = useGetAuditLogsQuery({ page, action }, { refetchOnMountOrArgChange: true });
+  const actions = useGetAuditActionsQuery();
+  if (actions.error) console.error('Failed to fetch audit actions', actions.error);
+
+  const pages = Math.max(1, logs.data?.pagination.pages ?? 1);
+  const rows = logs.data?.logs ?? [];
+
+  return (
+    <Page>
+      <PageHeader
+        title="Audit Logs"
+        subtitle="A record of every action on your account"
+        actions={
+          <HStack gap="2">
+            <Text fontSize="sm" color="fg.muted" flexShrink="0">
+              Action
+            </Text>
+            <NativeSelect.Root size="sm" width="64">
+              <NativeSelect.Field
+                aria-label="Filter by action"
+                value={action}
+                onChange={(e) => {
+                  setAction(e.currentTarget.value);
+                  setPage(1);
+                }}
+              >
+                <option value="">All actions</option>
+                {(actions.data ?? []).map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </HStack>
+        }
+      />
+
+      {logs.isError && (
+        <Box mb="4">
+          <FormAlert status="error">Failed to fetch audit logs</FormAlert>
+        </Box>
+      )}
+
+      <Card.Root>
+        <Table.ScrollArea>
+          <Table.Root size="sm" interactive>
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>Timestamp</Table.ColumnHeader>
+                <Table.ColumnHeader>Action</Table.ColumnHeader>
+                <Table.ColumnHeader>Entity</Table.ColumnHeader>
+                <Table.ColumnHeader>Details</Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {logs.isLoading ? (
+                <Table.Row>
+                  <Table.Cell colSpan={4} textAlign="center" py="10">
+                    <Spinner color="brand.solid" aria-label="Loading audit logs" />
+                  </Table.Cell>
+                </Table.Row>
+              ) : rows.length === 0 ? (
+                <Table.Row>
+                  <Table.Cell colSpan={4} textAlign="center" py="10" color="fg.muted">
+                    No logs found
+                  </Table.Cell>
+                </Table.Row>
+              ) : (
+                rows.map((log) => (
+                  <Table.Row key={log.id} data-testid="audit-row">
+                    <Table.Cell whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
+                      {formatAuditTimestamp(log.timestamp)}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Badge colorPalette={actionColor(log.action)} fontFamily="mono">
+                        {log.action}
+                      </Badge>
+                    </Table.Cell>
+                    <Table.Cell>{log.entity}</Table.Cell>
+                    <Table.Cell>
+                      <AuditDetails details={log.details} />
+                    </Table.Cell>
+                  </Table.Row>
+                ))
+              )}
+            </Table.Body>
+          </Table.Root>
+        </Table.ScrollArea>
+        <HStack justify="space-between" p="4" borderTopWidth="1px">
+          <Button size="sm" variant="outline" disabled={page <= 1 || logs.isFetching} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <Text fontSize="sm" color="fg.muted">
+            Page {page} of {pages}
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page >= pages || logs.isFetching}
+            onClick={() => setPage((p) => p + 1)}
+          >
+            Next
+          </Button>
+        </HStack>
+      </Card.Root>
+    </Page>
+  );
+}

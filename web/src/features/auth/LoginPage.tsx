@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Field, Flex, Input, Link, Separator, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useAppDispatch } from '../../app/hooks';
+import { apiErrorMessage } from '../../lib/errors';
+import { FormAlert } from '../shell/FormAlert';
+import { useLoginMutation } from './authApi';
+import { AuthLayout } from './AuthLayout';
+import { startSession } from './sessionActions';
+import { hasErrors, isValidEmail, MSG_EMAIL, MSG_PASSWORD_MIN, PASSWORD_MIN, type FieldErrors } from './validation';
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [login, { isLoading }] = useLoginMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = {
+      email: isValidEmail(email) ? undefined : MSG_EMAIL,
+      password: password.length >= PASSWORD_MIN ? undefined : MSG_PASSWORD_MIN,
+    };
+    setErrors(next);
+    setFormError(null);
+    if (hasErrors(next)) return;
+    try {
+      const res = await login({ email: email.trim(), password }).unwrap();
+      dispatch(startSession(res));
+      navigate(res.user.isBanned ? '/banned' : '/dashboard', { replace: true });
+    } catch (err) {
+      setFormError(apiErrorMessage(err, 'Login failed', 'Invalid email or password. Please try again.'));
+    }
+  };
+
+  return (
+    <AuthLayout title="Welcome back" subtitle="Sign in to your Coffer account">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="5">
+          {formError && <FormAlert status="error">{formError}</FormAlert>}
+          <Field.Root invalid={Boolean(errors.email)}>
+            <Field.Label>Email</Field.Label>
+            <Input
+              name="email"
+              type="email"
+              autoComplete="email"
+              placeholder="you@company.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <Field.ErrorText>{errors.email}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={Boolean(errors.password)}>
+            <Flex w="full" justify="space-between" align="baseline">
+              <Field.Label>Password</Field.Label>
+              <Link asChild fontSize="sm" color="brand.fg">
+                <RouterLink to="/forgot-password">Forgot your password?</RouterLink>
+              </Link>
+            </Flex>
+            <Input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <Field.ErrorText>{errors.password}</Field.ErrorText>
+          </Field.Root>
+          <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
+            {isLoading ? 'Signing in...' : 'Sign in'}
+          </Button>
+          <Flex align="center" gap="3">
+            <Separator flex="1" />
+            <Text fontSize="sm" color="fg.muted" flexShrink="0">
+              New to Coffer?
+            </Text>
+            <Separator flex="1" />
+          </Flex>
+          <Button asChild variant="outline" w="full">
+            <RouterLink to="/register">Create Account</RouterLink>
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Button, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useAppDispatch } from '../../app/hooks';
+import { apiErrorMessage } from '../../lib/errors';
+import { FormAlert } from '../shell/FormAlert';
+import { useRegisterMutation } from './authApi';
+import { AuthLayout } from './AuthLayout';
+import { startSession } from './sessionActions';
+import {
+  hasErrors,
+  isValidEmail,
+  MSG_EMAIL,
+  MSG_NAME_MIN,
+  MSG_PASSWORD_MIN,
+  MSG_PASSWORDS_DIFFER,
+  NAME_MIN,
+  PASSWORD_MIN,
+  type FieldErrors,
+} from './validation';
+
+type RegisterField = 'name' | 'email' | 'password' | 'confirmPassword';
+
+export function RegisterPage() {
+  const [values, setValues] = useState<Record<RegisterField, string>>({
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+  });
+  const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [register, { isLoading }] = useRegisterMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  const set = (field: RegisterField) => (e: ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next: FieldErrors<RegisterField> = {
+      name: values.name.trim().length >= NAME_MIN ? undefined : MSG_NAME_MIN,
+      email: isValidEmail(values.email) ? undefined : MSG_EMAIL,
+      password: values.password.length >= PASSWORD_MIN ? undefined : MSG_PASSWORD_MIN,
+      confirmPassword: values.confirmPassword === values.password ? undefined : MSG_PASSWORDS_DIFFER,
+    };
+    setErrors(next);
+    setFormError(null);
+    if (hasErrors(next)) return;
+    try {
+      const res = await register({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        password: values.password,
+      }).unwrap();
+      dispatch(startSession(res));
+      navigate(res.user?.isBanned ? '/banned' : '/dashboard', { replace: true });
+    } catch (err) {
+      setFormError(
+        apiErrorMessage(err, 'Registration failed', 'An error occurred during registration. Please try again.'),
+      );
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="Start protecting your MongoDB databases in minutes"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link asChild color="brand.fg" fontWeight="medium">
+            <RouterLink to="/login">Sign in</RouterLink>
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="5">
+          {formError && <FormAlert status="error">{formError}</FormAlert>}
+          <Field.Root invalid={Boolean(errors.name)}>
+            <Field.Label>Full name</Field.Label>
+            <Input name="name" autoComplete="name" value={values.name} onChange={set('name')} />
+            <Field.ErrorText>{errors.name}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={Boolean(errors.email)}>
+            <Field.Label>Email address</Field.Label>
+            <Input name="email" type="email" autoComplete="email" value={values.email} onChange={set('email')} />
+            <Field.ErrorText>{errors.email}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={Boolean(errors.password)}>
+            <Field.Label>Password</Field.Label>
+            <Input
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={values.password}
+              onChange={set('password')}
+            />
+            <Field.ErrorText>{errors.password}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root invalid={Boolean(errors.confirmPassword)}>
+            <Field.Label>Confirm password</Field.Label>
+            <Input
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              value={values.confirmPassword}
+              onChange={set('confirmPassword')}
+            />
+            <Field.ErrorText>{errors.confirmPassword}</Field.ErrorText>
+          </Field.Root>
+          <Text fontSize="sm" color="fg.muted">
+            By creating an account you agree to the{' '}
+            <Link asChild color="brand.fg">
+              <RouterLink to="/terms">Terms of Service</RouterLink>
+            </Link>{' '}
+            and{' '}
+            <Link asChild color="brand.fg">
+              <RouterLink to="/privacy">Privacy Policy</RouterLink>
+            </Link>
+            .
+          </Text>
+          <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
+            {isLoading ? 'Creating account...' : 'Create account'}
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

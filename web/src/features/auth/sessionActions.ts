@@ -1,0 +1,82 @@
+// Session side effects in one place: storage, realtime connection, API cache, toasts, routing.
+import type { AppThunk } from '../../app/store';
+import { navigateTo } from '../../app/navigation';
+import { baseApi } from '../../api/baseApi';
+import type { AuthResponse, BannedErrorBody, SessionUser } from '../../api/types';
+import { connectSocket, disconnectSocket } from '../../realtime/socket';
+import { notify } from '../shell/toaster';
+import { authReady, sessionEnded, sessionStarted, userPatched } from './authSlice';
+import { clearSession, patchStoredUser, readSession, writeSession } from './session';
+import { isTokenExpired } from './token';
+
+/** After login or register: save the session and open the realtime connection. */
+export const startSession =
+  ({ token, user }: Pick<AuthResponse, 'token' | 'user'>): AppThunk =>
+  (dispatch) => {
+    writeSession(token, user);
+    dispatch(baseApi.util.resetApiState());
+    dispatch(sessionStarted({ token, user }));
+    connectSocket(token);
+  };
+
+/** At start-up: a valid saved session logs in; an expired one is cleared and the user sent to /login. */
+export const restoreSession = (): AppThunk => (dispatch) => {
+  const record = readSession();
+  if (!record) {
+    clearSession();
+    dispatch(authReady());
+    return;
+  }
+  if (isTokenExpired(record.token)) {
+    clearSession();
+    dispatch(sessionEnded());
+    navigateTo('/login', { replace: true });
+    return;
+  }
+  dispatch(sessionStarted({ token: record.token, user: record.user }));
+  connectSocket(record.token);
+};
+
+/** Manual logout ('Signed out') or expiry ('Session expired', otherwise silent). */
+export const endSession =
+  (reason: 'logout' | 'expired'): AppThunk =>
+  (dispatch) => {
+    clearSession();
+    disconnectSocket();
+    dispatch(sessionEnded());
+    if (reason === 'logout') {
+      notify({ title: 'Signed out', description: 'You have been signed out.', type: 'info' });
+    } else {
+      notify({ title: 'Session expired', description: 'Please sign in again.', type: 'error' });
+    }
+    navigateTo('/login', { replace: true });
+    dispatch(baseApi.util.resetApiState());
+  };
+
+/** Periodic check (every 30 s) and the 401/403 check share this. */
+export const checkSessionExpiry = (): AppThunk => (dispatch, getState) => {
+  const { isLoggedIn, token } = getState().auth;
+  if (isLoggedIn && isTokenExpired(token)) dispatch(endSession('expired'));
+};
+
+/** Merge fields into the signed-in user, in the store and in the saved record. */
+export const patchSessionUser =
+  (patch: Partial<SessionUser>): AppThunk =>
+  (dispatch) => {
+    patchStoredUser(patch);
+    dispatch(userPatched(patch));
+  };
+
+/** A 403 with code ACCOUNT_BANNED: record the ban and show the suspended page. */
+export const accountBanned =
+  (body: BannedErrorBody): AppThunk =>
+  (dispatch) => {
+    dispatch(
+      patchSessionUser({
+        isBanned: true,
+        banReason: body.banReason ?? null,
+        bannedAt: body.bannedAt ?? null,
+      }),
+    );
+    navigateTo('/banned', { replace: true });
+  };

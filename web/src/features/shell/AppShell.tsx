@@ -1,0 +1,22 @@
+import { Box } from '@chakra-ui/react';
+import { Outlet } from 'react-router';
+import { Footer } from './Footer';
+import { NavBar } from './NavBar';
+import { ScrollManager, SessionWatcher, TitleManager } from './RouteEffects';
+import { Toaster } from './Toaster';
+
+export function AppShell() {
+  return (
+    <>
+      <TitleManager />
+      <ScrollManager />
+      <SessionWatcher />
+      <NavBar />
+      <Box as="main" flex="1" display="flex" flexDirection="column">
+        <Outlet />
+      </Box>
+      <Footer />
+      <Toaster />
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+// One toast at a time (newest replaces the current one), 5000 ms by default, F8 focuses the region.
+import { createToaster } from '@chakra-ui/react';
+
+export const toaster = createToaster({
+  placement: 'bottom-end',
+  max: 1,
+  duration: 5000,
+  hotkey: ['F8'],
+  pauseOnPageIdle: true,
+});
+
+export type ToastType = 'success' | 'error' | 'info' | 'warning' | 'loading';
+
+export interface NotifyOptions {
+  title: string;
+  description?: string;
+  type?: ToastType;
+  duration?: number;
+}
+
+/** Shows a toast, replacing any visible one (limit 1). Returns the toast id. */
+export function notify({ title, description, type = 'info', duration }: NotifyOptions): string {
+  toaster.remove();
+  return toaster.create({ title, description, type, duration, closable: true });
+}
