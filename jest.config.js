@@ -21,5 +21,13 @@ module.exports = {
       globalTeardown: '<rootDir>/tests/integration/global-teardown.ts',
       testTimeout: 60000,
     },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/tests/browser/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/integration/global-teardown.ts',
+      testTimeout: 90000,
+    },
   ],
 };

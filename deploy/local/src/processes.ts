@@ -5,6 +5,7 @@ import path from 'node:path';
 
 export interface Proc {
   name: string;
+  logFile: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -38,12 +39,22 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (proc && proc.child.exitCode !== null) {
-      throw new Error(`${what} exited with code ${proc.child.exitCode} before it was ready`);
+      throw new Error(`${what} exited with code ${proc.child.exitCode} before it was ready${logTail(proc)}`);
     }
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s`);
+  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s${proc ? logTail(proc) : ''}`);
+}
+
+/** The last lines a process logged, to explain why it did not start. */
+function logTail(proc: Proc): string {
+  try {
+    const lines = fs.readFileSync(proc.logFile, 'utf8').trimEnd().split('\n').slice(-8);
+    return `; last lines of ${proc.logFile}:\n${lines.join('\n')}`;
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -57,7 +68,8 @@ export function startProcess(
   opts: { logDir: string; env?: NodeJS.ProcessEnv; cwd?: string },
 ): Proc {
   fs.mkdirSync(opts.logDir, { recursive: true });
-  const out = fs.openSync(path.join(opts.logDir, `${name}.log`), 'a');
+  const logFile = path.join(opts.logDir, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
   const child = spawn(cmd, args, {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env },
@@ -69,6 +81,7 @@ export function startProcess(
   });
   return {
     name,
+    logFile,
     child,
     stop: () =>
       new Promise<void>((resolve) => {

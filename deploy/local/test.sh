@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# README command 2: install what this machine lacks, build, and run every test suite (unit,
+# integration against the real servers, browser in headless Chromium). Ends with one line
+# `N passed, M failed`. Extra arguments go to jest (e.g. --selectProjects unit).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/local/setup.sh --with-browser
+python3 -c 'import cryptography, zstandard' 2>/dev/null || pip install -q cryptography zstandard >&2
+mkdir -p test-results
+set +e
+npx jest --ci --json --outputFile=test-results/jest.json "$@"
+status=$?
+set -e
+node deploy/local/summarise-jest.js test-results/jest.json
+exit $status
