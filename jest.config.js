@@ -1,6 +1,9 @@
 // One jest setup for the whole tree: unit tests beside the code (`*.test.ts`), integration tests
 // in `tests/integration` (they need the real servers; see tests/integration/README.md).
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } },
+];
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -11,5 +11,5 @@ set +e
 npx jest --ci --json --outputFile=test-results/jest.json "$@"
 status=$?
 set -e
-node deploy/local/summarise-jest.js test-results/jest.json
+node deploy/local/summarise-jest.cjs test-results/jest.json
 exit $status

@@ -41,7 +41,11 @@ describe('admin user management', () => {
 
     const refused = await api('GET', '/api/user/profile', { token: u.token });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: 'ACCOUNT_BANNED', isBanned: true, banReason: 'Policy violation' });
+    expect(refused.body).toMatchObject({
+      code: 'ACCOUNT_BANNED',
+      isBanned: true,
+      banReason: 'Policy violation',
+    });
 
     const login = await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
     expect(login.status).toBe(200);
@@ -59,25 +63,36 @@ describe('admin user management', () => {
   it('changes role, status, plan and e-mail, and validates each', async () => {
     const admin = await adminToken();
     const u = await newUser();
-    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{ _id: string; name: string }>;
+    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
+      _id: string;
+      name: string;
+    }>;
     const pro = plans.find((p) => p.name === 'Pro')!;
     const res = await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro._id } });
     expect(res.status).toBe(200);
     expect(res.body.plan).toBe(pro._id);
-    expect((await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { role: 'admin' } })).body.role).toBe(
-      'admin',
-    );
     expect(
-      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { status: 'inactive' } })).body.status,
+      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { role: 'admin' } })).body
+        .role,
+    ).toBe('admin');
+    expect(
+      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { status: 'inactive' } }))
+        .body.status,
     ).toBe('inactive');
     const bad = await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { role: 'root' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe("role must be 'user' or 'admin'");
     const empty = await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: {} });
     expect(empty.status).toBe(400);
-    const badId = await api('PUT', '/api/admin/users/not-an-id', { token: admin.token, body: { role: 'user' } });
+    const badId = await api('PUT', '/api/admin/users/not-an-id', {
+      token: admin.token,
+      body: { role: 'user' },
+    });
     expect(badId.status).toBe(400);
-    const missing = await api('PUT', `/api/admin/users/${'b'.repeat(24)}`, { token: admin.token, body: { role: 'user' } });
+    const missing = await api('PUT', `/api/admin/users/${'b'.repeat(24)}`, {
+      token: admin.token,
+      body: { role: 'user' },
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -90,7 +105,10 @@ describe('admin user management', () => {
     const self = await api('DELETE', `/api/admin/users/${admin.id}`, { token: admin.token });
     expect(self.status).toBe(400);
     expect(self.body.message).toBe('You cannot delete your own account');
-    const selfBan = await api('PUT', `/api/admin/users/${admin.id}/ban`, { token: admin.token, body: { isBanned: true } });
+    const selfBan = await api('PUT', `/api/admin/users/${admin.id}/ban`, {
+      token: admin.token,
+      body: { isBanned: true },
+    });
     expect(selfBan.status).toBe(400);
   });
 });

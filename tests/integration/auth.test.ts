@@ -3,10 +3,18 @@ import { api, newUser, randomIp, uniqueEmail, waitForMail, mailsTo } from './hel
 describe('POST /api/auth/register', () => {
   it('creates an account on the Free plan and signs it in', async () => {
     const email = uniqueEmail();
-    const res = await api('POST', '/api/auth/register', { body: { name: 'Ada', email, password: 'secret-1' } });
+    const res = await api('POST', '/api/auth/register', {
+      body: { name: 'Ada', email, password: 'secret-1' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.token).toEqual(expect.any(String));
-    expect(res.body.user).toMatchObject({ email, name: 'Ada', role: 'user', isBanned: false, banReason: null });
+    expect(res.body.user).toMatchObject({
+      email,
+      name: 'Ada',
+      role: 'user',
+      isBanned: false,
+      banReason: null,
+    });
     expect(res.body.user.apiKey).toMatch(/^cof_/);
     const profile = await api('GET', '/api/user/profile', { token: res.body.token });
     const plans = await api('GET', '/api/settings/plans');
@@ -19,7 +27,10 @@ describe('POST /api/auth/register', () => {
     [{ email: 'not-an-email', password: 'secret-1', name: 'Ada' }, 'Please enter a valid email address'],
     [{ email: uniqueEmail(), password: '123', name: 'Ada' }, 'Password must be at least 6 characters'],
     [{ email: { $gt: '' }, password: 'secret-1', name: 'Ada' }, 'Please enter a valid email address'],
-    [{ email: uniqueEmail(), password: 'secret-1', name: 'x'.repeat(5000) }, 'Name must be at most 100 characters'],
+    [
+      { email: uniqueEmail(), password: 'secret-1', name: 'x'.repeat(5000) },
+      'Name must be at most 100 characters',
+    ],
     [{ email: uniqueEmail(), password: ['a'], name: 'Ada' }, 'Password must be at least 6 characters'],
   ])('refuses bad input %# with 400 and a message', async (body, message) => {
     const res = await api('POST', '/api/auth/register', { body });
@@ -54,7 +65,9 @@ describe('POST /api/auth/register', () => {
 describe('POST /api/auth/login', () => {
   it('signs in with the right password, case-insensitive e-mail', async () => {
     const u = await newUser();
-    const res = await api('POST', '/api/auth/login', { body: { email: u.email.toUpperCase(), password: u.password } });
+    const res = await api('POST', '/api/auth/login', {
+      body: { email: u.email.toUpperCase(), password: u.password },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: u.id, email: u.email, isBanned: false, bannedAt: null });
     expect(res.body.token).toEqual(expect.any(String));
@@ -62,8 +75,12 @@ describe('POST /api/auth/login', () => {
 
   it('refuses a wrong password and an unknown e-mail alike with 401', async () => {
     const u = await newUser();
-    const wrong = await api('POST', '/api/auth/login', { body: { email: u.email, password: 'wrong-password' } });
-    const unknown = await api('POST', '/api/auth/login', { body: { email: uniqueEmail(), password: 'whatever' } });
+    const wrong = await api('POST', '/api/auth/login', {
+      body: { email: u.email, password: 'wrong-password' },
+    });
+    const unknown = await api('POST', '/api/auth/login', {
+      body: { email: uniqueEmail(), password: 'whatever' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.message).toBe('Invalid email or password');
@@ -71,7 +88,9 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses operator objects and bad e-mails with 400', async () => {
-    const res = await api('POST', '/api/auth/login', { body: { email: { $ne: null }, password: { $ne: null } } });
+    const res = await api('POST', '/api/auth/login', {
+      body: { email: { $ne: null }, password: { $ne: null } },
+    });
     expect(res.status).toBe(400);
     const bad = await api('POST', '/api/auth/login', { body: { email: 'nope', password: 'secret-1' } });
     expect(bad.body.message).toBe('Please enter a valid email address');
@@ -81,7 +100,9 @@ describe('POST /api/auth/login', () => {
     const u = await newUser();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await api('POST', '/api/auth/login', { body: { email: u.email, password: 'bad-pass' } })).status);
+      statuses.push(
+        (await api('POST', '/api/auth/login', { body: { email: u.email, password: 'bad-pass' } })).status,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     const limited = await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
@@ -93,10 +114,14 @@ describe('POST /api/auth/login', () => {
     const ip = randomIp();
     let last = 0;
     for (let i = 0; i < 31; i++) {
-      last = (await api('POST', '/api/auth/login', { ip, body: { email: uniqueEmail(), password: 'bad-pass' } })).status;
+      last = (
+        await api('POST', '/api/auth/login', { ip, body: { email: uniqueEmail(), password: 'bad-pass' } })
+      ).status;
     }
     expect(last).toBe(429);
-    const other = await api('POST', '/api/auth/login', { body: { email: uniqueEmail(), password: 'bad-pass' } });
+    const other = await api('POST', '/api/auth/login', {
+      body: { email: uniqueEmail(), password: 'bad-pass' },
+    });
     expect(other.status).toBe(401);
   });
 });
@@ -108,7 +133,9 @@ describe('password recovery', () => {
     const u = await newUser();
     const res = await api('POST', '/api/auth/forgot-password', { body: { email: u.email } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'If an account with that email exists, a password reset link has been sent.' });
+    expect(res.body).toEqual({
+      message: 'If an account with that email exists, a password reset link has been sent.',
+    });
 
     const mail = await waitForMail(u.email, (m) => /reset-password/.test(m.text));
     const token = resetLink(mail.text);
@@ -119,16 +146,24 @@ describe('password recovery', () => {
     expect(short.status).toBe(400);
     expect(short.body.message).toBe('Password must be at least 6 characters');
 
-    const done = await api('POST', `/api/auth/reset-password/${token}`, { body: { password: 'brand-new-pass' } });
+    const done = await api('POST', `/api/auth/reset-password/${token}`, {
+      body: { password: 'brand-new-pass' },
+    });
     expect(done.status).toBe(200);
     expect(done.body.message).toBe('Password has been reset successfully');
 
-    const again = await api('POST', `/api/auth/reset-password/${token}`, { body: { password: 'another-pass' } });
+    const again = await api('POST', `/api/auth/reset-password/${token}`, {
+      body: { password: 'another-pass' },
+    });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('Invalid or expired reset token');
 
-    expect((await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).status).toBe(401);
-    expect((await api('POST', '/api/auth/login', { body: { email: u.email, password: 'brand-new-pass' } })).status).toBe(200);
+    expect(
+      (await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).status,
+    ).toBe(401);
+    expect(
+      (await api('POST', '/api/auth/login', { body: { email: u.email, password: 'brand-new-pass' } })).status,
+    ).toBe(200);
     // The session from before the reset is over.
     expect((await api('GET', '/api/user/profile', { token: u.token })).status).toBe(401);
   });
@@ -137,7 +172,9 @@ describe('password recovery', () => {
     const email = uniqueEmail('nobody');
     const res = await api('POST', '/api/auth/forgot-password', { body: { email } });
     expect(res.status).toBe(200);
-    expect(res.body.message).toBe('If an account with that email exists, a password reset link has been sent.');
+    expect(res.body.message).toBe(
+      'If an account with that email exists, a password reset link has been sent.',
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect(await mailsTo(email)).toHaveLength(0);
   });

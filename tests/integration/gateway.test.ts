@@ -16,9 +16,9 @@ describe('gateway', () => {
     ]) {
       expect(res.body.paths[path!]?.[method!]).toBeDefined();
     }
-    expect(res.body.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.required).toEqual(
-      expect.arrayContaining(['name', 'email', 'password']),
-    );
+    expect(
+      res.body.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(expect.arrayContaining(['name', 'email', 'password']));
   });
 
   it('sends standard security headers', async () => {
@@ -39,7 +39,12 @@ describe('gateway', () => {
     const u = await newUser();
     const connect = (token: string) =>
       new Promise<string>((resolve) => {
-        const s = io(baseUrl(), { path: '/api/socket.io', auth: { token }, reconnection: false, transports: ['websocket'] });
+        const s = io(baseUrl(), {
+          path: '/api/socket.io',
+          auth: { token },
+          reconnection: false,
+          transports: ['websocket'],
+        });
         s.on('connect', () => {
           s.close();
           resolve('connected');

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 
 export const baseUrl = () => {
   const url = process.env.COFFER_BASE_URL;
-  if (!url) throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
+  if (!url)
+    throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
   return url;
 };
 
@@ -16,7 +17,13 @@ export interface ApiResponse<T = any> {
 export async function api<T = any>(
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string } = {},
+  opts: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    ip?: string;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -37,8 +44,10 @@ export async function api<T = any>(
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
-export const randomIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${crypto.randomBytes(6).toString('hex')}@example.test`;
+export const randomIp = () =>
+  `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+export const uniqueEmail = (prefix = 'user') =>
+  `${prefix}-${crypto.randomBytes(6).toString('hex')}@example.test`;
 
 export interface TestUser {
   id: string;

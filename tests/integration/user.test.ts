@@ -42,10 +42,15 @@ describe('PUT /api/user/update', () => {
     const res = await api('PUT', '/api/user/update', { token: u.token, body: { name: 'Renamed', email } });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ name: 'Renamed', email });
-    const clash = await api('PUT', '/api/user/update', { token: u.token, body: { email: other.email.toUpperCase() } });
+    const clash = await api('PUT', '/api/user/update', {
+      token: u.token,
+      body: { email: other.email.toUpperCase() },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.message).toBe('An account with this email already exists');
-    expect((await api('POST', '/api/auth/login', { body: { email, password: u.password } })).status).toBe(200);
+    expect((await api('POST', '/api/auth/login', { body: { email, password: u.password } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -74,8 +79,12 @@ describe('PUT /api/user/password', () => {
       body: { currentPassword: u.password, newPassword: 'another-1' },
     });
     expect(res.status).toBe(200);
-    expect((await api('POST', '/api/auth/login', { body: { email: u.email, password: 'another-1' } })).status).toBe(200);
-    expect((await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).status).toBe(401);
+    expect(
+      (await api('POST', '/api/auth/login', { body: { email: u.email, password: 'another-1' } })).status,
+    ).toBe(200);
+    expect(
+      (await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).status,
+    ).toBe(401);
   });
 });
 

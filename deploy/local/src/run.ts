@@ -27,7 +27,10 @@ function localSecrets(): { secrets: Secrets; generatedAdmin: boolean } {
     jwtSecret: saved.jwtSecret ?? crypto.randomBytes(32).toString('base64url'),
     apiKeyPepper: saved.apiKeyPepper ?? crypto.randomBytes(32).toString('base64url'),
     adminEmail: process.env.COFFER_ADMIN_EMAIL ?? saved.adminEmail ?? 'admin@coffer.local',
-    adminPassword: process.env.COFFER_ADMIN_PASSWORD ?? saved.adminPassword ?? crypto.randomBytes(12).toString('base64url'),
+    adminPassword:
+      process.env.COFFER_ADMIN_PASSWORD ??
+      saved.adminPassword ??
+      crypto.randomBytes(12).toString('base64url'),
   };
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });

@@ -34,7 +34,8 @@ export async function startServers(dataDir: string, ports: ServerPorts, repoRoot
     return d;
   };
   for (const [name, port] of Object.entries(ports)) {
-    if (await portInUse(port)) throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
+    if (await portInUse(port))
+      throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
   }
   const procs: Proc[] = [];
   const start = async (p: Proc, ready: () => Promise<boolean>) => {
@@ -44,9 +45,14 @@ export async function startServers(dataDir: string, ports: ServerPorts, repoRoot
   try {
     await Promise.all([
       start(
-        startProcess('nats', which('nats-server'), ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(ports.nats)], {
-          logDir,
-        }),
+        startProcess(
+          'nats',
+          which('nats-server'),
+          ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(ports.nats)],
+          {
+            logDir,
+          },
+        ),
         listening(ports.nats),
       ),
       start(
@@ -69,7 +75,18 @@ export async function startServers(dataDir: string, ports: ServerPorts, repoRoot
         startProcess(
           'redis',
           which('redis-server'),
-          ['--port', String(ports.redis), '--bind', '127.0.0.1', '--dir', dir('redis'), '--save', '60 1', '--appendonly', 'no'],
+          [
+            '--port',
+            String(ports.redis),
+            '--bind',
+            '127.0.0.1',
+            '--dir',
+            dir('redis'),
+            '--save',
+            '60 1',
+            '--appendonly',
+            'no',
+          ],
           { logDir },
         ),
         listening(ports.redis),

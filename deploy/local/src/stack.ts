@@ -35,7 +35,11 @@ export interface Stack {
 }
 
 const LOCAL: ServerPorts = { nats: 4222, mongo: 27017, redis: 6379, smtp: 1025, mailWeb: 1080 };
-const LOCAL_GRPC: Record<Exclude<ServiceName, 'gateway'>, number> = { auth: 50051, notification: 50052, audit: 50053 };
+const LOCAL_GRPC: Record<Exclude<ServiceName, 'gateway'>, number> = {
+  auth: 50051,
+  notification: 50052,
+  audit: 50053,
+};
 
 function readyz(port: number) {
   return () =>
@@ -93,10 +97,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const startService = async (name: string, script: ServiceName, extra: NodeJS.ProcessEnv) => {
     const opsPort = await freePort();
-    const p = startProcess(name, process.execPath, [path.join(opts.repoRoot, `services/${script}/dist/main.js`)], {
-      logDir,
-      env: { ...env, ...extra, OPS_PORT: String(opsPort) },
-    });
+    const p = startProcess(
+      name,
+      process.execPath,
+      [path.join(opts.repoRoot, `services/${script}/dist/main.js`)],
+      {
+        logDir,
+        env: { ...env, ...extra, OPS_PORT: String(opsPort) },
+      },
+    );
     procs.push(p);
     await waitFor(name, readyz(opsPort), 60_000, p);
   };

@@ -9,7 +9,11 @@ const schema = z
     GRPC_LISTEN: z.string().default(defaultGrpc.auth),
     AUTH_DB: z.string().min(1).default('coffer_auth'),
     JWT_SECRET: z.string().min(16).default(DEV_SECRET),
-    JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(7 * 24 * 3600),
     /** Keys the API-key lookup hash and the encryption of the copy shown to its owner. */
     API_KEY_PEPPER: z.string().min(16).default(DEV_SECRET),
     PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
@@ -18,9 +22,12 @@ const schema = z
     /** Development only: return the reset token in the forgot-password answer. */
     DEV_EXPOSE_RESET_TOKEN: z.stringbool().default(false),
   })
-  .refine((c) => c.NODE_ENV !== 'production' || (c.JWT_SECRET !== DEV_SECRET && c.API_KEY_PEPPER !== DEV_SECRET), {
-    message: 'JWT_SECRET and API_KEY_PEPPER must be set in production',
-  });
+  .refine(
+    (c) => c.NODE_ENV !== 'production' || (c.JWT_SECRET !== DEV_SECRET && c.API_KEY_PEPPER !== DEV_SECRET),
+    {
+      message: 'JWT_SECRET and API_KEY_PEPPER must be set in production',
+    },
+  );
 
 export type AuthConfig = z.infer<typeof schema>;
 export const loadAuthConfig = () => loadConfig('auth', schema);

@@ -24,7 +24,10 @@ export function authHandlers(deps: {
   const { accounts, reset, plans, admin, views } = deps;
   return unaryHandlers<auth.AuthServiceServer>(deps.log, {
     async register(req) {
-      const input = parseInput(z.object({ name: fields.name, email: fields.email, password: fields.password }), req);
+      const input = parseInput(
+        z.object({ name: fields.name, email: fields.email, password: fields.password }),
+        req,
+      );
       const { user, token: t } = await accounts.register(input);
       return { token: t, user: views.user(user) };
     },
@@ -62,7 +65,11 @@ export function authHandlers(deps: {
     },
     async changePassword(req) {
       const input = parseInput(
-        z.object({ userId, currentPassword: z.string().min(1, 'Current password is required').max(128), newPassword: fields.password }),
+        z.object({
+          userId,
+          currentPassword: z.string().min(1, 'Current password is required').max(128),
+          newPassword: fields.password,
+        }),
         req,
       );
       await accounts.changePassword(input.userId, input.currentPassword, input.newPassword);
@@ -95,7 +102,9 @@ export function authHandlers(deps: {
           userId,
           plan: fields.objectId('plan').optional(),
           role: z.enum(['user', 'admin'], { error: "Role must be 'user' or 'admin'" }).optional(),
-          status: z.enum(['active', 'inactive'], { error: "Status must be 'active' or 'inactive'" }).optional(),
+          status: z
+            .enum(['active', 'inactive'], { error: "Status must be 'active' or 'inactive'" })
+            .optional(),
           email: fields.email.optional(),
         }),
         req,
@@ -104,11 +113,20 @@ export function authHandlers(deps: {
     },
     async adminSetBan(req) {
       const input = parseInput(
-        z.object({ actorId: userId, userId, isBanned: z.boolean(), banReason: z.string().max(500).optional() }),
+        z.object({
+          actorId: userId,
+          userId,
+          isBanned: z.boolean(),
+          banReason: z.string().max(500).optional(),
+        }),
         req,
       );
       const s = await admin.setBan(input.actorId, input.userId, input.isBanned, input.banReason);
-      return { isBanned: s.isBanned, banReason: s.banReason ?? undefined, bannedAt: s.bannedAt?.toISOString() };
+      return {
+        isBanned: s.isBanned,
+        banReason: s.banReason ?? undefined,
+        bannedAt: s.bannedAt?.toISOString(),
+      };
     },
     async adminDeleteUser(req) {
       const input = parseInput(z.object({ actorId: userId, userId }), req);

@@ -25,7 +25,12 @@ async function main() {
   const conn = await connectMongo(config.MONGODB_URI, config.AUTH_DB);
   const models = authModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
-  const events = await connectEventBus({ url: config.NATS_URL, name: 'auth', log, streams: [...AUTH_STREAMS] });
+  const events = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'auth',
+    log,
+    streams: [...AUTH_STREAMS],
+  });
 
   const vault = apiKeyVault(config.API_KEY_PEPPER);
   const plans = plansFactory({ models, events });
@@ -58,6 +63,7 @@ async function main() {
   const ops = await startOpsServer({
     service: 'auth',
     port: config.OPS_PORT,
+    host: config.OPS_HOST,
     ready: () => conn.readyState === 1 && !events.nc.isClosed(),
   });
   log.info({ grpcPort: grpc.port, opsPort: ops.port }, 'auth ready');

@@ -24,6 +24,8 @@ export const baseEnv = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27017'),
   OPS_PORT: port(0),
+  /** Where /livez, /readyz and /metrics listen; 0.0.0.0 in containers so probes can reach them. */
+  OPS_HOST: z.string().default('127.0.0.1'),
 };
 
 /** Address of another service's gRPC server, e.g. AUTH_GRPC=127.0.0.1:50051. */

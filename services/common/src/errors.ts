@@ -52,7 +52,8 @@ export class AppError extends Error {
 
 export const badInput = (message: string, details?: ErrorDetails) =>
   new AppError('BAD_INPUT', message, 'BAD_INPUT', details);
-export const unauthenticated = (message = 'Authentication required') => new AppError('UNAUTHENTICATED', message);
+export const unauthenticated = (message = 'Authentication required') =>
+  new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message: string, code = 'FORBIDDEN', details?: ErrorDetails) =>
   new AppError('FORBIDDEN', message, code, details);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
@@ -67,7 +68,10 @@ const DETAILS_KEY = 'coffer-error-bin';
 export function toServiceError(err: unknown): Partial<ServiceError> {
   if (err instanceof AppError) {
     const metadata = new Metadata();
-    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify({ kind: err.kind, code: err.code, details: err.details })));
+    metadata.set(
+      DETAILS_KEY,
+      Buffer.from(JSON.stringify({ kind: err.kind, code: err.code, details: err.details })),
+    );
     return { code: err.grpcStatus, details: err.message, metadata };
   }
   return { code: GrpcStatus.INTERNAL, details: 'Internal error' };

@@ -17,6 +17,7 @@ export interface OpsServer {
 export async function startOpsServer(opts: {
   service: string;
   port: number;
+  host?: string;
   ready: ReadinessCheck;
   registry?: Registry;
 }): Promise<OpsServer> {
@@ -37,7 +38,7 @@ export async function startOpsServer(opts: {
       }
     })();
   });
-  await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     registry,

@@ -26,5 +26,6 @@ export const fields = {
     .trim()
     .min(2, 'Name must be at least 2 characters')
     .max(100, 'Name must be at most 100 characters'),
-  objectId: (what: string) => z.string({ error: `Invalid ${what} id` }).regex(/^[0-9a-f]{24}$/i, `Invalid ${what} id`),
+  objectId: (what: string) =>
+    z.string({ error: `Invalid ${what} id` }).regex(/^[0-9a-f]{24}$/i, `Invalid ${what} id`),
 };

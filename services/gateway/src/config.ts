@@ -20,7 +20,11 @@ const schema = z.object({
   RATE_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   RATE_FORGOT_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_FORGOT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
-  RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

@@ -36,7 +36,12 @@ async function main() {
   const io = await startRealtime({ server, redis, identity, log });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
-  const ops = await startOpsServer({ service: 'gateway', port: config.OPS_PORT, ready: () => redis.isReady });
+  const ops = await startOpsServer({
+    service: 'gateway',
+    port: config.OPS_PORT,
+    host: config.OPS_HOST,
+    ready: () => redis.isReady,
+  });
   log.info({ port: config.PORT, opsPort: ops.port }, 'gateway ready');
 
   onShutdown(log, [

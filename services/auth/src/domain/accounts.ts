@@ -68,7 +68,8 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
     async ensureAdmin(email: string, password: string): Promise<void> {
       const existing = await User.findOne({ email: normaliseEmail(email) }).lean();
       if (existing) {
-        if (existing.role !== 'admin') await User.updateOne({ _id: existing._id }, { $set: { role: 'admin' } });
+        if (existing.role !== 'admin')
+          await User.updateOne({ _id: existing._id }, { $set: { role: 'admin' } });
         return;
       }
       try {
@@ -97,7 +98,11 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
       if (Object.keys(set).length === 0) return user;
       let updated: UserDoc | null;
       try {
-        updated = await User.findOneAndUpdate({ _id: user._id }, { $set: set }, { new: true }).lean<UserDoc>();
+        updated = await User.findOneAndUpdate(
+          { _id: user._id },
+          { $set: set },
+          { new: true },
+        ).lean<UserDoc>();
       } catch (err) {
         if (isDuplicate(err)) throw conflict(EMAIL_TAKEN);
         throw err;
@@ -136,4 +141,3 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
   };
 }
 export type Accounts = ReturnType<typeof accounts>;
-

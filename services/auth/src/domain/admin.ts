@@ -30,7 +30,8 @@ export function admin(deps: {
       patch: { plan?: string; role?: string; status?: string; email?: string },
     ): Promise<UserDoc> {
       await deps.accounts.load(userId);
-      if (patch.role !== undefined && patch.role !== 'admin') refuseSelf(actorId, userId, 'remove the admin role from');
+      if (patch.role !== undefined && patch.role !== 'admin')
+        refuseSelf(actorId, userId, 'remove the admin role from');
       if (patch.status === 'inactive') refuseSelf(actorId, userId, 'deactivate');
       if (patch.plan !== undefined) await deps.plans.assign(userId, await deps.plans.byId(patch.plan));
       if (patch.email !== undefined) await deps.accounts.updateProfile(userId, { email: patch.email });
@@ -57,6 +58,5 @@ export function admin(deps: {
       if (res.deletedCount !== 1) throw notFound('User not found');
       await deps.events.publish('auth.user.deleted', { userId, actorId });
     },
-
   };
 }

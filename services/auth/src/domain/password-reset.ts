@@ -20,7 +20,11 @@ export function passwordReset(deps: {
   const now = deps.now ?? (() => new Date());
 
   async function findValid(token: string) {
-    return ResetToken.findOne({ tokenHash: hashResetToken(token), usedAt: null, expiresAt: { $gt: now() } }).lean();
+    return ResetToken.findOne({
+      tokenHash: hashResetToken(token),
+      usedAt: null,
+      expiresAt: { $gt: now() },
+    }).lean();
   }
 
   return {

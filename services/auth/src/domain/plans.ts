@@ -18,7 +18,13 @@ export const PLAN_CATALOGUE = [
     retentionLimit: 168,
     storageLimit: 1 * GB,
     frequencyLimit: 24,
-    features: ['1 database', '1 GB encrypted storage', 'Daily backups', '7-day retention', 'Email notifications'],
+    features: [
+      '1 database',
+      '1 GB encrypted storage',
+      'Daily backups',
+      '7-day retention',
+      'Email notifications',
+    ],
   },
   {
     key: 'starter',
@@ -30,7 +36,13 @@ export const PLAN_CATALOGUE = [
     retentionLimit: 720,
     storageLimit: 25 * GB,
     frequencyLimit: 24,
-    features: ['3 databases', '25 GB encrypted storage', 'Daily backups', '30-day retention', 'Email support'],
+    features: [
+      '3 databases',
+      '25 GB encrypted storage',
+      'Daily backups',
+      '30-day retention',
+      'Email support',
+    ],
   },
   {
     key: 'pro',
@@ -42,7 +54,13 @@ export const PLAN_CATALOGUE = [
     retentionLimit: 2160,
     storageLimit: 250 * GB,
     frequencyLimit: 1,
-    features: ['10 databases', '250 GB encrypted storage', 'Hourly backups', '90-day retention', 'Priority support'],
+    features: [
+      '10 databases',
+      '250 GB encrypted storage',
+      'Hourly backups',
+      '90-day retention',
+      'Priority support',
+    ],
   },
   {
     key: 'business',
@@ -54,7 +72,13 @@ export const PLAN_CATALOGUE = [
     retentionLimit: 4320,
     storageLimit: 2048 * GB,
     frequencyLimit: 1,
-    features: ['Unlimited databases', '2 TB encrypted storage', 'Hourly backups', '180-day retention', 'Dedicated support'],
+    features: [
+      'Unlimited databases',
+      '2 TB encrypted storage',
+      'Hourly backups',
+      '180-day retention',
+      'Dedicated support',
+    ],
   },
 ];
 

@@ -19,7 +19,8 @@ export const hashResetToken = (token: string) => crypto.createHash('sha256').upd
  * so the owner can see theirs again; never stored in clear.
  */
 export function apiKeyVault(pepper: string) {
-  const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', pepper, 'coffer-api-key', label, 32));
+  const derive = (label: string) =>
+    Buffer.from(crypto.hkdfSync('sha256', pepper, 'coffer-api-key', label, 32));
   const macKey = derive('lookup');
   const sealKey = derive('seal');
   return {

@@ -1,4 +1,11 @@
-import { credentials, type Client, type ClientUnaryCall, type Metadata, type CallOptions, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  type Client,
+  type ClientUnaryCall,
+  type Metadata,
+  type CallOptions,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { fromServiceError } from '../errors.js';
 
 type UnaryMethod<Req, Res> = (
@@ -10,7 +17,10 @@ type UnaryMethod<Req, Res> = (
 
 /** A generated grpc-js client seen as async functions with deadlines and mapped errors. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<never, unknown> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  [K in keyof C as C[K] extends UnaryMethod<never, unknown> ? K : never]: C[K] extends UnaryMethod<
+    infer Req,
+    infer Res
+  >
     ? (request: Req, opts?: { timeoutMs?: number }) => Promise<Res>
     : never;
 };

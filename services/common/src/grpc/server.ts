@@ -13,7 +13,10 @@ import type { Logger } from '../logger.js';
 /** Handlers written as async functions: return the answer or throw (an AppError for the caller). */
 export type AsyncUnaryHandlers<Impl> = {
   // `as` drops the index signature grpc-js adds to every generated server interface.
-  [K in keyof Impl as string extends K ? never : K]: Impl[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer Res2>) => void
+  [K in keyof Impl as string extends K ? never : K]: Impl[K] extends (
+    call: ServerUnaryCall<infer Req, infer Res>,
+    cb: sendUnaryData<infer Res2>,
+  ) => void
     ? (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res2>
     : never;
 };
@@ -24,7 +27,9 @@ export function unaryHandlers<Impl>(
   handlers: AsyncUnaryHandlers<Impl>,
 ): Impl & UntypedServiceImplementation {
   const impl: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>)) {
+  for (const [name, fn] of Object.entries(
+    handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>,
+  )) {
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
       fn(call.request, call).then(
         (res) => cb(null, res),
@@ -62,7 +67,9 @@ export async function startGrpcServer(
   };
   server.addService(health.HealthService, healthImpl);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   return {
     port,

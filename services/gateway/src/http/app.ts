@@ -8,10 +8,18 @@ import { openApiDocument } from './openapi.js';
 import type { RouteTable } from './route.js';
 
 /** The Express app: security headers, JSON parsing, the API routes, the OpenAPI document, the web app. */
-export function createApp(deps: { log: Logger; routes: RouteTable; webDist?: string; trustProxy: string }): Express {
+export function createApp(deps: {
+  log: Logger;
+  routes: RouteTable;
+  webDist?: string;
+  trustProxy: string;
+}): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.trustProxy === 'false' ? false : deps.trustProxy === 'true' ? true : deps.trustProxy);
+  app.set(
+    'trust proxy',
+    deps.trustProxy === 'false' ? false : deps.trustProxy === 'true' ? true : deps.trustProxy,
+  );
   app.use(
     helmet({
       contentSecurityPolicy: {

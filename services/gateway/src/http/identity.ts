@@ -33,7 +33,8 @@ export function identity(deps: {
       cache.set(userId, { state: s, until: now() + deps.cacheMs });
       return s;
     } catch (err) {
-      if (err instanceof AppError && err.kind === 'NOT_FOUND') throw unauthenticated('Account no longer exists');
+      if (err instanceof AppError && err.kind === 'NOT_FOUND')
+        throw unauthenticated('Account no longer exists');
       throw err;
     }
   }

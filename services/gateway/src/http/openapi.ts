@@ -23,7 +23,12 @@ function parameters(spec: RouteSpec) {
     if (!schema) continue;
     const json = toSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      params.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: s });
+      params.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        schema: s,
+      });
     }
   }
   return params;
@@ -41,7 +46,12 @@ export function openApiDocument(specs: RouteSpec[], version: string): Record<str
       ...(spec.access !== 'public' ? { security: [{ bearer: [] }] } : {}),
       parameters: parameters(spec),
       ...(spec.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(spec.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: toSchema(spec.body, 'input') } },
+            },
+          }
         : {}),
       responses: {
         [String(spec.status ?? 200)]: {

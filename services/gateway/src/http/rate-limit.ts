@@ -9,7 +9,9 @@ export function rateLimiter(redis: Pick<RedisClient, 'multi'>, windowSeconds: nu
     const window = Math.floor(Date.now() / 1000 / windowSeconds);
     for (const { key, limit } of checks) {
       const k = `coffer:rate:${key}:${window}`;
-      const [count] = (await redis.multi().incr(k).expire(k, windowSeconds, 'NX').exec()) as unknown as [number];
+      const [count] = (await redis.multi().incr(k).expire(k, windowSeconds, 'NX').exec()) as unknown as [
+        number,
+      ];
       if (count > limit) {
         const retryAfter = (window + 1) * windowSeconds - Math.floor(Date.now() / 1000);
         throw limitReached(message, 'RATE_LIMITED', { retryAfter });

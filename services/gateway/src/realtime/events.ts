@@ -8,5 +8,10 @@ export interface ProgressInfo {
 
 export interface ServerToBrowserEvents {
   backupProgress: (e: { backupId: string; status: string; progress?: ProgressInfo; error?: string }) => void;
-  restoreProgress: (e: { restoreId: string; status: string; progress?: ProgressInfo; error?: string }) => void;
+  restoreProgress: (e: {
+    restoreId: string;
+    status: string;
+    progress?: ProgressInfo;
+    error?: string;
+  }) => void;
 }

@@ -35,7 +35,10 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
         status: z.enum(['active', 'inactive'], { error: "status must be 'active' or 'inactive'" }).optional(),
         email: fields.email.optional(),
       })
-      .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send one of plan, role, status or email'),
+      .refine(
+        (b) => Object.values(b).some((v) => v !== undefined),
+        'Send one of plan, role, status or email',
+      ),
     response: adminUserView,
     handler: async ({ caller, params, body }) => {
       const user = await clients.auth.adminUpdateUser({ actorId: caller.id, userId: params.id, ...body });
@@ -55,7 +58,11 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
       isBanned: z.boolean({ error: 'isBanned must be true or false' }),
       banReason: z.string().max(500, 'banReason must be at most 500 characters').nullable().optional(),
     }),
-    response: z.object({ isBanned: z.boolean(), banReason: z.string().nullable(), bannedAt: z.string().nullable() }),
+    response: z.object({
+      isBanned: z.boolean(),
+      banReason: z.string().nullable(),
+      bannedAt: z.string().nullable(),
+    }),
     handler: async ({ caller, params, body }) => {
       const res = await clients.auth.adminSetBan({
         actorId: caller.id,

@@ -10,7 +10,10 @@ const FORGOT_MESSAGE = 'If an account with that email exists, a password reset l
 const tokenParam = z.object({ token: z.string().min(1).max(200) });
 
 /** /api/auth/*: sign-up, sign-in and password recovery (spec §7). */
-export function authRoutes(t: RouteTable, deps: { clients: Clients; rateLimit: RateLimiter; config: GatewayConfig }) {
+export function authRoutes(
+  t: RouteTable,
+  deps: { clients: Clients; rateLimit: RateLimiter; config: GatewayConfig },
+) {
   const { clients, rateLimit, config } = deps;
   const sessionAnswer = z.object({ message: z.string(), token: z.string(), user: userView });
 

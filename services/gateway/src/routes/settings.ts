@@ -41,7 +41,11 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     access: 'user',
     response: messageBody,
     handler: async ({ caller }) => {
-      await clients.notification.sendTestNotification({ userId: caller.id, email: caller.email, name: caller.name });
+      await clients.notification.sendTestNotification({
+        userId: caller.id,
+        email: caller.email,
+        name: caller.name,
+      });
       return { message: 'Test notification sent successfully. Please check your email.' };
     },
   });

@@ -50,7 +50,10 @@ const auditLog = z
   .meta({ id: 'AuditLog' });
 
 /** /api/user/*: the caller's own profile, plan, password and audit trail. */
-export function userRoutes(t: RouteTable, deps: { clients: Clients; storageUsed: (userId: string) => Promise<number> }) {
+export function userRoutes(
+  t: RouteTable,
+  deps: { clients: Clients; storageUsed: (userId: string) => Promise<number> },
+) {
   const { clients } = deps;
   const profile = async (userId: string) =>
     toProfile(await clients.auth.getProfile({ userId }), await deps.storageUsed(userId));
@@ -88,7 +91,10 @@ export function userRoutes(t: RouteTable, deps: { clients: Clients; storageUsed:
     tag: 'user',
     access: 'user',
     body: z.object({
-      currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(128),
+      currentPassword: z
+        .string({ error: 'Current password is required' })
+        .min(1, 'Current password is required')
+        .max(128),
       newPassword: fields.password,
     }),
     response: messageBody,
@@ -135,9 +141,7 @@ export function userRoutes(t: RouteTable, deps: { clients: Clients; storageUsed:
         .min(1, 'page must be a whole number of 1 or more')
         .max(100_000, 'page is too large')
         .default(1),
-      action: z
-        .union([z.literal(''), z.enum(AUDIT_ACTIONS, { error: 'Unknown audit action' })])
-        .optional(),
+      action: z.union([z.literal(''), z.enum(AUDIT_ACTIONS, { error: 'Unknown audit action' })]).optional(),
     }),
     response: z.object({
       logs: z.array(auditLog),

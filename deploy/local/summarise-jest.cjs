@@ -7,5 +7,7 @@ if (!fs.existsSync(file)) {
   process.exit(0);
 }
 const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length;
+const brokenSuites = r.testResults.filter(
+  (s) => s.status === 'failed' && s.assertionResults.length === 0,
+).length;
 console.log(`${r.numPassedTests} passed, ${r.numFailedTests + brokenSuites} failed`);
