@@ -1,0 +1,183 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
+import { compose } from '../util/streams.js';
+import zlib from 'node:zlib';
+import {
+  assertMasterKey,
+  CHUNK_HEADER_LENGTH,
+  chunkNonce,
+  Compression,
+  DEFAULT_CHUNK_SIZE,
+  deriveFileKey,
+  encodeHeader,
+  FINAL_FLAG,
+  FORMAT_VERSION,
+  keyFingerprint,
+  MAX_CHUNKS,
+  NONCE_PREFIX_LENGTH,
+  SALT_LENGTH,
+  validChunkSize,
+} from './format.js';
+
+export interface EncryptOptions {
+  masterKey: Buffer;
+  /** Plaintext bytes per chunk (default 64 KiB). */
+  chunkSize?: number;
+  /** What the payload is; `createEncryptor` sets this itself. Default zstd. */
+  compression?: Compression;
+  /** Test vectors only: fixed salt instead of 32 random bytes. */
+  salt?: Buffer;
+  /** Test vectors only: fixed nonce prefix instead of 7 random bytes. */
+  noncePrefix?: Buffer;
+}
+
+/** Holds one file's header and key and seals its chunks in order. */
+class ChunkSealer {
+  readonly header: Buffer;
+  readonly chunkSize: number;
+  private readonly key: Buffer;
+  private readonly noncePrefix: Buffer;
+  private index = 0;
+
+  constructor(opts: EncryptOptions) {
+    assertMasterKey(opts.masterKey);
+    const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    if (!validChunkSize(chunkSize)) throw new RangeError(`invalid chunk size ${chunkSize}`);
+    const salt = opts.salt ?? randomBytes(SALT_LENGTH);
+    const noncePrefix = opts.noncePrefix ?? randomBytes(NONCE_PREFIX_LENGTH);
+    if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
+    if (noncePrefix.length !== NONCE_PREFIX_LENGTH) throw new RangeError(`nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
+    this.chunkSize = chunkSize;
+    this.noncePrefix = noncePrefix;
+    this.key = deriveFileKey(opts.masterKey, salt);
+    this.header = encodeHeader({
+      version: FORMAT_VERSION,
+      compression: opts.compression ?? Compression.Zstd,
+      chunkSize,
+      salt,
+      noncePrefix,
+      fingerprint: keyFingerprint(opts.masterKey),
+    });
+  }
+
+  /** length word (final flag | plaintext length) || ciphertext || 16-byte tag */
+  seal(plain: Buffer, final: boolean): Buffer {
+    if (plain.length > this.chunkSize) throw new RangeError('chunk larger than the chunk size');
+    if (this.index >= MAX_CHUNKS) throw new RangeError('payload too large for one Coffer file (2^32 chunks)');
+    const cipher = createCipheriv('aes-256-gcm', this.key, chunkNonce(this.noncePrefix, this.index, final));
+    cipher.setAAD(this.header);
+    const body = cipher.update(plain);
+    const tail = cipher.final();
+    const word = Buffer.alloc(CHUNK_HEADER_LENGTH);
+    word.writeUInt32BE((final ? FINAL_FLAG : 0) + plain.length);
+    this.index++;
+    return Buffer.concat([word, body, tail, cipher.getAuthTag()]);
+  }
+}
+
+/**
+ * Encrypts a payload stream into the Coffer v1 layout (header, then length-prefixed GCM chunks).
+ * It does not compress: it writes whatever bytes it is given as the payload.
+ */
+export class EncryptTransform extends Transform {
+  private readonly sealer: ChunkSealer;
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+  private headerSent = false;
+  /** Payload bytes taken in and file bytes produced, for callers that report sizes. */
+  bytesIn = 0;
+  bytesOut = 0;
+
+  constructor(opts: EncryptOptions) {
+    super();
+    this.sealer = new ChunkSealer(opts);
+  }
+
+  get header(): Buffer {
+    return this.sealer.header;
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    try {
+      this.sendHeader();
+      this.bytesIn += data.length;
+      this.pending.push(data);
+      this.pendingLength += data.length;
+      // Hold back up to one full chunk: only the end of input tells which chunk is final, and the
+      // final chunk must be non-empty unless the whole payload is empty.
+      while (this.pendingLength > this.sealer.chunkSize) this.pushCounted(this.sealer.seal(this.takePending(this.sealer.chunkSize), false));
+      cb();
+    } catch (e) {
+      cb(e as Error);
+    }
+  }
+
+  override _flush(cb: TransformCallback): void {
+    try {
+      this.sendHeader();
+      this.pushCounted(this.sealer.seal(this.takePending(this.pendingLength), true));
+      cb();
+    } catch (e) {
+      cb(e as Error);
+    }
+  }
+
+  private pushCounted(b: Buffer): void {
+    this.bytesOut += b.length;
+    this.push(b);
+  }
+
+  private sendHeader(): void {
+    if (this.headerSent) return;
+    this.headerSent = true;
+    this.pushCounted(this.sealer.header);
+  }
+
+  private takePending(n: number): Buffer {
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingLength);
+    const out = all.subarray(0, n);
+    const rest = all.subarray(n);
+    this.pending = rest.length ? [rest] : [];
+    this.pendingLength = rest.length;
+    return out;
+  }
+}
+
+/** zstd settings for backups: level 3 (fast, good ratio) with zstd's own content checksum. */
+export function createZstdCompressor(): zlib.ZstdCompress {
+  return zlib.createZstdCompress({
+    chunkSize: 64 * 1024,
+    params: {
+      [zlib.constants.ZSTD_c_compressionLevel]: 3,
+      [zlib.constants.ZSTD_c_checksumFlag]: 1,
+    },
+  });
+}
+
+export interface Encryptor {
+  /** Write the raw archive here; read the encrypted file from here. */
+  stream: Duplex;
+  /** The EncryptTransform inside, for byte counts and the header. */
+  encrypt: EncryptTransform;
+}
+
+/** raw bytes → zstd → encrypt, as one Duplex with backpressure end to end. */
+export function createEncryptor(opts: Omit<EncryptOptions, 'compression'> & { compress?: boolean }): Encryptor {
+  const compress = opts.compress ?? true;
+  const encrypt = new EncryptTransform({ ...opts, compression: compress ? Compression.Zstd : Compression.None });
+  const stream = compress ? compose(createZstdCompressor(), encrypt) : encrypt;
+  return { stream, encrypt };
+}
+
+/** Deterministic, in-memory encryption of an already-prepared payload (test vectors, small data). */
+export function encryptPayload(payload: Buffer, opts: EncryptOptions): Buffer {
+  const sealer = new ChunkSealer(opts);
+  const out = [sealer.header];
+  let pos = 0;
+  while (payload.length - pos > sealer.chunkSize) {
+    out.push(sealer.seal(payload.subarray(pos, pos + sealer.chunkSize), false));
+    pos += sealer.chunkSize;
+  }
+  out.push(sealer.seal(payload.subarray(pos), true));
+  return Buffer.concat(out);
+}

@@ -1,0 +1,34 @@
+/** Why a Coffer file could not be read; `code` is stable for callers, `message` is for people. */
+export type CofferFormatErrorCode =
+  | 'NOT_COFFER'
+  | 'UNSUPPORTED_VERSION'
+  | 'BAD_HEADER'
+  | 'WRONG_KEY'
+  | 'CORRUPT_CHUNK'
+  | 'TRUNCATED'
+  | 'TRAILING_DATA'
+  | 'BAD_PAYLOAD';
+
+export interface CofferFormatErrorDetails {
+  /** Index of the chunk that failed (0-based). */
+  chunk?: number;
+  /** Byte offset of that chunk in the file. */
+  offset?: number;
+  fileFingerprint?: string;
+  keyFingerprint?: string;
+}
+
+export class CofferFormatError extends Error {
+  override readonly name = 'CofferFormatError';
+  constructor(
+    readonly code: CofferFormatErrorCode,
+    message: string,
+    readonly details: CofferFormatErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isCofferFormatError(e: unknown): e is CofferFormatError {
+  return e instanceof CofferFormatError;
+}
