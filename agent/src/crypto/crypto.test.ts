@@ -15,13 +15,16 @@ const otherKey = randomBytes(32);
 
 function collect(): { sink: Writable; data: () => Buffer } {
   const parts: Buffer[] = [];
-  return { sink: new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) }), data: () => Buffer.concat(parts) };
+  return {
+    sink: new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) }),
+    data: () => Buffer.concat(parts),
+  };
 }
 
 /** Feeds `data` in random-sized slices, so chunk boundaries never line up with writes. */
 function slices(data: Buffer): Readable {
   const out: Buffer[] = [];
-  for (let i = 0; i < data.length; ) {
+  for (let i = 0; i < data.length;) {
     const n = 1 + Math.floor(Math.random() * 5000);
     out.push(data.subarray(i, i + n));
     i += n;
@@ -29,7 +32,10 @@ function slices(data: Buffer): Readable {
   return Readable.from(out);
 }
 
-async function encryptStream(data: Buffer, opts: { chunkSize?: number; compress?: boolean; salt?: Buffer; noncePrefix?: Buffer } = {}): Promise<Buffer> {
+async function encryptStream(
+  data: Buffer,
+  opts: { chunkSize?: number; compress?: boolean; salt?: Buffer; noncePrefix?: Buffer } = {},
+): Promise<Buffer> {
   const { stream } = createEncryptor({ masterKey: key, ...opts });
   const c = collect();
   await pipeline(slices(data), stream, c.sink);
@@ -60,13 +66,18 @@ function codeOf(fn: () => unknown): CofferFormatErrorCode | 'ok' {
 }
 
 describe('chunked encryption', () => {
-  it.each([0, 1, 15, 16, 17, 32, 100, 4096])('round-trips %i bytes at chunk size 16, streamed in odd slices', async (n) => {
-    const data = randomBytes(n);
-    const file = await encryptStream(data, { chunkSize: 16, compress: false });
-    expect(file.length).toBe(HEADER_LENGTH + n + Math.max(1, Math.ceil(n / 16)) * (CHUNK_HEADER_LENGTH + TAG_LENGTH));
-    expectSame(await decryptStream(file), data);
-    expectSame(decryptPayload(file, key).payload, data);
-  });
+  it.each([0, 1, 15, 16, 17, 32, 100, 4096])(
+    'round-trips %i bytes at chunk size 16, streamed in odd slices',
+    async (n) => {
+      const data = randomBytes(n);
+      const file = await encryptStream(data, { chunkSize: 16, compress: false });
+      expect(file.length).toBe(
+        HEADER_LENGTH + n + Math.max(1, Math.ceil(n / 16)) * (CHUNK_HEADER_LENGTH + TAG_LENGTH),
+      );
+      expectSame(await decryptStream(file), data);
+      expectSame(decryptPayload(file, key).payload, data);
+    },
+  );
 
   it('produces the same bytes streamed or in one buffer (salt and nonce prefix fixed)', async () => {
     const data = randomBytes(200_000);
@@ -115,7 +126,11 @@ describe('chunked encryption', () => {
   });
 
   it('never accepts a file with any single bit flipped', () => {
-    const file = encryptPayload(randomBytes(50), { masterKey: key, chunkSize: 16, compression: Compression.None });
+    const file = encryptPayload(randomBytes(50), {
+      masterKey: key,
+      chunkSize: 16,
+      compression: Compression.None,
+    });
     for (let i = 0; i < file.length; i++) {
       for (const bit of [0x01, 0x80]) {
         const bad = Buffer.from(file);
@@ -126,7 +141,11 @@ describe('chunked encryption', () => {
   });
 
   it('never accepts a truncated file, and says truncated once past the magic', () => {
-    const file = encryptPayload(randomBytes(50), { masterKey: key, chunkSize: 16, compression: Compression.None });
+    const file = encryptPayload(randomBytes(50), {
+      masterKey: key,
+      chunkSize: 16,
+      compression: Compression.None,
+    });
     for (let n = 0; n < file.length; n++) {
       const code = codeOf(() => decryptPayload(file.subarray(0, n), key));
       expect(code).toBe(n < 6 ? 'NOT_COFFER' : 'TRUNCATED');
@@ -134,7 +153,11 @@ describe('chunked encryption', () => {
   });
 
   it('names the chunk that is corrupt, swapped chunks included', () => {
-    const file = encryptPayload(randomBytes(64), { masterKey: key, chunkSize: 16, compression: Compression.None });
+    const file = encryptPayload(randomBytes(64), {
+      masterKey: key,
+      chunkSize: 16,
+      compression: Compression.None,
+    });
     const size = CHUNK_HEADER_LENGTH + 16 + TAG_LENGTH;
     const c = (i: number) => file.subarray(HEADER_LENGTH + i * size, HEADER_LENGTH + (i + 1) * size);
     const swapped = Buffer.concat([file.subarray(0, HEADER_LENGTH), c(0), c(2), c(1), c(3)]);
@@ -144,16 +167,24 @@ describe('chunked encryption', () => {
     } catch (e) {
       expect((e as CofferFormatError).code).toBe('CORRUPT_CHUNK');
       expect((e as CofferFormatError).details.chunk).toBe(1);
-      expect((e as Error).message).toBe(`Chunk 1 (at byte ${HEADER_LENGTH + size}) is corrupt: it failed authentication (the file is corrupt or was altered).`);
+      expect((e as Error).message).toBe(
+        `Chunk 1 (at byte ${HEADER_LENGTH + size}) is corrupt: it failed authentication (the file is corrupt or was altered).`,
+      );
     }
   });
 
   it('rejects appended bytes, a dropped final chunk, a foreign file and an unknown version', () => {
-    const file = encryptPayload(randomBytes(40), { masterKey: key, chunkSize: 16, compression: Compression.None });
+    const file = encryptPayload(randomBytes(40), {
+      masterKey: key,
+      chunkSize: 16,
+      compression: Compression.None,
+    });
     expect(codeOf(() => decryptPayload(Buffer.concat([file, Buffer.from('x')]), key))).toBe('TRAILING_DATA');
     expect(codeOf(() => decryptPayload(Buffer.concat([file, file]), key))).toBe('TRAILING_DATA');
     expect(codeOf(() => decryptPayload(file.subarray(0, HEADER_LENGTH + 2 * 36), key))).toBe('TRUNCATED');
-    expect(codeOf(() => decryptPayload(Buffer.from('PK\x03\x04 a zip file, not a backup'), key))).toBe('NOT_COFFER');
+    expect(codeOf(() => decryptPayload(Buffer.from('PK\x03\x04 a zip file, not a backup'), key))).toBe(
+      'NOT_COFFER',
+    );
     const v2 = Buffer.from(file);
     v2[6] = 2;
     expect(codeOf(() => decryptPayload(v2, key))).toBe('UNSUPPORTED_VERSION');
@@ -181,7 +212,13 @@ describe('verifyFile and decryptFile', () => {
     const data = randomBytes(300_000);
     const p = write('good.coffer', await encryptStream(data, { compress: false }));
     const r = await verifyFile(p, key);
-    expect(r).toMatchObject({ fingerprint: keyFingerprint(key).toString('hex'), compression: 'none', chunkSize: 65536, chunks: 5, payloadBytes: data.length });
+    expect(r).toMatchObject({
+      fingerprint: keyFingerprint(key).toString('hex'),
+      compression: 'none',
+      chunkSize: 65536,
+      chunks: 5,
+      payloadBytes: data.length,
+    });
   });
 
   it.each<[string, (f: Buffer) => Buffer, CofferFormatErrorCode]>([

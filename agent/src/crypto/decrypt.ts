@@ -166,12 +166,21 @@ export class ChunkOpener {
             { chunk: this.index, offset: this.chunkOffset },
           );
         }
-        return { header: this.header!, chunks: this.index, payloadBytes: this.payloadBytes, fileBytes: this.fileBytes };
+        return {
+          header: this.header!,
+          chunks: this.index,
+          payloadBytes: this.payloadBytes,
+          fileBytes: this.fileBytes,
+        };
     }
   }
 
   private open(body: Buffer, tag: Buffer): Buffer {
-    const decipher = createDecipheriv('aes-256-gcm', this.key!, chunkNonce(this.header!.noncePrefix, this.index, this.final));
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      this.key!,
+      chunkNonce(this.header!.noncePrefix, this.index, this.final),
+    );
     decipher.setAAD(this.headerBytes!);
     decipher.setAuthTag(tag);
     const plain = decipher.update(body);
@@ -184,10 +193,14 @@ export class ChunkOpener {
   }
 
   private corrupt(why: string): CofferFormatError {
-    return new CofferFormatError('CORRUPT_CHUNK', `Chunk ${this.index} (at byte ${this.chunkOffset}) is corrupt: ${why}.`, {
-      chunk: this.index,
-      offset: this.chunkOffset,
-    });
+    return new CofferFormatError(
+      'CORRUPT_CHUNK',
+      `Chunk ${this.index} (at byte ${this.chunkOffset}) is corrupt: ${why}.`,
+      {
+        chunk: this.index,
+        offset: this.chunkOffset,
+      },
+    );
   }
 }
 
@@ -232,7 +245,10 @@ export class DecryptTransform extends Transform {
 
 function payloadError(e: unknown): CofferFormatError {
   const why = e instanceof Error ? e.message : String(e);
-  return new CofferFormatError('BAD_PAYLOAD', `The backup decrypted correctly but its zstd data is invalid: ${why}`);
+  return new CofferFormatError(
+    'BAD_PAYLOAD',
+    `The backup decrypted correctly but its zstd data is invalid: ${why}`,
+  );
 }
 
 export interface Decryptor {

@@ -46,7 +46,8 @@ class ChunkSealer {
     const salt = opts.salt ?? randomBytes(SALT_LENGTH);
     const noncePrefix = opts.noncePrefix ?? randomBytes(NONCE_PREFIX_LENGTH);
     if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
-    if (noncePrefix.length !== NONCE_PREFIX_LENGTH) throw new RangeError(`nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
+    if (noncePrefix.length !== NONCE_PREFIX_LENGTH)
+      throw new RangeError(`nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
     this.chunkSize = chunkSize;
     this.noncePrefix = noncePrefix;
     this.key = deriveFileKey(opts.masterKey, salt);
@@ -105,7 +106,8 @@ export class EncryptTransform extends Transform {
       this.pendingLength += data.length;
       // Hold back up to one full chunk: only the end of input tells which chunk is final, and the
       // final chunk must be non-empty unless the whole payload is empty.
-      while (this.pendingLength > this.sealer.chunkSize) this.pushCounted(this.sealer.seal(this.takePending(this.sealer.chunkSize), false));
+      while (this.pendingLength > this.sealer.chunkSize)
+        this.pushCounted(this.sealer.seal(this.takePending(this.sealer.chunkSize), false));
       cb();
     } catch (e) {
       cb(e as Error);
@@ -134,7 +136,8 @@ export class EncryptTransform extends Transform {
   }
 
   private takePending(n: number): Buffer {
-    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingLength);
+    const all =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingLength);
     const out = all.subarray(0, n);
     const rest = all.subarray(n);
     this.pending = rest.length ? [rest] : [];
@@ -162,9 +165,14 @@ export interface Encryptor {
 }
 
 /** raw bytes → zstd → encrypt, as one Duplex with backpressure end to end. */
-export function createEncryptor(opts: Omit<EncryptOptions, 'compression'> & { compress?: boolean }): Encryptor {
+export function createEncryptor(
+  opts: Omit<EncryptOptions, 'compression'> & { compress?: boolean },
+): Encryptor {
   const compress = opts.compress ?? true;
-  const encrypt = new EncryptTransform({ ...opts, compression: compress ? Compression.Zstd : Compression.None });
+  const encrypt = new EncryptTransform({
+    ...opts,
+    compression: compress ? Compression.Zstd : Compression.None,
+  });
   const stream = compress ? compose(createZstdCompressor(), encrypt) : encrypt;
   return { stream, encrypt };
 }

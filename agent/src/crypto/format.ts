@@ -58,7 +58,10 @@ export function keyFingerprint(masterKey: Buffer): Buffer {
 
 /** The fingerprint as users and the service see it: 32 lowercase hex characters. */
 export function fingerprintHex(masterKeyOrFingerprint: Buffer): string {
-  const fp = masterKeyOrFingerprint.length === FINGERPRINT_LENGTH ? masterKeyOrFingerprint : keyFingerprint(masterKeyOrFingerprint);
+  const fp =
+    masterKeyOrFingerprint.length === FINGERPRINT_LENGTH
+      ? masterKeyOrFingerprint
+      : keyFingerprint(masterKeyOrFingerprint);
   return fp.toString('hex');
 }
 
@@ -117,7 +120,10 @@ export function parseHeader(bytes: Buffer): Header {
   }
   const compression = bytes[OFF_COMPRESSION]!;
   if (compression !== Compression.None && compression !== Compression.Zstd) {
-    throw new CofferFormatError('BAD_HEADER', `The file header is corrupt: unknown compression ${compression}.`);
+    throw new CofferFormatError(
+      'BAD_HEADER',
+      `The file header is corrupt: unknown compression ${compression}.`,
+    );
   }
   const chunkSize = bytes.readUInt32BE(OFF_CHUNK_SIZE);
   if (!validChunkSize(chunkSize)) {

@@ -20,7 +20,13 @@ const hex = (s: string) => Buffer.from(s, 'hex');
 
 describe('docs/test-vectors/coffer-v1.json', () => {
   it('has the vectors the format doc promises', () => {
-    expect(vectors.valid.map((v) => v.name)).toEqual(['empty', 'one-chunk', 'three-chunks', 'exact-multiple', 'zstd']);
+    expect(vectors.valid.map((v) => v.name)).toEqual([
+      'empty',
+      'one-chunk',
+      'three-chunks',
+      'exact-multiple',
+      'zstd',
+    ]);
     expect(vectors.invalid.length).toBeGreaterThanOrEqual(10);
   });
 
@@ -43,16 +49,19 @@ describe('docs/test-vectors/coffer-v1.json', () => {
     });
   });
 
-  it.each(vectors.invalid.map((v) => [v.name, v] as const))('invalid vector %s is rejected with its error', (_name, v) => {
-    let caught: unknown;
-    try {
-      decryptPayload(hex(v.file), hex(v.masterKey));
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(CofferFormatError);
-    expect((caught as CofferFormatError).code).toBe(v.error);
-  });
+  it.each(vectors.invalid.map((v) => [v.name, v] as const))(
+    'invalid vector %s is rejected with its error',
+    (_name, v) => {
+      let caught: unknown;
+      try {
+        decryptPayload(hex(v.file), hex(v.masterKey));
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(CofferFormatError);
+      expect((caught as CofferFormatError).code).toBe(v.error);
+    },
+  );
 
   it('matches what the current code generates (apart from zstd bytes, which are frozen)', () => {
     const fresh = buildVectorFile();

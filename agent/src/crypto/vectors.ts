@@ -4,7 +4,14 @@ import zlib from 'node:zlib';
 import { encryptPayload } from './encrypt.js';
 import { decryptPayload } from './decrypt.js';
 import { CofferFormatError, type CofferFormatErrorCode } from './errors.js';
-import { Compression, deriveFileKey, HEADER_LENGTH, keyFingerprint, CHUNK_HEADER_LENGTH, TAG_LENGTH } from './format.js';
+import {
+  Compression,
+  deriveFileKey,
+  HEADER_LENGTH,
+  keyFingerprint,
+  CHUNK_HEADER_LENGTH,
+  TAG_LENGTH,
+} from './format.js';
 import { encodeKey } from './key.js';
 
 export interface ValidVector {
@@ -38,7 +45,8 @@ export interface VectorFile {
   invalid: InvalidVector[];
 }
 
-const range = (start: number, n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (start + i) & 0xff));
+const range = (start: number, n: number) =>
+  Buffer.from(Array.from({ length: n }, (_, i) => (start + i) & 0xff));
 
 export const VECTOR_KEY = range(0x00, 32);
 export const VECTOR_OTHER_KEY = range(0x40, 32);
@@ -54,7 +62,13 @@ interface Input {
 }
 
 const INPUTS: Input[] = [
-  { name: 'empty', description: 'Empty payload: one final chunk with no plaintext, only the tag.', plaintext: Buffer.alloc(0), compression: Compression.None, chunkSize: 65536 },
+  {
+    name: 'empty',
+    description: 'Empty payload: one final chunk with no plaintext, only the tag.',
+    plaintext: Buffer.alloc(0),
+    compression: Compression.None,
+    chunkSize: 65536,
+  },
   {
     name: 'one-chunk',
     description: 'Short payload that fits in one (final) chunk.',
@@ -79,18 +93,25 @@ const INPUTS: Input[] = [
   {
     name: 'zstd',
     description: 'zstd-compressed payload (as backups are), chunk size 32; decompress after decrypting.',
-    plaintext: Buffer.from('{"collection":"orders","n":1}\n'.repeat(20) + 'Coffer: compress, then encrypt.\n', 'utf8'),
+    plaintext: Buffer.from(
+      '{"collection":"orders","n":1}\n'.repeat(20) + 'Coffer: compress, then encrypt.\n',
+      'utf8',
+    ),
     compression: Compression.Zstd,
     chunkSize: 32,
   },
 ];
 
 function zstd(data: Buffer): Buffer {
-  return zlib.zstdCompressSync(data, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 3, [zlib.constants.ZSTD_c_checksumFlag]: 1 } });
+  return zlib.zstdCompressSync(data, {
+    params: { [zlib.constants.ZSTD_c_compressionLevel]: 3, [zlib.constants.ZSTD_c_checksumFlag]: 1 },
+  });
 }
 
 /** Encrypts a vector's payload with the vector's fixed salt and nonce prefix. */
-export function encryptVector(v: Pick<ValidVector, 'masterKey' | 'salt' | 'noncePrefix' | 'chunkSize' | 'compression' | 'payload'>): Buffer {
+export function encryptVector(
+  v: Pick<ValidVector, 'masterKey' | 'salt' | 'noncePrefix' | 'chunkSize' | 'compression' | 'payload'>,
+): Buffer {
   return encryptPayload(Buffer.from(v.payload, 'hex'), {
     masterKey: Buffer.from(v.masterKey, 'hex'),
     salt: Buffer.from(v.salt, 'hex'),
@@ -143,13 +164,37 @@ function invalid(base: ValidVector): InvalidVector[] {
     ['bad-magic', 'First byte changed: not a Coffer file.', flip(0, 0x20)],
     ['unsupported-version', 'Version byte set to 2.', mutate((b) => ((b[6] = 2), b))],
     ['wrong-key', 'Decrypted with a different master key: the fingerprint differs.', file, VECTOR_OTHER_KEY],
-    ['header-salt-flipped', 'One bit of the salt changed: the file key and the AAD change, chunk 0 fails.', flip(12)],
-    ['header-fingerprint-flipped', 'One bit of the fingerprint changed: reported as a different key.', flip(51)],
-    ['chunk1-ciphertext-flipped', 'One bit of chunk 1 ciphertext changed.', flip(c1 + CHUNK_HEADER_LENGTH + 3)],
+    [
+      'header-salt-flipped',
+      'One bit of the salt changed: the file key and the AAD change, chunk 0 fails.',
+      flip(12),
+    ],
+    [
+      'header-fingerprint-flipped',
+      'One bit of the fingerprint changed: reported as a different key.',
+      flip(51),
+    ],
+    [
+      'chunk1-ciphertext-flipped',
+      'One bit of chunk 1 ciphertext changed.',
+      flip(c1 + CHUNK_HEADER_LENGTH + 3),
+    ],
     ['chunk0-tag-flipped', 'One bit of chunk 0 tag changed.', flip(c1 - 1)],
-    ['chunk0-marked-final', 'Final flag set on chunk 0: its length word no longer fits a final chunk, or the nonce differs.', flip(c0, 0x80)],
-    ['chunks-swapped', 'Chunks 0 and 1 exchanged.', Buffer.concat([file.subarray(0, c0), file.subarray(c1, c2), file.subarray(c0, c1), file.subarray(c2)])],
-    ['truncated-at-chunk-boundary', 'Final chunk removed: the file ends after a non-final chunk.', file.subarray(0, c2)],
+    [
+      'chunk0-marked-final',
+      'Final flag set on chunk 0: its length word no longer fits a final chunk, or the nonce differs.',
+      flip(c0, 0x80),
+    ],
+    [
+      'chunks-swapped',
+      'Chunks 0 and 1 exchanged.',
+      Buffer.concat([file.subarray(0, c0), file.subarray(c1, c2), file.subarray(c0, c1), file.subarray(c2)]),
+    ],
+    [
+      'truncated-at-chunk-boundary',
+      'Final chunk removed: the file ends after a non-final chunk.',
+      file.subarray(0, c2),
+    ],
     ['truncated-inside-chunk', 'Last byte removed.', file.subarray(0, file.length - 1)],
     ['truncated-header', 'Only the first 40 bytes.', file.subarray(0, 40)],
     ['trailing-data', 'One byte appended after the final chunk.', Buffer.concat([file, Buffer.from([0])])],

@@ -40,7 +40,9 @@ function toResult(r: OpenResult): VerifyResult {
 }
 
 function readStream(file: string, handle: FileHandle | undefined) {
-  return handle ? createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 }) : createReadStream(file, { highWaterMark: 256 * 1024 });
+  return handle
+    ? createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 })
+    : createReadStream(file, { highWaterMark: 256 * 1024 });
 }
 
 /**
@@ -48,7 +50,11 @@ function readStream(file: string, handle: FileHandle | undefined) {
  * chunk order, the final chunk and no trailing bytes — without writing plaintext anywhere.
  * Rejects with a CofferFormatError that names the problem (and the chunk), or the fs error.
  */
-export async function verifyFile(file: string, masterKey: Buffer, opts: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifyFile(
+  file: string,
+  masterKey: Buffer,
+  opts: VerifyOptions = {},
+): Promise<VerifyResult> {
   const decrypt = new DecryptTransform(masterKey);
   await pipeline(readStream(file, opts.handle), decrypt, opts.payload ?? discard());
   return toResult(decrypt.result!);
@@ -63,7 +69,11 @@ export interface DecryptFileResult extends VerifyResult {
  * Verifies `file`, then writes the original data to `out` (a path, written to a temporary name
  * with mode 0600 and renamed when complete; or any Writable such as stdout).
  */
-export async function decryptFile(file: string, out: string | Writable, masterKey: Buffer): Promise<DecryptFileResult> {
+export async function decryptFile(
+  file: string,
+  out: string | Writable,
+  masterKey: Buffer,
+): Promise<DecryptFileResult> {
   const handle = await open(file, 'r');
   try {
     const verified = await verifyFile(file, masterKey, { handle });
@@ -75,7 +85,12 @@ export async function decryptFile(file: string, out: string | Writable, masterKe
     }
     const tmp = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.partial`);
     try {
-      await pipeline(readStream(file, handle), stream, counter, createWriteStream(tmp, { mode: 0o600, flags: 'wx' }));
+      await pipeline(
+        readStream(file, handle),
+        stream,
+        counter,
+        createWriteStream(tmp, { mode: 0o600, flags: 'wx' }),
+      );
       await rename(tmp, out);
     } catch (e) {
       await rm(tmp, { force: true });

@@ -15,7 +15,11 @@ export function discard(): Writable {
   return new Writable({ write: (_c, _e, cb) => cb() });
 }
 
-type ComposeStage = NodeJS.ReadableStream | NodeJS.WritableStream | Duplex | ((source: AsyncIterable<Buffer>) => AsyncIterable<Buffer>);
+type ComposeStage =
+  | NodeJS.ReadableStream
+  | NodeJS.WritableStream
+  | Duplex
+  | ((source: AsyncIterable<Buffer>) => AsyncIterable<Buffer>);
 
 /**
  * `stream.compose` (Node >= 16.9; missing from @types/node): chains stages into one Duplex whose
