@@ -1,0 +1,130 @@
+// Shared helpers for browser tests: the real web app, served by the gateway of the test stack
+// (tests/integration/global-setup.ts starts it), driven in Debian's Chromium through playwright-core.
+import crypto from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { api, randomIp, uniqueEmail } from '../integration/helpers';
+
+export { adminToken, api, waitForMail } from '../integration/helpers';
+
+// Browser flows take longer than jest's 5 s default (the jest project may set its own, larger value).
+jest.setTimeout(90_000);
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Texts the web app shows (spec §8), in one place so a wording change fails loudly here. */
+export const TEXT = {
+  signedOut: 'Signed out',
+  sessionExpired: 'Session expired',
+  suspended: 'Account Suspended',
+  passwordUpdated: 'Password updated successfully!',
+} as const;
+
+export function appUrl(path = '/'): string {
+  const base = process.env.COFFER_BASE_URL;
+  if (!base) throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
+  return new URL(path, base).toString();
+}
+
+/** Starts headless Chromium (the system build, never a downloaded one). */
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** browser console errors and page errors, for failure messages */
+  errors: string[];
+}
+
+/**
+ * A fresh browser context (own storage) and page. Each context poses as its own client address
+ * (X-Forwarded-For; the test stack trusts loopback proxies) so per-IP rate limits of one test do
+ * not leak into another.
+ */
+export async function newSession(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<BrowserSession> {
+  const context = await browser.newContext({
+    baseURL: appUrl('/'),
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    extraHTTPHeaders: { 'x-forwarded-for': randomIp() },
+    locale: 'en-US',
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  return { context, page, errors };
+}
+
+export interface UserCredentials {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Fresh random credentials (not registered yet). */
+export function newUser(prefix = 'web'): UserCredentials {
+  return {
+    name: `Web ${crypto.randomBytes(3).toString('hex')}`,
+    email: uniqueEmail(prefix),
+    password: `pw-${crypto.randomBytes(6).toString('hex')}`,
+  };
+}
+
+export interface RegisteredUser extends UserCredentials {
+  id: string;
+  token: string;
+}
+
+/** Fresh credentials, registered through the API (faster than the form when the form is not under test). */
+export async function registeredUser(prefix = 'web'): Promise<RegisteredUser> {
+  const user = newUser(prefix);
+  const res = await api('POST', '/api/auth/register', { body: user });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...user, id: res.body.user.id, token: res.body.token };
+}
+
+/** Signs in through the /login form and waits for the page it lands on. */
+export async function signIn(page: Page, user: Pick<UserCredentials, 'email' | 'password'>, landing = '/dashboard') {
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === landing);
+}
+
+/** Path of the page right now. */
+export function pathname(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** The toast with this title (only one is ever shown). */
+export function toast(page: Page, title: string) {
+  return page.locator('[data-testid="toast"]').filter({ hasText: title });
+}
+
+/** Waits until the (first) element of the locator is visible. */
+export async function visible(locator: Locator, timeout?: number): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+/** Waits until the document title is exactly `title` (it is set just after each navigation). */
+export async function expectTitle(page: Page, title: string): Promise<void> {
+  try {
+    await page.waitForFunction((t) => document.title === t, title, { timeout: 5_000 });
+  } catch {
+    throw new Error(`expected title ${JSON.stringify(title)}, got ${JSON.stringify(await page.title())}`);
+  }
+}
