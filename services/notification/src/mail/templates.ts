@@ -1,0 +1,108 @@
+/**
+ * Every mail Coffer sends, as plain functions from data to subject + text + HTML. A new kind of
+ * mail is one more function here built with render(); nothing else needs to know its wording.
+ * All interpolated values are escaped in the HTML part.
+ */
+export interface Mail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Layout {
+  subject: string;
+  name?: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** Paragraphs after the button (expiry notes, "ignore this if..."). */
+  after?: string[];
+  /** Small print, e.g. how to turn this notification off. */
+  footer?: { text: string; link?: { label: string; url: string } };
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function render(l: Layout): Mail {
+  const greeting = l.name?.trim() ? `Hi ${l.name.trim()},` : 'Hi,';
+  const text = [
+    greeting,
+    ...l.paragraphs,
+    ...(l.action ? [`${l.action.label}: ${l.action.url}`] : []),
+    ...(l.after ?? []),
+    '— The Coffer team',
+    ...(l.footer ? [`${l.footer.text}${l.footer.link ? ` ${l.footer.link.label}: ${l.footer.link.url}` : ''}`] : []),
+  ].join('\n\n');
+
+  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
+  const button = l.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(l.action.url)}" style="background:#2b6cb0;color:#fff;` +
+      `padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(l.action.label)}</a></p>` +
+      `<p style="margin:0 0 16px;font-size:13px;color:#4a5568">If the button does not work, open this address: ` +
+      `<a href="${escapeHtml(l.action.url)}">${escapeHtml(l.action.url)}</a></p>`
+    : '';
+  const footer = l.footer
+    ? `<p style="margin:24px 0 0;font-size:12px;color:#718096">${escapeHtml(l.footer.text)}` +
+      (l.footer.link ? ` <a href="${escapeHtml(l.footer.link.url)}">${escapeHtml(l.footer.link.label)}</a>` : '') +
+      '</p>'
+    : '';
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(l.subject)}</title></head>` +
+    `<body style="font-family:Arial,Helvetica,sans-serif;color:#1a202c;line-height:1.5">` +
+    `<div style="max-width:560px;margin:0 auto;padding:24px">` +
+    `<h1 style="font-size:20px;margin:0 0 24px">Coffer</h1>` +
+    p(greeting) +
+    l.paragraphs.map(p).join('') +
+    button +
+    (l.after ?? []).map(p).join('') +
+    p('— The Coffer team') +
+    footer +
+    `</div></body></html>`;
+  return { subject: l.subject, text, html };
+}
+
+/** Links into the web app, built from PUBLIC_URL. */
+export function appLinks(publicUrl: string) {
+  const base = publicUrl.replace(/\/+$/, '');
+  return {
+    dashboard: `${base}/dashboard`,
+    notificationSettings: `${base}/settings?tab=notifications`,
+  };
+}
+export type AppLinks = ReturnType<typeof appLinks>;
+
+const manageNotifications = (links: AppLinks) => ({
+  text: 'You receive this because notifications are on for your Coffer account.',
+  link: { label: 'Manage notifications', url: links.notificationSettings },
+});
+
+export const templates = {
+  /** Sent on auth.user.reset_requested; the link is `{PUBLIC_URL}/reset-password/{token}`. */
+  passwordReset(d: { name: string; resetUrl: string }): Mail {
+    return render({
+      subject: 'Reset your Coffer password',
+      name: d.name,
+      paragraphs: ['We received a request to reset the password of your Coffer account.'],
+      action: { label: 'Reset password', url: d.resetUrl },
+      after: [
+        'This link expires in one hour and can be used only once.',
+        'If you did not ask to reset your password, ignore this email: your password stays as it is.',
+      ],
+    });
+  },
+
+  /** Sent from Settings → Notifications → Send Test Notification. */
+  testNotification(d: { name: string }, links: AppLinks): Mail {
+    return render({
+      subject: 'Coffer test notification',
+      name: d.name,
+      paragraphs: [
+        'This is a test notification from Coffer.',
+        'Your notification settings work: backup and agent alerts you have turned on will be sent to this address.',
+      ],
+      action: { label: 'Open notification settings', url: links.notificationSettings },
+      footer: manageNotifications(links),
+    });
+  },
+};
+export type MailKind = keyof typeof templates;

@@ -1,0 +1,49 @@
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+/** A user's notification choices; absent means every notification on, sent to the account email. */
+const preferencesSchema = new Schema(
+  {
+    userId: { type: String, required: true, unique: true },
+    backupSuccess: { type: Boolean, default: true },
+    backupFailure: { type: Boolean, default: true },
+    agentDisconnection: { type: Boolean, default: true },
+    /** Where notifications go instead of the account email; null means the account email. */
+    email: { type: String, default: null },
+    lastTestSentAt: { type: Date, default: null },
+  },
+  { collection: 'preferences', versionKey: false, timestamps: true },
+);
+
+/**
+ * One record per mail caused by an event, keyed by the event id, so a redelivered event never sends
+ * its mail twice. It keeps no body: reset mails carry a secret link.
+ */
+const outboxSchema = new Schema(
+  {
+    eventId: { type: String, required: true, unique: true },
+    userId: { type: String, required: true, index: true },
+    kind: { type: String, required: true },
+    to: { type: String, required: true },
+    status: { type: String, enum: ['sending', 'sent', 'failed'], required: true },
+    /** A worker sending this mail holds it until then; a crashed worker's claim lapses. */
+    lockedUntil: { type: Date, required: true },
+    attempts: { type: Number, default: 1 },
+    lastError: { type: String, default: null },
+    messageId: { type: String, default: null },
+    createdAt: { type: Date, required: true, index: true }, // pruned by query: FerretDB has no TTL index
+    sentAt: { type: Date, default: null },
+  },
+  { collection: 'outbox', versionKey: false },
+);
+
+export interface NotificationModels {
+  Preferences: Model<InferSchemaType<typeof preferencesSchema>>;
+  Outbox: Model<InferSchemaType<typeof outboxSchema>>;
+}
+
+export function notificationModels(conn: Connection): NotificationModels {
+  return {
+    Preferences: conn.model('Preferences', preferencesSchema),
+    Outbox: conn.model('Outbox', outboxSchema),
+  };
+}

@@ -1,0 +1,142 @@
+import type { NotificationModels } from './model.js';
+
+const DUPLICATE_KEY = 11000;
+/** Stands in for the address of a deleted account in its outbox records. */
+export const FORGOTTEN = '(deleted account)';
+const isDuplicate = (err: unknown) => (err as { code?: number })?.code === DUPLICATE_KEY;
+
+export interface PreferencesRecord {
+  backupSuccess: boolean;
+  backupFailure: boolean;
+  agentDisconnection: boolean;
+  email: string | null;
+}
+export type PreferencesPatch = Partial<PreferencesRecord>;
+
+export type OutboxStatus = 'sending' | 'sent' | 'failed';
+export interface OutboxRecord {
+  eventId: string;
+  userId: string;
+  kind: string;
+  to: string;
+  status: OutboxStatus;
+  lockedUntil: Date;
+  attempts: number;
+  createdAt: Date;
+}
+
+/**
+ * Data access, the only code that touches mongoose. Each method is one single-document operation
+ * (FerretDB has no transactions); the domain gets the methods it uses, so tests hand in fakes.
+ */
+export function preferencesStore({ Preferences }: Pick<NotificationModels, 'Preferences'>) {
+  const shape = (d: Omit<PreferencesRecord, 'email'> & { email?: string | null }): PreferencesRecord => ({
+    backupSuccess: d.backupSuccess,
+    backupFailure: d.backupFailure,
+    agentDisconnection: d.agentDisconnection,
+    email: d.email ?? null,
+  });
+  return {
+    async get(userId: string): Promise<PreferencesRecord | null> {
+      const d = await Preferences.findOne({ userId }).lean();
+      return d ? shape(d) : null;
+    },
+
+    async upsert(userId: string, patch: PreferencesPatch): Promise<PreferencesRecord> {
+      const d = await Preferences.findOneAndUpdate(
+        { userId },
+        { $set: patch },
+        { upsert: true, new: true, setDefaultsOnInsert: true },
+      ).lean();
+      return shape(d!);
+    },
+
+    async remove(userId: string): Promise<void> {
+      await Preferences.deleteOne({ userId });
+    },
+
+    /**
+     * Records a test mail at `now` unless the last one was after `notBefore`; false means too soon.
+     * One conditional upsert: two concurrent clicks cannot both pass.
+     */
+    async takeTestSlot(userId: string, now: Date, notBefore: Date): Promise<boolean> {
+      try {
+        await Preferences.findOneAndUpdate(
+          { userId, $or: [{ lastTestSentAt: null }, { lastTestSentAt: { $lte: notBefore } }] },
+          { $set: { lastTestSentAt: now } },
+          { upsert: true, setDefaultsOnInsert: true },
+        );
+        return true;
+      } catch (err) {
+        // The user's document exists with a recent test: the upsert tried a second insert.
+        if (isDuplicate(err)) return false;
+        throw err;
+      }
+    },
+
+    /** Gives the slot back when the mail could not be sent, so the user can retry at once. */
+    async releaseTestSlot(userId: string, takenAt: Date): Promise<void> {
+      await Preferences.updateOne({ userId, lastTestSentAt: takenAt }, { $set: { lastTestSentAt: null } });
+    },
+  };
+}
+export type PreferencesStore = ReturnType<typeof preferencesStore>;
+
+export function outboxStore({ Outbox }: Pick<NotificationModels, 'Outbox'>) {
+  return {
+    /** Creates the record; false when one for this event exists already. */
+    async insert(rec: OutboxRecord): Promise<boolean> {
+      try {
+        await Outbox.create(rec);
+        return true;
+      } catch (err) {
+        if (isDuplicate(err)) return false;
+        throw err;
+      }
+    },
+
+    async find(eventId: string): Promise<OutboxRecord | null> {
+      return Outbox.findOne({ eventId }).lean<OutboxRecord>();
+    },
+
+    /** Takes over an unsent record whose previous claim lapsed; false when someone holds it. */
+    async claim(eventId: string, now: Date, lockedUntil: Date): Promise<boolean> {
+      const res = await Outbox.updateOne(
+        { eventId, status: 'sending', lockedUntil: { $lte: now } },
+        { $set: { lockedUntil }, $inc: { attempts: 1 } },
+      );
+      return res.modifiedCount === 1;
+    },
+
+    async markSent(eventId: string, messageId: string, at: Date): Promise<void> {
+      await Outbox.updateOne({ eventId }, { $set: { status: 'sent', messageId, sentAt: at, lastError: null } });
+    },
+
+    async markFailed(eventId: string, error: string): Promise<void> {
+      await Outbox.updateOne({ eventId }, { $set: { status: 'failed', lastError: error.slice(0, 500) } });
+    },
+
+    /** Drops the claim after a failed attempt so the redelivered event can try again at once. */
+    async release(eventId: string, error: string, now: Date): Promise<void> {
+      await Outbox.updateOne({ eventId }, { $set: { lockedUntil: now, lastError: error.slice(0, 500) } });
+    },
+
+    /**
+     * Drops a deleted account's addresses but keeps the records: they still stop a replayed event
+     * from mailing again. Mails not yet sent never will be.
+     */
+    async forgetUser(userId: string): Promise<void> {
+      await Outbox.updateMany(
+        { userId, status: 'sending' },
+        { $set: { status: 'failed', lastError: 'account deleted' } },
+      );
+      await Outbox.updateMany({ userId }, { $set: { to: FORGOTTEN } });
+    },
+
+    /** Deletes records older than `before` (long after JetStream could redeliver their event). */
+    async prune(before: Date): Promise<number> {
+      return (await Outbox.deleteMany({ createdAt: { $lt: before } })).deletedCount;
+    },
+  };
+}
+export type OutboxStore = ReturnType<typeof outboxStore>;
