@@ -36,6 +36,7 @@ async function main() {
   const ops = await startOpsServer({
     service: 'audit',
     port: config.OPS_PORT,
+    host: config.OPS_HOST,
     ready: () => conn.readyState === 1 && !events.nc.isClosed(),
   });
   log.info({ grpcPort: grpc.port, opsPort: ops.port }, 'audit ready');

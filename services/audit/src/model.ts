@@ -32,7 +32,9 @@ auditEntrySchema.index({ eventId: 1, action: 1 }, { unique: true });
 auditEntrySchema.index({ userId: 1, timestamp: -1 });
 auditEntrySchema.index({ userId: 1, action: 1 });
 
-export type AuditEntryDoc = InferSchemaType<typeof auditEntrySchema> & { _id: import('mongoose').Types.ObjectId };
+export type AuditEntryDoc = InferSchemaType<typeof auditEntrySchema> & {
+  _id: import('mongoose').Types.ObjectId;
+};
 
 export interface AuditModels {
   AuditEntry: Model<InferSchemaType<typeof auditEntrySchema>>;

@@ -44,7 +44,9 @@ export function auditStore({ AuditEntry }: AuditModels) {
       skip: number,
       limit: number,
     ): Promise<{ entries: StoredAuditEntry[]; total: number }> {
-      const query = filter.action ? { userId: filter.userId, action: filter.action } : { userId: filter.userId };
+      const query = filter.action
+        ? { userId: filter.userId, action: filter.action }
+        : { userId: filter.userId };
       const [docs, total] = await Promise.all([
         AuditEntry.find(query).sort({ timestamp: -1, _id: -1 }).skip(skip).limit(limit).lean(),
         AuditEntry.countDocuments(query),

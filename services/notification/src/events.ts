@@ -17,7 +17,12 @@ export const notificationStreams = (): StreamName[] => NOTIFICATION_SUBSCRIPTION
 export async function startNotificationConsumers(events: Pick<EventBus, 'consume'>, handlers: EventHandlers) {
   return Promise.all(
     NOTIFICATION_SUBSCRIPTIONS.map(({ stream, subjects }) =>
-      events.consume({ stream, durable: NOTIFICATION_DURABLE, subjects, handler: (event) => handlers.handle(event) }),
+      events.consume({
+        stream,
+        durable: NOTIFICATION_DURABLE,
+        subjects,
+        handler: (event) => handlers.handle(event),
+      }),
     ),
   );
 }

@@ -15,7 +15,11 @@ const toMessage = (p: PreferencesRecord): notification.Preferences => ({
 });
 
 /** gRPC edge of notification: validate, call the domain, shape the answer. */
-export function notificationHandlers(deps: { log: Logger; preferences: Preferences; tests: TestNotifications }) {
+export function notificationHandlers(deps: {
+  log: Logger;
+  preferences: Preferences;
+  tests: TestNotifications;
+}) {
   const { preferences, tests } = deps;
   return unaryHandlers<notification.NotificationServiceServer>(deps.log, {
     async sendTestNotification(req) {

@@ -31,7 +31,12 @@ async function main() {
   await Promise.all(Object.values(models).map((m) => m.init()));
   const prefsStore = preferencesStore(models);
   const outbox = outboxStore(models);
-  const events = await connectEventBus({ url: config.NATS_URL, name: 'notification', log, streams: notificationStreams() });
+  const events = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'notification',
+    log,
+    streams: notificationStreams(),
+  });
   const mailer = smtpMailer({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
@@ -76,6 +81,7 @@ async function main() {
   const ops = await startOpsServer({
     service: 'notification',
     port: config.OPS_PORT,
+    host: config.OPS_HOST,
     ready: () => conn.readyState === 1 && !events.nc.isClosed(),
   });
   log.info({ grpcPort: grpc.port, opsPort: ops.port }, 'notification ready');

@@ -1,4 +1,10 @@
-import { FORGOTTEN, type OutboxRecord, type OutboxStore, type PreferencesRecord, type PreferencesStore } from './store.js';
+import {
+  FORGOTTEN,
+  type OutboxRecord,
+  type OutboxStore,
+  type PreferencesRecord,
+  type PreferencesStore,
+} from './store.js';
 import { DEFAULT_PREFERENCES } from './domain/preferences.js';
 
 type StoredOutbox = OutboxRecord & { messageId?: string; lastError?: string; sentAt?: Date };
@@ -77,7 +83,8 @@ export function fakePreferencesStore(): PreferencesStore & {
     },
     async releaseTestSlot(userId, takenAt) {
       const d = docs.get(userId);
-      if (d && d.lastTestSentAt?.getTime() === takenAt.getTime()) docs.set(userId, { ...d, lastTestSentAt: null });
+      if (d && d.lastTestSentAt?.getTime() === takenAt.getTime())
+        docs.set(userId, { ...d, lastTestSentAt: null });
     },
   };
 }

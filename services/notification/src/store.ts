@@ -109,7 +109,10 @@ export function outboxStore({ Outbox }: Pick<NotificationModels, 'Outbox'>) {
     },
 
     async markSent(eventId: string, messageId: string, at: Date): Promise<void> {
-      await Outbox.updateOne({ eventId }, { $set: { status: 'sent', messageId, sentAt: at, lastError: null } });
+      await Outbox.updateOne(
+        { eventId },
+        { $set: { status: 'sent', messageId, sentAt: at, lastError: null } },
+      );
     },
 
     async markFailed(eventId: string, error: string): Promise<void> {

@@ -5,14 +5,23 @@ const USER = '64b7f0c2a1b2c3d4e5f60718';
 describe('audit action table', () => {
   it('maps the four account events to their spec actions, owned by and about the user', () => {
     expect(entriesFor('auth.user.password_changed', { userId: USER })).toEqual([
-      { userId: USER, action: 'PASSWORD_CHANGED', entity: 'User', entityId: USER, actor: 'User', details: {} },
+      {
+        userId: USER,
+        action: 'PASSWORD_CHANGED',
+        entity: 'User',
+        entityId: USER,
+        actor: 'User',
+        details: {},
+      },
     ]);
     expect(entriesFor('auth.user.api_key_regenerated', { userId: USER })[0]).toMatchObject({
       action: 'API_KEY_REGENERATED',
       entity: 'User',
       actor: 'User',
     });
-    expect(entriesFor('auth.user.email_changed', { userId: USER, email: 'new@example.com' })[0]).toMatchObject({
+    expect(
+      entriesFor('auth.user.email_changed', { userId: USER, email: 'new@example.com' })[0],
+    ).toMatchObject({
       action: 'EMAIL_CHANGED',
       details: { value: 'new@example.com' },
     });
@@ -27,11 +36,16 @@ describe('audit action table', () => {
     expect(entriesFor('auth.user.registered', { userId: USER, email: 'a@b.c', name: 'A' })).toEqual([]);
     expect(entriesFor('auth.user.deleted', { userId: USER, actorId: USER })).toEqual([]);
     expect(
-      entriesFor('auth.user.reset_requested', { userId: USER, email: 'a@b.c', name: 'A', resetUrl: 'http://x/r/t' }),
+      entriesFor('auth.user.reset_requested', {
+        userId: USER,
+        email: 'a@b.c',
+        name: 'A',
+        resetUrl: 'http://x/r/t',
+      }),
     ).toEqual([]);
-    expect(entriesFor('auth.user.ban_changed', { userId: USER, isBanned: true, banReason: null, actorId: USER })).toEqual(
-      [],
-    );
+    expect(
+      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: true, banReason: null, actorId: USER }),
+    ).toEqual([]);
   });
 
   it('only uses actions from the spec list and subscribes to exactly the mapped subjects', () => {

@@ -73,9 +73,17 @@ export interface ActionRule<S extends EventSubject> {
  */
 export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>[] } = {
   'auth.user.password_changed': { action: 'PASSWORD_CHANGED', entity: 'User' },
-  'auth.user.email_changed': { action: 'EMAIL_CHANGED', entity: 'User', details: (d) => ({ value: d.email }) },
+  'auth.user.email_changed': {
+    action: 'EMAIL_CHANGED',
+    entity: 'User',
+    details: (d) => ({ value: d.email }),
+  },
   'auth.user.api_key_regenerated': { action: 'API_KEY_REGENERATED', entity: 'User' },
-  'auth.user.plan_changed': { action: 'PLAN_CHANGED', entity: 'User', details: (d) => ({ value: d.planName }) },
+  'auth.user.plan_changed': {
+    action: 'PLAN_CHANGED',
+    entity: 'User',
+    details: (d) => ({ value: d.planName }),
+  },
 };
 
 /** The subjects audit consumes: exactly those with a row. */
@@ -113,5 +121,7 @@ export function entriesFor<S extends EventSubject>(subject: S, data: EventMap[S]
 }
 
 function dropEmpty(d: AuditDetails): AuditDetails {
-  return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined && v !== null && v !== '')) as AuditDetails;
+  return Object.fromEntries(
+    Object.entries(d).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+  ) as AuditDetails;
 }

@@ -28,7 +28,9 @@ describe('audit logs', () => {
     const logs = await seeded();
     const first = await logs.list({ userId: ALICE, page: 1, pageSize: 10 });
     expect(first).toMatchObject({ total: 25, page: 1, pages: 3 });
-    expect(first.logs.map((l) => l.timestamp.getUTCMinutes())).toEqual([24, 23, 22, 21, 20, 19, 18, 17, 16, 15]);
+    expect(first.logs.map((l) => l.timestamp.getUTCMinutes())).toEqual([
+      24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
+    ]);
     const last = await logs.list({ userId: ALICE, page: 3, pageSize: 10 });
     expect(last.logs.map((l) => l.timestamp.getUTCMinutes())).toEqual([4, 3, 2, 1, 0]);
   });

@@ -15,13 +15,23 @@ export interface LogPage {
 /** Reading a user's own audit trail. Every query is scoped to that user. */
 export function auditLogs(deps: { store: Pick<AuditStore, 'page' | 'distinctActions'> }) {
   return {
-    async list(input: { userId: string; page: number; pageSize: number; action?: AuditAction }): Promise<LogPage> {
+    async list(input: {
+      userId: string;
+      page: number;
+      pageSize: number;
+      action?: AuditAction;
+    }): Promise<LogPage> {
       const { entries, total } = await deps.store.page(
         { userId: input.userId, action: input.action },
         (input.page - 1) * input.pageSize,
         input.pageSize,
       );
-      return { logs: entries, total, page: input.page, pages: Math.max(1, Math.ceil(total / input.pageSize)) };
+      return {
+        logs: entries,
+        total,
+        page: input.page,
+        pages: Math.max(1, Math.ceil(total / input.pageSize)),
+      };
     },
 
     /** The actions present in the user's log, for the filter menu, in alphabetical order. */

@@ -24,7 +24,10 @@ export function recorder(deps: { store: Pick<AuditStore, 'insert'>; log: Pick<Lo
   function timestampOf(event: EventEnvelope): Date {
     const t = new Date(event.occurredAt);
     if (!Number.isNaN(t.getTime())) return t;
-    deps.log.warn({ eventId: event.id, subject: event.subject }, 'event without a valid occurredAt; using now');
+    deps.log.warn(
+      { eventId: event.id, subject: event.subject },
+      'event without a valid occurredAt; using now',
+    );
     return new Date();
   }
 }

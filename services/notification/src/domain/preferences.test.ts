@@ -17,7 +17,12 @@ describe('notification preferences', () => {
     const p = preferences({ store: fakePreferencesStore() });
     await p.update(USER, { backupSuccess: false });
     const after = await p.update(USER, { agentDisconnection: false });
-    expect(after).toEqual({ backupSuccess: false, backupFailure: true, agentDisconnection: false, email: null });
+    expect(after).toEqual({
+      backupSuccess: false,
+      backupFailure: true,
+      agentDisconnection: false,
+      email: null,
+    });
   });
 
   it('sends notifications to the override address, and back to the account address once cleared', async () => {

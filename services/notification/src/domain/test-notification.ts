@@ -19,7 +19,9 @@ export function testNotifications(deps: {
       const to = (await deps.preferences.recipient(user.userId, user.email))!;
       const t = now();
       if (!(await deps.slots.takeTestSlot(user.userId, t, new Date(t.getTime() - deps.cooldownMs)))) {
-        throw limitReached('A test notification was just sent. Please wait a few seconds before sending another.');
+        throw limitReached(
+          'A test notification was just sent. Please wait a few seconds before sending another.',
+        );
       }
       try {
         await deps.mailer.send(to, templates.testNotification({ name: user.name }, deps.links));

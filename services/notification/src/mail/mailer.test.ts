@@ -57,8 +57,7 @@ function miniSmtp(received: Received[]) {
         } else if (verb === 'QUIT') {
           reply('221 bye');
           socket.end();
-        }
-        else reply('502 not implemented');
+        } else reply('502 not implemented');
       }
     });
   });
@@ -76,8 +75,17 @@ describe('SMTP mailer', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('delivers text and HTML from MAIL_FROM to the recipient', async () => {
-    const mailer = smtpMailer({ host: '127.0.0.1', port, secure: false, from: 'Coffer <no-reply@coffer.local>' });
-    const res = await mailer.send('ada@example.com', { subject: 'Hello', text: 'plain body', html: '<p>html body</p>' });
+    const mailer = smtpMailer({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      from: 'Coffer <no-reply@coffer.local>',
+    });
+    const res = await mailer.send('ada@example.com', {
+      subject: 'Hello',
+      text: 'plain body',
+      html: '<p>html body</p>',
+    });
     mailer.close();
     expect(res.messageId).toBeTruthy();
     const mail = received.at(-1)!;
@@ -90,7 +98,9 @@ describe('SMTP mailer', () => {
 
   it('reports a refused recipient as permanent', async () => {
     const mailer = smtpMailer({ host: '127.0.0.1', port, secure: false, from: 'no-reply@coffer.local' });
-    await expect(mailer.send('nobody@refused.test', { subject: 's', text: 't', html: 'h' })).rejects.toMatchObject({
+    await expect(
+      mailer.send('nobody@refused.test', { subject: 's', text: 't', html: 'h' }),
+    ).rejects.toMatchObject({
       name: 'MailDeliveryError',
       permanent: true,
     });
@@ -99,7 +109,9 @@ describe('SMTP mailer', () => {
 
   it('reports an unreachable server as worth retrying', async () => {
     const mailer = smtpMailer({ host: '127.0.0.1', port: 1, secure: false, from: 'no-reply@coffer.local' });
-    await expect(mailer.send('ada@example.com', { subject: 's', text: 't', html: 'h' })).rejects.toMatchObject({
+    await expect(
+      mailer.send('ada@example.com', { subject: 's', text: 't', html: 'h' }),
+    ).rejects.toMatchObject({
       permanent: false,
     });
     mailer.close();

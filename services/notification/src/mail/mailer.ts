@@ -43,7 +43,13 @@ export function smtpMailer(s: SmtpSettings): Mailer {
   return {
     async send(to, mail) {
       try {
-        const info = await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await transport.sendMail({
+          from: s.from,
+          to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
         return { messageId: info.messageId };
       } catch (err) {
         throw toDeliveryError(err);

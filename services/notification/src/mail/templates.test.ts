@@ -14,10 +14,15 @@ describe('mail templates', () => {
   });
 
   it('escapes user-provided text in the HTML part', () => {
-    const mail = templates.passwordReset({ name: '<img src=x onerror=alert(1)>', resetUrl: `${RESET_URL}?a=1&b="2"` });
+    const mail = templates.passwordReset({
+      name: '<img src=x onerror=alert(1)>',
+      resetUrl: `${RESET_URL}?a=1&b="2"`,
+    });
     expect(mail.html).not.toContain('<img src=x');
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(mail.html).toContain('href="http://127.0.0.1:8080/reset-password/3q2-_abcDEF123?a=1&amp;b=&quot;2&quot;"');
+    expect(mail.html).toContain(
+      'href="http://127.0.0.1:8080/reset-password/3q2-_abcDEF123?a=1&amp;b=&quot;2&quot;"',
+    );
   });
 
   it('greets without a name when the user has none', () => {

@@ -31,7 +31,9 @@ function render(l: Layout): Mail {
     ...(l.action ? [`${l.action.label}: ${l.action.url}`] : []),
     ...(l.after ?? []),
     '— The Coffer team',
-    ...(l.footer ? [`${l.footer.text}${l.footer.link ? ` ${l.footer.link.label}: ${l.footer.link.url}` : ''}`] : []),
+    ...(l.footer
+      ? [`${l.footer.text}${l.footer.link ? ` ${l.footer.link.label}: ${l.footer.link.url}` : ''}`]
+      : []),
   ].join('\n\n');
 
   const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
@@ -43,7 +45,9 @@ function render(l: Layout): Mail {
     : '';
   const footer = l.footer
     ? `<p style="margin:24px 0 0;font-size:12px;color:#718096">${escapeHtml(l.footer.text)}` +
-      (l.footer.link ? ` <a href="${escapeHtml(l.footer.link.url)}">${escapeHtml(l.footer.link.label)}</a>` : '') +
+      (l.footer.link
+        ? ` <a href="${escapeHtml(l.footer.link.url)}">${escapeHtml(l.footer.link.label)}</a>`
+        : '') +
       '</p>'
     : '';
   const html =
