@@ -1,0 +1,139 @@
+import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
+
+interface AuditLog {
+  id: string;
+  timestamp: string;
+  action: string;
+  entity: string;
+  entityId?: string;
+  actor: string;
+  details: Record<string, string>;
+}
+
+const logsOf = async (u: TestUser, query = '') => {
+  const res = await api<{ logs: AuditLog[]; pagination: { total: number; page: number; pages: number } }>(
+    'GET',
+    `/api/user/audit-logs${query}`,
+    { token: u.token },
+  );
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+/** Waits until the user's audit log holds `count` entries (the audit service writes from events). */
+const untilTotal = (u: TestUser, count: number) =>
+  eventually(async () => {
+    const body = await logsOf(u);
+    expect(body.pagination.total).toBe(count);
+    return body;
+  });
+
+describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
+  it('need a token', async () => {
+    expect((await api('GET', '/api/user/audit-logs')).status).toBe(401);
+    expect((await api('GET', '/api/user/audit-actions')).status).toBe(401);
+    expect((await api('GET', '/api/user/audit-logs', { token: 'garbage' })).status).toBe(401);
+  });
+
+  it('refuse a bad page or an unknown action with a 400 that says so', async () => {
+    const u = await newUser();
+    for (const page of ['0', '-1', 'abc', '1.5']) {
+      const res = await api('GET', `/api/user/audit-logs?page=${page}`, { token: u.token });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/page/i);
+    }
+    const bad = await api('GET', '/api/user/audit-logs?action=DROP_EVERYTHING', { token: u.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Unknown audit action');
+  });
+
+  it('start empty for a new account, with one page', async () => {
+    const u = await newUser();
+    expect(await logsOf(u, '?page=1&action=')).toEqual({
+      logs: [],
+      pagination: { total: 0, page: 1, pages: 1 },
+    });
+    expect((await api('GET', '/api/user/audit-actions', { token: u.token })).body).toEqual([]);
+  });
+
+  it("record a password change exactly once, in the caller's log only", async () => {
+    const u = await newUser();
+    const other = await newUser();
+    const before = Date.now();
+    const res = await api('PUT', '/api/user/password', {
+      token: u.token,
+      body: { currentPassword: u.password, newPassword: 'a-new-password-2' },
+    });
+    expect(res.status).toBe(200);
+
+    const { logs } = await untilTotal(u, 1);
+    expect(logs).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        timestamp: expect.any(String),
+        action: 'PASSWORD_CHANGED',
+        entity: 'User',
+        entityId: u.id,
+        actor: 'User',
+        details: {},
+      },
+    ]);
+    const at = Date.parse(logs[0]!.timestamp);
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+
+    // Still one entry a moment later (no second write from a redelivery), and none for the other user.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await logsOf(u)).pagination.total).toBe(1);
+    expect((await logsOf(other)).logs).toEqual([]);
+    expect((await api('GET', '/api/user/audit-actions', { token: u.token })).body).toEqual([
+      'PASSWORD_CHANGED',
+    ]);
+    expect((await api('GET', '/api/user/audit-actions', { token: other.token })).body).toEqual([]);
+  });
+
+  it('record a plan change with the plan name, and filter by action', async () => {
+    const admin = await adminToken();
+    const u = await newUser();
+    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
+      _id: string;
+      name: string;
+    }>;
+    const pro = plans.find((p) => p.name === 'Pro')!;
+    expect(
+      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro._id } })).status,
+    ).toBe(200);
+    expect((await api('POST', '/api/settings/regenerate-api-key', { token: u.token })).status).toBe(200);
+    await untilTotal(u, 2);
+
+    const plan = await logsOf(u, '?action=PLAN_CHANGED');
+    expect(plan.pagination).toEqual({ total: 1, page: 1, pages: 1 });
+    expect(plan.logs[0]).toMatchObject({ action: 'PLAN_CHANGED', actor: 'User', details: { value: 'Pro' } });
+    expect((await api('GET', '/api/user/audit-actions', { token: u.token })).body).toEqual([
+      'API_KEY_REGENERATED',
+      'PLAN_CHANGED',
+    ]);
+  });
+
+  it('page 20 entries at a time, newest first', async () => {
+    const u = await newUser();
+    for (let i = 0; i < 22; i++) {
+      expect((await api('POST', '/api/settings/regenerate-api-key', { token: u.token })).status).toBe(200);
+    }
+    const first = await untilTotal(u, 22);
+    expect(first.logs).toHaveLength(20);
+    expect(first.pagination).toEqual({ total: 22, page: 1, pages: 2 });
+    const times = first.logs.map((l) => Date.parse(l.timestamp));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+
+    const second = await logsOf(u, '?page=2');
+    expect(second.pagination).toEqual({ total: 22, page: 2, pages: 2 });
+    expect(second.logs).toHaveLength(2);
+    const ids = new Set([...first.logs, ...second.logs].map((l) => l.id));
+    expect(ids.size).toBe(22);
+    expect(Date.parse(second.logs[0]!.timestamp)).toBeLessThanOrEqual(times[19]!);
+
+    const past = await logsOf(u, '?page=3');
+    expect(past).toEqual({ logs: [], pagination: { total: 22, page: 3, pages: 2 } });
+  });
+});
