@@ -11,7 +11,10 @@ describe('admin user management', () => {
       ['PUT', `/api/admin/users/${u.id}/ban`],
       ['DELETE', `/api/admin/users/${u.id}`],
     ]) {
-      const res = await api(method!, path!, { token: u.token, body: { isBanned: true } });
+      const res = await api(method!, path!, {
+        token: u.token,
+        body: method === 'GET' ? undefined : { isBanned: true },
+      });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Admin access required');
     }

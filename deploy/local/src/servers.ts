@@ -65,6 +65,7 @@ export async function startServers(dataDir: string, ports: ServerPorts, repoRoot
             `--state-dir=${dir('ferretdb-state')}`,
             '--telemetry=disable',
             '--log-level=warn',
+            '--debug-addr=-',
             `--listen-addr=127.0.0.1:${ports.mongo}`,
           ],
           { logDir },

@@ -31,7 +31,7 @@ const userSchema = new Schema(
     isBanned: { type: Boolean, default: false },
     banReason: { type: String, default: null },
     bannedAt: { type: Date, default: null },
-    sessionsValidAfter: { type: Date, default: () => new Date(0) },
+    sessionVersion: { type: Number, default: 0 },
   },
   { collection: 'users', timestamps: true },
 );

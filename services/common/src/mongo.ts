@@ -15,3 +15,12 @@ export async function connectMongo(uri: string, dbName: string): Promise<Connect
   await conn.asPromise();
   return conn;
 }
+
+/**
+ * True for a unique-index violation. MongoDB says code 11000; FerretDB 1.x says so for inserts
+ * but reports findAndModify violations as a plain SQLite 'UNIQUE constraint failed' message.
+ */
+export function isDuplicateKeyError(err: unknown): boolean {
+  const e = err as { code?: number; message?: string } | null;
+  return e?.code === 11000 || /E11000|duplicate key|UNIQUE constraint failed/i.test(e?.message ?? '');
+}

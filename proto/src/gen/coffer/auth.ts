@@ -91,8 +91,8 @@ export interface AccountState {
   status: string;
   email: string;
   name: string;
-  /** Tokens issued before this instant (unix seconds) are refused, e.g. after a password reset. */
-  sessionsValidAfter: number;
+  /** Tokens carrying an older session version are refused: a password reset bumps it. */
+  sessionVersion: number;
 }
 
 export interface Profile {
@@ -1169,7 +1169,7 @@ function createBaseAccountState(): AccountState {
     status: "",
     email: "",
     name: "",
-    sessionsValidAfter: 0,
+    sessionVersion: 0,
   };
 }
 
@@ -1199,8 +1199,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.name !== "") {
       writer.uint32(66).string(message.name);
     }
-    if (message.sessionsValidAfter !== 0) {
-      writer.uint32(72).int64(message.sessionsValidAfter);
+    if (message.sessionVersion !== 0) {
+      writer.uint32(72).int32(message.sessionVersion);
     }
     return writer;
   },
@@ -1287,7 +1287,7 @@ export const AccountState: MessageFns<AccountState> = {
               break;
             }
 
-            message.sessionsValidAfter = longToNumber(reader.int64());
+            message.sessionVersion = reader.int32();
             continue;
           }
         }
@@ -1328,10 +1328,10 @@ export const AccountState: MessageFns<AccountState> = {
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
-      sessionsValidAfter: isSet(object.sessionsValidAfter)
-        ? globalThis.Number(object.sessionsValidAfter)
-        : isSet(object.sessions_valid_after)
-        ? globalThis.Number(object.sessions_valid_after)
+      sessionVersion: isSet(object.sessionVersion)
+        ? globalThis.Number(object.sessionVersion)
+        : isSet(object.session_version)
+        ? globalThis.Number(object.session_version)
         : 0,
     };
   },
@@ -1362,8 +1362,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.sessionsValidAfter !== 0) {
-      obj.sessionsValidAfter = Math.round(message.sessionsValidAfter);
+    if (message.sessionVersion !== 0) {
+      obj.sessionVersion = Math.round(message.sessionVersion);
     }
     return obj;
   },
@@ -1381,7 +1381,7 @@ export const AccountState: MessageFns<AccountState> = {
     message.status = object.status ?? "";
     message.email = object.email ?? "";
     message.name = object.name ?? "";
-    message.sessionsValidAfter = object.sessionsValidAfter ?? 0;
+    message.sessionVersion = object.sessionVersion ?? 0;
     return message;
   },
 };

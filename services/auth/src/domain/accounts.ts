@@ -1,13 +1,11 @@
 import { Types } from 'mongoose';
-import { conflict, notFound, unauthenticated, badInput } from '@coffer/common';
+import { badInput, conflict, isDuplicateKeyError, notFound, unauthenticated } from '@coffer/common';
 import type { AuthModels, UserDoc } from '../model.js';
 import type { AuthEvents } from '../events.js';
 import type { Plans } from './plans.js';
 import { hashPassword, normaliseEmail, randomToken, verifyPassword, type ApiKeyVault } from './secrets.js';
 import type { TokenIssuer } from './tokens.js';
 
-const DUPLICATE_KEY = 11000;
-const isDuplicate = (err: unknown) => (err as { code?: number })?.code === DUPLICATE_KEY;
 const EMAIL_TAKEN = 'An account with this email already exists';
 
 export interface AccountsDeps {
@@ -46,7 +44,7 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
       });
       return doc.toObject() as UserDoc;
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(EMAIL_TAKEN);
+      if (isDuplicateKeyError(err)) throw conflict(EMAIL_TAKEN);
       throw err;
     }
   }
@@ -61,7 +59,7 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
         email: user.email,
         name: user.name,
       });
-      return { user, token: issueToken(user._id.toString(), user.role) };
+      return { user, token: issueToken(user) };
     },
 
     /** Creates the first admin from COFFER_ADMIN_EMAIL/PASSWORD unless that account exists. */
@@ -86,7 +84,7 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
       // Verify against a dummy hash when the account does not exist, so timing does not tell.
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !ok) throw unauthenticated('Invalid email or password');
-      return { user, token: issueToken(user._id.toString(), user.role) };
+      return { user, token: issueToken(user) };
     },
 
     async updateProfile(userId: string, patch: { name?: string; email?: string }) {
@@ -104,7 +102,7 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
           { new: true },
         ).lean<UserDoc>();
       } catch (err) {
-        if (isDuplicate(err)) throw conflict(EMAIL_TAKEN);
+        if (isDuplicateKeyError(err)) throw conflict(EMAIL_TAKEN);
         throw err;
       }
       if (!updated) throw notFound('User not found');

@@ -61,11 +61,9 @@ export function passwordReset(deps: {
         { $set: { usedAt: now() } },
       ).lean();
       if (!claimed) throw badInput(INVALID);
-      // Whole seconds, as in the JWT iat claim: tokens issued after this second stay valid.
-      const validAfter = new Date(Math.floor(now().getTime() / 1000) * 1000);
       await User.updateOne(
         { _id: claimed.userId },
-        { $set: { passwordHash: await hashPassword(password), sessionsValidAfter: validAfter } },
+        { $set: { passwordHash: await hashPassword(password) }, $inc: { sessionVersion: 1 } },
       );
       await deps.events.publish('auth.user.password_changed', { userId: claimed.userId.toString() });
     },

@@ -3,15 +3,25 @@ import jwt from 'jsonwebtoken';
 export interface TokenClaims {
   sub: string;
   role: string;
+  /** Session version: the gateway refuses tokens older than the account's current one. */
+  sv: number;
 }
 
 /** Issues the session JWT the gateway verifies on its own (HS256, with an expiry claim). */
 export function tokenIssuer(secret: string, ttlSeconds: number) {
-  return (userId: string, role: string): string =>
-    jwt.sign({ role } satisfies Omit<TokenClaims, 'sub'>, secret, {
-      algorithm: 'HS256',
-      subject: userId,
-      expiresIn: ttlSeconds,
-    });
+  return (user: {
+    _id: { toString(): string };
+    role?: string | null;
+    sessionVersion?: number | null;
+  }): string =>
+    jwt.sign(
+      { role: user.role ?? 'user', sv: user.sessionVersion ?? 0 } satisfies Omit<TokenClaims, 'sub'>,
+      secret,
+      {
+        algorithm: 'HS256',
+        subject: user._id.toString(),
+        expiresIn: ttlSeconds,
+      },
+    );
 }
 export type TokenIssuer = ReturnType<typeof tokenIssuer>;

@@ -32,7 +32,7 @@ export function views(vault: ApiKeyVault) {
       status: u.status ?? 'active',
       email: u.email,
       name: u.name ?? '',
-      sessionsValidAfter: Math.floor((u.sessionsValidAfter?.getTime() ?? 0) / 1000),
+      sessionVersion: u.sessionVersion ?? 0,
     }),
     adminUser: (u: UserDoc & { createdAt?: Date }): auth.AdminUser => ({
       id: u._id.toString(),

@@ -53,7 +53,8 @@ export function identity(deps: {
       }
       if (typeof claims.sub !== 'string') throw unauthenticated('Invalid or expired token');
       const s = await state(claims.sub);
-      if ((claims.iat ?? 0) < s.sessionsValidAfter) throw unauthenticated('Session expired');
+      if ((typeof claims.sv === 'number' ? claims.sv : 0) !== s.sessionVersion)
+        throw unauthenticated('Session expired');
       if (s.isBanned) {
         throw forbidden('Your account has been suspended', 'ACCOUNT_BANNED', {
           isBanned: true,
