@@ -26,7 +26,8 @@ function CurrentPlanCard({ plan, storageUsed }: { plan: Plan | undefined; storag
             <Heading as="h3" size="xl" data-testid="current-plan-name">
               {plan.name}
             </Heading>
-            <PlanPrice price={plan.price} />
+            {/* a free plan's name already says it; repeating 'Free' as a price reads as a glitch */}
+            {plan.price > 0 && <PlanPrice price={plan.price} />}
           </HStack>
         ) : (
           <Skeleton h="8" w="40" />

@@ -35,7 +35,7 @@ export function HomePage() {
       <Box bgGradient="to-br" gradientFrom="brand.900" gradientTo="brand.700" color="white">
         <Container maxW="7xl" py={{ base: '16', md: '28' }}>
           <Stack gap="6" maxW="3xl">
-            <Badge alignSelf="flex-start" colorPalette="brand" variant="solid" bg="whiteAlpha.200">
+            <Badge alignSelf="flex-start" variant="solid" bg="whiteAlpha.200" color="white" px="2.5" py="1">
               Zero-knowledge MongoDB backups
             </Badge>
             <Heading as="h1" size={{ base: '4xl', md: '6xl' }} lineHeight="1.1" letterSpacing="tight">

@@ -58,6 +58,10 @@ export function HelpMenu({ inline = false, onNavigate }: HelpMenuProps) {
       <Button
         variant="ghost"
         size="sm"
+        px="3"
+        fontWeight="medium"
+        color={open ? 'fg' : 'fg.muted'}
+        _hover={{ color: 'fg', bg: 'bg.muted' }}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => (open ? setOpen(false) : show())}
