@@ -10,3 +10,4 @@ export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './nats/bus.js';
 export * from './validation.js';
+export * from './audit-actions.js';

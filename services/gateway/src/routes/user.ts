@@ -1,32 +1,8 @@
 import { z } from 'zod';
-import { fields } from '@coffer/common';
+import { AUDIT_ACTIONS, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { planView, profileView, toPlan, toProfile } from '../views.js';
-
-/** The spec's audit actions, for validating the filter. */
-export const AUDIT_ACTIONS = [
-  'BACKUP_CREATED',
-  'BACKUP_COMPLETED',
-  'BACKUP_FAILED',
-  'BACKUP_DELETED_AUTO',
-  'BACKUP_DELETED_MANUAL',
-  'RESTORE_REQUESTED',
-  'RESTORE_INITIATED',
-  'RESTORE_COMPLETED',
-  'RESTORE_FAILED',
-  'SETTINGS_UPDATED',
-  'NOTIFICATIONS_UPDATED',
-  'RETENTION_UPDATED',
-  'FREQUENCY_UPDATED',
-  'PLAN_CHANGED',
-  'API_KEY_REGENERATED',
-  'PASSWORD_CHANGED',
-  'EMAIL_CHANGED',
-  'AGENT_REGISTERED',
-  'AGENT_DISCONNECTED',
-  'STORAGE_LIMIT_EXCEEDED',
-] as const;
 
 const AUDIT_PAGE_SIZE = 20;
 
@@ -141,7 +117,7 @@ export function userRoutes(
         .min(1, 'page must be a whole number of 1 or more')
         .max(100_000, 'page is too large')
         .default(1),
-      action: z.union([z.literal(''), z.enum(AUDIT_ACTIONS, { error: 'Unknown audit action' })]).optional(),
+      action: z.enum(['', ...AUDIT_ACTIONS], { error: 'Unknown audit action' }).optional(),
     }),
     response: z.object({
       logs: z.array(auditLog),
