@@ -29,7 +29,10 @@ describe('register and sign out', () => {
 
       const saved = await page.evaluate(() => window.localStorage.getItem('coffer-vault'));
       const record = JSON.parse(saved ?? 'null');
-      expect(record).toMatchObject({ token: expect.any(String), user: { email: user.email, name: user.name } });
+      expect(record).toMatchObject({
+        token: expect.any(String),
+        user: { email: user.email, name: user.name },
+      });
       expect(typeof record.timestamp).toBe('number');
 
       await page.getByRole('button', { name: 'Log out' }).click();

@@ -1,5 +1,15 @@
 import type { Browser } from 'playwright-core';
-import { adminToken, api, launch, newSession, registeredUser, signIn, TEXT, visible, expectTitle } from './helpers';
+import {
+  adminToken,
+  api,
+  launch,
+  newSession,
+  registeredUser,
+  signIn,
+  TEXT,
+  visible,
+  expectTitle,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {

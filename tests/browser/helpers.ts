@@ -30,13 +30,17 @@ export const TEXT = {
 
 export function appUrl(path = '/'): string {
   const base = process.env.COFFER_BASE_URL;
-  if (!base) throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
+  if (!base)
+    throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
   return new URL(path, base).toString();
 }
 
 /** Starts headless Chromium (the system build, never a downloaded one). */
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
 }
 
 export interface BrowserSession {
@@ -51,7 +55,10 @@ export interface BrowserSession {
  * (X-Forwarded-For; the test stack trusts loopback proxies) so per-IP rate limits of one test do
  * not leak into another.
  */
-export async function newSession(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<BrowserSession> {
+export async function newSession(
+  browser: Browser,
+  opts: { width?: number; height?: number } = {},
+): Promise<BrowserSession> {
   const context = await browser.newContext({
     baseURL: appUrl('/'),
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
@@ -97,7 +104,11 @@ export async function registeredUser(prefix = 'web'): Promise<RegisteredUser> {
 }
 
 /** Signs in through the /login form and waits for the page it lands on. */
-export async function signIn(page: Page, user: Pick<UserCredentials, 'email' | 'password'>, landing = '/dashboard') {
+export async function signIn(
+  page: Page,
+  user: Pick<UserCredentials, 'email' | 'password'>,
+  landing = '/dashboard',
+) {
   await page.goto('/login');
   await page.getByLabel('Email', { exact: true }).fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);

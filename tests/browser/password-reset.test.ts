@@ -1,5 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { appUrl, launch, newSession, pathname, registeredUser, signIn, visible, waitForMail } from './helpers';
+import {
+  appUrl,
+  launch,
+  newSession,
+  pathname,
+  registeredUser,
+  signIn,
+  visible,
+  waitForMail,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,11 +32,16 @@ describe('forgot and reset password', () => {
       await visible(page.getByRole('heading', { name: 'Reset your password' }));
       await page.getByLabel('Email address').fill(user.email);
       await page.getByRole('button', { name: 'Send reset link' }).click();
-      await visible(page.getByText('If an account with that email exists, a password reset link has been sent.'));
+      await visible(
+        page.getByText('If an account with that email exists, a password reset link has been sent.'),
+      );
       await visible(page.getByRole('button', { name: 'Try another email' }));
 
       // The mail really went out through SMTP and arrived in MailDev.
-      const mail = await waitForMail(user.email, (m) => /reset-password/.test(m.text ?? '') || /reset-password/.test(m.html ?? ''));
+      const mail = await waitForMail(
+        user.email,
+        (m) => /reset-password/.test(m.text ?? '') || /reset-password/.test(m.html ?? ''),
+      );
       const path = resetPath(mail.text ?? '') ?? resetPath(mail.html ?? '');
       expect(path).toBeDefined();
 
@@ -78,4 +92,3 @@ describe('forgot and reset password', () => {
     }
   });
 });
-

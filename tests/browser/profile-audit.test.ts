@@ -62,14 +62,18 @@ describe('profile and audit logs', () => {
       await visible(row);
       await visible(page.getByText(/Page 1 of \d+/));
       // The timestamp reads 'MMM d, yyyy HH:mm:ss'.
-      expect(await row.first().locator('td').first().innerText()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}:\d{2}$/);
+      expect(await row.first().locator('td').first().innerText()).toMatch(
+        /^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}:\d{2}$/,
+      );
 
       // The filter offers the action and keeps the row.
       await page.getByLabel('Filter by action').selectOption('PASSWORD_CHANGED');
       await visible(row);
 
       // The new password is the one that works now.
-      const login = await api('POST', '/api/auth/login', { body: { email: user.email, password: newPassword } });
+      const login = await api('POST', '/api/auth/login', {
+        body: { email: user.email, password: newPassword },
+      });
       expect(login.status).toBe(200);
     } finally {
       await context.close();

@@ -22,7 +22,8 @@ describe('app shell', () => {
       await page.goto('/');
       await expectTitle(page, 'Coffer – Home');
       const nav = page.getByRole('navigation', { name: 'Main' });
-      for (const name of ['Home', 'About', 'Features', 'Pricing']) await visible(nav.getByRole('link', { name }));
+      for (const name of ['Home', 'About', 'Features', 'Pricing'])
+        await visible(nav.getByRole('link', { name }));
       await visible(page.getByRole('link', { name: 'Log in' }));
       await visible(page.getByRole('link', { name: 'Sign up' }));
 
@@ -35,7 +36,8 @@ describe('app shell', () => {
       await menu.waitFor({ state: 'hidden', timeout: 2_000 });
 
       const footer = page.getByRole('navigation', { name: 'Footer' });
-      for (const name of ['Privacy', 'Terms of Service', 'Contact']) await visible(footer.getByRole('link', { name }));
+      for (const name of ['Privacy', 'Terms of Service', 'Contact'])
+        await visible(footer.getByRole('link', { name }));
 
       await footer.getByRole('link', { name: 'Terms of Service' }).click();
       await page.waitForURL('**/terms');
@@ -65,10 +67,22 @@ describe('app shell', () => {
     const { page, context } = await newSession(browser);
     try {
       await page.goto('/');
-      await page.evaluate((token) => {
-        const user = { id: 'x', email: 'x@example.test', name: 'X', role: 'user', apiKey: '', isBanned: false, banReason: null, bannedAt: null };
-        localStorage.setItem('coffer-vault', JSON.stringify({ token, user, timestamp: Date.now() }));
-      }, fakeJwt({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 60 }));
+      await page.evaluate(
+        (token) => {
+          const user = {
+            id: 'x',
+            email: 'x@example.test',
+            name: 'X',
+            role: 'user',
+            apiKey: '',
+            isBanned: false,
+            banReason: null,
+            bannedAt: null,
+          };
+          localStorage.setItem('coffer-vault', JSON.stringify({ token, user, timestamp: Date.now() }));
+        },
+        fakeJwt({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 60 }),
+      );
       await page.goto('/dashboard');
       await page.waitForURL('**/login');
       expect(await page.evaluate(() => localStorage.getItem('coffer-vault'))).toBeNull();
@@ -97,7 +111,16 @@ describe('app shell', () => {
       // A well-formed, unexpired token the gateway does not accept (wrong signature) → 401.
       await page.evaluate(
         ({ token, user }) => {
-          const u = { id: user.id, email: user.email, name: user.name, role: 'user', apiKey: '', isBanned: false, banReason: null, bannedAt: null };
+          const u = {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            role: 'user',
+            apiKey: '',
+            isBanned: false,
+            banReason: null,
+            bannedAt: null,
+          };
           localStorage.setItem('coffer-vault', JSON.stringify({ token, user: u, timestamp: Date.now() }));
         },
         { token: fakeJwt({ sub: user.id, exp: Math.floor(Date.now() / 1000) + 3600 }), user },
@@ -109,7 +132,9 @@ describe('app shell', () => {
 
       // F8 moves focus to the notification region.
       await page.keyboard.press('F8');
-      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Notifications (F8)');
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute('aria-label') === 'Notifications (F8)',
+      );
     } finally {
       await context.close();
     }

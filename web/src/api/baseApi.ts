@@ -1,7 +1,13 @@
 // The single RTK Query api slice. Features add their endpoints with `baseApi.injectEndpoints`.
 // Every protected call carries `Authorization: Bearer <token>`; a 401 or 403 on such a call is
 // reported as `requestRejected`, and the session listener decides (expired, banned, or nothing).
-import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
 import { requestRejected, type AuthState } from '../features/auth/authSlice';
 import { httpStatus } from '../lib/errors';
 

@@ -26,7 +26,8 @@ describe('formatBytes', () => {
 
 describe('dates', () => {
   const d = new Date(2025, 0, 5, 14, 3, 9);
-  it('audit timestamps read MMM d, yyyy HH:mm:ss', () => expect(formatAuditTimestamp(d)).toBe('Jan 5, 2025 14:03:09'));
+  it('audit timestamps read MMM d, yyyy HH:mm:ss', () =>
+    expect(formatAuditTimestamp(d)).toBe('Jan 5, 2025 14:03:09'));
   it('backup dates read MMM d, yyyy h:mm a', () => {
     expect(formatBackupDate(d)).toBe('Jan 5, 2025 2:03 PM');
     expect(formatBackupDate(new Date(2025, 11, 31, 0, 7))).toBe('Dec 31, 2025 12:07 AM');

@@ -7,7 +7,8 @@ import { useGetAuditActionsQuery, useGetAuditLogsQuery } from './auditApi';
 import { AuditDetails } from './AuditDetails';
 
 function actionColor(action: string): string {
-  if (action.endsWith('_FAILED') || action.includes('LIMIT_EXCEEDED') || action.includes('DISCONNECTED')) return 'red';
+  if (action.endsWith('_FAILED') || action.includes('LIMIT_EXCEEDED') || action.includes('DISCONNECTED'))
+    return 'red';
   if (action.endsWith('_COMPLETED')) return 'green';
   if (action.startsWith('BACKUP_DELETED')) return 'orange';
   return 'gray';
@@ -107,7 +108,12 @@ export function AuditLogsPage() {
           </Table.Root>
         </Table.ScrollArea>
         <HStack justify="space-between" p="4" borderTopWidth="1px">
-          <Button size="sm" variant="outline" disabled={page <= 1 || logs.isFetching} onClick={() => setPage((p) => p - 1)}>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={page <= 1 || logs.isFetching}
+            onClick={() => setPage((p) => p - 1)}
+          >
             Previous
           </Button>
           <Text fontSize="sm" color="fg.muted">

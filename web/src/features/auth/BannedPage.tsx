@@ -16,15 +16,22 @@ export function BannedPage() {
       <Card.Root maxW="lg" w="full" variant="elevated" borderTopWidth="4px" borderTopColor="red.500">
         <Card.Body p="8">
           <Stack gap="6" textAlign="center" align="center">
-            <Center boxSize="14" rounded="full" bg="red.subtle" color="red.fg" fontSize="2xl" aria-hidden="true">
+            <Center
+              boxSize="14"
+              rounded="full"
+              bg="red.subtle"
+              color="red.fg"
+              fontSize="2xl"
+              aria-hidden="true"
+            >
               !
             </Center>
             <Heading as="h1" size="2xl">
               Account Suspended
             </Heading>
             <Text color="fg.muted">
-              Your account has been suspended and can no longer access Coffer. If you believe this is a mistake, please
-              contact support.
+              Your account has been suspended and can no longer access Coffer. If you believe this is a
+              mistake, please contact support.
             </Text>
             <Box w="full" bg="bg.muted" rounded="md" p="4" textAlign="left">
               <Text fontSize="sm" color="fg.muted">

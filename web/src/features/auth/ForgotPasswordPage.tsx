@@ -32,7 +32,9 @@ export function ForgotPasswordPage() {
       }
       setSentMessage(res.message || DEFAULT_SENT_MESSAGE);
     } catch (err) {
-      setFormError(apiErrorMessage(err, 'Failed to send password reset email', 'An error occurred. Please try again.'));
+      setFormError(
+        apiErrorMessage(err, 'Failed to send password reset email', 'An error occurred. Please try again.'),
+      );
     }
   };
 

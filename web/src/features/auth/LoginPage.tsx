@@ -7,7 +7,14 @@ import { FormAlert } from '../shell/FormAlert';
 import { useLoginMutation } from './authApi';
 import { AuthLayout } from './AuthLayout';
 import { startSession } from './sessionActions';
-import { hasErrors, isValidEmail, MSG_EMAIL, MSG_PASSWORD_MIN, PASSWORD_MIN, type FieldErrors } from './validation';
+import {
+  hasErrors,
+  isValidEmail,
+  MSG_EMAIL,
+  MSG_PASSWORD_MIN,
+  PASSWORD_MIN,
+  type FieldErrors,
+} from './validation';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');

@@ -58,7 +58,11 @@ export function RegisterPage() {
       navigate(res.user?.isBanned ? '/banned' : '/dashboard', { replace: true });
     } catch (err) {
       setFormError(
-        apiErrorMessage(err, 'Registration failed', 'An error occurred during registration. Please try again.'),
+        apiErrorMessage(
+          err,
+          'Registration failed',
+          'An error occurred during registration. Please try again.',
+        ),
       );
     }
   };
@@ -86,7 +90,13 @@ export function RegisterPage() {
           </Field.Root>
           <Field.Root invalid={Boolean(errors.email)}>
             <Field.Label>Email address</Field.Label>
-            <Input name="email" type="email" autoComplete="email" value={values.email} onChange={set('email')} />
+            <Input
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={values.email}
+              onChange={set('email')}
+            />
             <Field.ErrorText>{errors.email}</Field.ErrorText>
           </Field.Root>
           <Field.Root invalid={Boolean(errors.password)}>

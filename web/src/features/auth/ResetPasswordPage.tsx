@@ -5,7 +5,13 @@ import { apiErrorMessage, isHttpError } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { useResetPasswordMutation, useVerifyResetTokenQuery } from './authApi';
 import { AuthLayout } from './AuthLayout';
-import { MSG_PASSWORD_MIN, MSG_PASSWORDS_DIFFER, PASSWORD_MIN, hasErrors, type FieldErrors } from './validation';
+import {
+  MSG_PASSWORD_MIN,
+  MSG_PASSWORDS_DIFFER,
+  PASSWORD_MIN,
+  hasErrors,
+  type FieldErrors,
+} from './validation';
 
 export const RESET_REDIRECT_MS = 3000;
 
@@ -126,7 +132,11 @@ export function ResetPasswordPage() {
       <InvalidState
         message={
           isHttpError(verify.error)
-            ? apiErrorMessage(verify.error, 'Invalid or expired reset token', 'Invalid or expired reset token')
+            ? apiErrorMessage(
+                verify.error,
+                'Invalid or expired reset token',
+                'Invalid or expired reset token',
+              )
             : 'An error occurred verifying the token'
         }
       />

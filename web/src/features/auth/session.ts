@@ -46,7 +46,10 @@ export function patchStoredUser(patch: Partial<SessionUser>): void {
   const current = readSession();
   if (!current) return;
   try {
-    window.localStorage.setItem(SESSION_KEY, JSON.stringify({ ...current, user: { ...current.user, ...patch } }));
+    window.localStorage.setItem(
+      SESSION_KEY,
+      JSON.stringify({ ...current, user: { ...current.user, ...patch } }),
+    );
   } catch (err) {
     console.warn('Could not update the session', err);
   }

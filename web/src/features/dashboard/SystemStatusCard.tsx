@@ -18,7 +18,13 @@ function AgentRow({ agent }: { agent: Agent }) {
   return (
     <HStack justify="space-between" py="2" gap="3">
       <HStack gap="3" minW="0">
-        <Box boxSize="2.5" rounded="full" bg={agentDotColor(agent.status)} flexShrink="0" aria-label={agent.status} />
+        <Box
+          boxSize="2.5"
+          rounded="full"
+          bg={agentDotColor(agent.status)}
+          flexShrink="0"
+          aria-label={agent.status}
+        />
         <Box minW="0">
           <Text fontWeight="medium" truncate>
             {agent.name}
@@ -52,7 +58,11 @@ export function SystemStatusCard({ onOpenWizard }: SystemStatusCardProps) {
       notify({ title: 'Backup service is online and functioning properly', type: 'success' });
     } catch (err) {
       if (isHttpError(err)) notify({ title: 'Backup service appears to be offline', type: 'error' });
-      else notify({ title: 'Failed to connect to backup service. Please check your network connection', type: 'error' });
+      else
+        notify({
+          title: 'Failed to connect to backup service. Please check your network connection',
+          type: 'error',
+        });
     }
   };
 
@@ -84,7 +94,9 @@ export function SystemStatusCard({ onOpenWizard }: SystemStatusCardProps) {
         <HStack justify="space-between" borderTopWidth="1px" pt="4">
           <HStack gap="2">
             <Text fontWeight="medium">Backup Service</Text>
-            <Badge colorPalette={connected ? 'green' : 'red'}>{connected ? 'Connected' : 'Disconnected'}</Badge>
+            <Badge colorPalette={connected ? 'green' : 'red'}>
+              {connected ? 'Connected' : 'Disconnected'}
+            </Badge>
           </HStack>
           <Button size="xs" variant="outline" onClick={check} loading={checking}>
             Check

@@ -49,7 +49,13 @@ export function ProfilePage() {
       ) : !profile ? (
         <FormAlert status="error">Your profile could not be loaded. Please reload the page.</FormAlert>
       ) : (
-        <Tabs.Root value={tab} onValueChange={(d) => selectTab(d.value)} variant="line" colorPalette="brand" lazyMount>
+        <Tabs.Root
+          value={tab}
+          onValueChange={(d) => selectTab(d.value)}
+          variant="line"
+          colorPalette="brand"
+          lazyMount
+        >
           <Tabs.List mb="6">
             <Tabs.Trigger value="account">Account</Tabs.Trigger>
             <Tabs.Trigger value="security">Security</Tabs.Trigger>

@@ -61,7 +61,10 @@ function ChangePasswordCard() {
       return;
     }
     try {
-      await changePassword({ currentPassword: values.currentPassword, newPassword: values.newPassword }).unwrap();
+      await changePassword({
+        currentPassword: values.currentPassword,
+        newPassword: values.newPassword,
+      }).unwrap();
       setValues(EMPTY);
       setResult({ status: 'success', message: 'Password updated successfully!' });
     } catch (err) {

@@ -1,4 +1,15 @@
-import { Badge, Box, Button, Card, Container, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Container,
+  Heading,
+  HStack,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { PricingGrid } from '../plans/PricingGrid';
 
@@ -42,14 +53,21 @@ export function HomePage() {
               Encrypted backups for your MongoDB, on autopilot
             </Heading>
             <Text fontSize={{ base: 'lg', md: 'xl' }} color="whiteAlpha.800">
-              A lightweight agent dumps, compresses and encrypts your databases on your own server. Coffer schedules,
-              stores and restores them — without ever seeing your data or your keys.
+              A lightweight agent dumps, compresses and encrypts your databases on your own server. Coffer
+              schedules, stores and restores them — without ever seeing your data or your keys.
             </Text>
             <HStack gap="3" wrap="wrap">
               <Button asChild size="lg" bg="white" color="brand.800" _hover={{ bg: 'whiteAlpha.900' }}>
                 <RouterLink to="/register">Get Started</RouterLink>
               </Button>
-              <Button asChild size="lg" variant="outline" color="white" borderColor="whiteAlpha.500" _hover={{ bg: 'whiteAlpha.200' }}>
+              <Button
+                asChild
+                size="lg"
+                variant="outline"
+                color="white"
+                borderColor="whiteAlpha.500"
+                _hover={{ bg: 'whiteAlpha.200' }}
+              >
                 <a href="#features">Learn More</a>
               </Button>
             </HStack>
@@ -95,7 +113,9 @@ export function HomePage() {
           <Heading as="h2" size="3xl">
             Ready to protect your data?
           </Heading>
-          <Text color="fg.muted">Set up the agent in minutes and take your first encrypted backup today.</Text>
+          <Text color="fg.muted">
+            Set up the agent in minutes and take your first encrypted backup today.
+          </Text>
           <Button asChild size="lg" colorPalette="brand">
             <RouterLink to="/register">Start your free trial</RouterLink>
           </Button>

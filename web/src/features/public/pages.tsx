@@ -9,8 +9,8 @@ export function FeaturesPage() {
   return (
     <PlaceholderPage heading="Features">
       <Text color="fg.muted">
-        AES-256 encryption at the source with keys you hold, a zero-knowledge design, scheduling with adjustable
-        retention, restores from the dashboard, and a full backup history.
+        AES-256 encryption at the source with keys you hold, a zero-knowledge design, scheduling with
+        adjustable retention, restores from the dashboard, and a full backup history.
       </Text>
       <Link asChild {...linkProps}>
         <RouterLink to="/register">Start Free Trial</RouterLink>
@@ -57,7 +57,9 @@ export function KnowledgeBasePage() {
 
 export function KnowledgeBaseArticlePage() {
   const { slug = '' } = useParams();
-  return <PlaceholderPage heading="Knowledge Base">{slug && <Text color="fg.muted">{slug}</Text>}</PlaceholderPage>;
+  return (
+    <PlaceholderPage heading="Knowledge Base">{slug && <Text color="fg.muted">{slug}</Text>}</PlaceholderPage>
+  );
 }
 
 export function SettingsPage() {

@@ -65,7 +65,9 @@ export function NavBar() {
     setMobileOpen(false);
   }
 
-  const links = isLoggedIn ? [...MEMBER_LINKS, ...(isAdmin ? [{ label: 'Admin', to: '/admin' }] : [])] : VISITOR_LINKS;
+  const links = isLoggedIn
+    ? [...MEMBER_LINKS, ...(isAdmin ? [{ label: 'Admin', to: '/admin' }] : [])]
+    : VISITOR_LINKS;
   const closeMobile = () => setMobileOpen(false);
   const logout = () => {
     closeMobile();

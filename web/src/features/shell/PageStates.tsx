@@ -22,9 +22,23 @@ export function Page({ children, maxW = '7xl' }: { children: ReactNode; maxW?: s
   );
 }
 
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: string;
+  subtitle?: string;
+  actions?: ReactNode;
+}) {
   return (
-    <Stack direction={{ base: 'column', md: 'row' }} justify="space-between" align={{ md: 'center' }} mb="8" gap="4">
+    <Stack
+      direction={{ base: 'column', md: 'row' }}
+      justify="space-between"
+      align={{ md: 'center' }}
+      mb="8"
+      gap="4"
+    >
       <Box>
         <Heading as="h1" size="2xl" letterSpacing="tight">
           {title}
@@ -49,7 +63,9 @@ export function RouteError() {
       <Stack align="center" gap="4" textAlign="center">
         <Heading size="2xl">{notFound ? 'Page not found' : 'Something went wrong'}</Heading>
         <Text color="fg.muted">
-          {notFound ? "The page you're looking for doesn't exist." : 'Please reload the page or try again later.'}
+          {notFound
+            ? "The page you're looking for doesn't exist."
+            : 'Please reload the page or try again later.'}
         </Text>
         <Button asChild colorPalette="brand">
           <RouterLink to="/">Return to Home</RouterLink>

@@ -18,7 +18,10 @@ export function pageTitle(page: string): string {
 /** 'Coffer – {page}' from the deepest route that names its page. */
 export function TitleManager() {
   const matches = useMatches();
-  const title = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean);
+  const title = [...matches]
+    .reverse()
+    .map((m) => (m.handle as RouteHandle | undefined)?.title)
+    .find(Boolean);
   useEffect(() => {
     document.title = title ? pageTitle(title) : PRODUCT_NAME;
   }, [title]);

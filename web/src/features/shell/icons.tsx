@@ -4,7 +4,14 @@ import { Icon, type IconProps } from '@chakra-ui/react';
 export function ChevronDownIcon(props: IconProps) {
   return (
     <Icon boxSize="4" {...props}>
-      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="m6 9 6 6 6-6" />
       </svg>
     </Icon>
@@ -34,7 +41,14 @@ export function CloseIcon(props: IconProps) {
 export function ArrowLeftIcon(props: IconProps) {
   return (
     <Icon boxSize="4" {...props}>
-      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M19 12H5M12 19l-7-7 7-7" />
       </svg>
     </Icon>
@@ -44,7 +58,14 @@ export function ArrowLeftIcon(props: IconProps) {
 export function CheckIcon(props: IconProps) {
   return (
     <Icon boxSize="4" {...props}>
-      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M20 6 9 17l-5-5" />
       </svg>
     </Icon>
