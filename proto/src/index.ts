@@ -3,3 +3,5 @@ export * as auth from './gen/coffer/auth.js';
 export * as notification from './gen/coffer/notification.js';
 export * as audit from './gen/coffer/audit.js';
 export * as health from './gen/grpc/health/v1/health.js';
+export * as orchestrator from './gen/coffer/orchestrator.js';
+export * as storage from './gen/coffer/storage.js';

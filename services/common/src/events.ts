@@ -13,6 +13,103 @@ export interface EventMap {
   'auth.user.deleted': { userId: string; actorId: string };
   /** Carries the one-hour reset link to the notification service; the stream keeps it only briefly. */
   'auth.user.reset_requested': { userId: string; email: string; name: string; resetUrl: string };
+
+  'backup.backup.created': BackupEvent;
+  /** The agent acknowledged the command and started dumping. */
+  'backup.backup.started': BackupEvent;
+  'backup.backup.completed': BackupEvent & { size: number };
+  'backup.backup.failed': BackupEvent & { error: string };
+  'backup.backup.deleted': BackupEvent;
+  /** A scheduled backup is due; the id is built from the schedule and its time slot. */
+  'backup.schedule.due': { userId: string; databaseName: string; slot: number };
+
+  'restore.restore.requested': RestoreEvent;
+  'restore.restore.initiated': RestoreEvent;
+  'restore.restore.completed': RestoreEvent & { documentsRestored: number; documentsFailed: number };
+  'restore.restore.failed': RestoreEvent & { error: string };
+
+  'agent.agent.registered': AgentEvent;
+  'agent.agent.disconnected': AgentEvent;
+  /** A command for one agent; whichever gateway takes it emits it to the agent's room. */
+  'agent.command.requested': AgentCommand;
+
+  'settings.backup.updated': {
+    userId: string;
+    frequency?: { from: number; to: number };
+    retention?: { from: number; to: number };
+  };
+  'settings.notifications.updated': {
+    userId: string;
+    backupSuccess: boolean;
+    backupFailure: boolean;
+    agentDisconnection: boolean;
+  };
+
+  'storage.limit.exceeded': { userId: string; blobId: string; storageLimit: number; bytesUsed: number };
+}
+
+export interface BackupEvent {
+  userId: string;
+  backupId: string;
+  databaseName: string;
+  agentId: string;
+  type: 'manual' | 'auto';
+}
+
+export interface RestoreEvent {
+  userId: string;
+  restoreId: string;
+  backupId: string;
+  databaseName: string;
+  agentId: string;
+}
+
+export interface AgentEvent {
+  userId: string;
+  agentId: string;
+  name: string;
+  hostname: string;
+}
+
+export type AgentCommandKind = 'backup' | 'restore' | 'restart' | 'update' | 'reset';
+
+export interface AgentCommand {
+  commandId: string;
+  userId: string;
+  agentId: string;
+  kind: AgentCommandKind;
+  /** Backup or restore id, for job commands. */
+  jobId?: string;
+  databaseName?: string;
+}
+
+/**
+ * Live progress on plain NATS (not persisted; high rate): the gateway that holds the agent's
+ * socket publishes, gateways take each message in a queue group and emit to the owner's room.
+ */
+export const PROGRESS_SUBJECTS = { backup: 'progress.backup', restore: 'progress.restore' } as const;
+
+export interface ProgressInfo {
+  current: number;
+  total: number;
+  percentage: number;
+  collection: string;
+}
+
+export interface BackupProgressMessage {
+  userId: string;
+  backupId: string;
+  status: string;
+  progress?: ProgressInfo;
+  error?: string;
+}
+
+export interface RestoreProgressMessage {
+  userId: string;
+  restoreId: string;
+  status: string;
+  progress?: ProgressInfo;
+  error?: string;
 }
 
 export type EventSubject = keyof EventMap;
@@ -28,6 +125,11 @@ export interface EventEnvelope<S extends EventSubject = EventSubject> {
 /** One JetStream stream per domain. */
 export const STREAMS = {
   AUTH: { subjects: ['auth.>'], maxAgeHours: 24 * 7 },
+  BACKUP: { subjects: ['backup.>'], maxAgeHours: 24 * 7 },
+  RESTORE: { subjects: ['restore.>'], maxAgeHours: 24 * 7 },
+  AGENT: { subjects: ['agent.>'], maxAgeHours: 24 * 7 },
+  SETTINGS: { subjects: ['settings.>'], maxAgeHours: 24 * 7 },
+  STORAGE: { subjects: ['storage.>'], maxAgeHours: 24 * 7 },
 } as const satisfies Record<string, { subjects: readonly string[]; maxAgeHours: number }>;
 
 export type StreamName = keyof typeof STREAMS;

@@ -30,6 +30,10 @@ export interface EventBus {
     subjects: EventSubject[];
     handler: (event: EventEnvelope) => Promise<void>;
   }): Promise<Consumption>;
+  /** Plain NATS publish, for high-rate messages nobody needs replayed (live progress). */
+  publishLive(subject: string, data: unknown): void;
+  /** Plain NATS subscription in a queue group: each message reaches one member of the group. */
+  subscribeLive(subject: string, queue: string, handler: (data: unknown) => void): { stop(): void };
   close(): Promise<void>;
 }
 
@@ -125,6 +129,25 @@ export async function connectEventBus(opts: {
       };
       consumptions.add(c);
       return c;
+    },
+
+    publishLive(subject, data) {
+      nc.publish(subject, JSON.stringify(data));
+    },
+
+    subscribeLive(subject, queue, handler) {
+      const sub = nc.subscribe(subject, {
+        queue,
+        callback: (err, msg) => {
+          if (err) return;
+          try {
+            handler(msg.json());
+          } catch (e) {
+            opts.log.warn({ err: e, subject }, 'live message handler failed');
+          }
+        },
+      });
+      return { stop: () => sub.unsubscribe() };
     },
 
     async close() {
