@@ -1,5 +1,5 @@
 // One jest setup for the whole tree: unit tests beside the code (`*.test.ts`), integration tests
-// in `tests/integration` (they need the real servers; see tests/integration/README.md).
+// in `tests/integration` and browser tests in `tests/browser` (both start the real stack once).
 const swc = [
   '@swc/jest',
   { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } },
@@ -10,11 +10,13 @@ const common = {
   testEnvironment: 'node',
 };
 module.exports = {
+  // Integration and browser tests drive real servers; jest reads this only at the top level.
+  testTimeout: 60000,
   projects: [
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{services,agent,deploy,proto}/**/src/**/*.test.ts'],
+      testMatch: ['<rootDir>/{services/*,agent,deploy/local,proto,web}/src/**/*.test.ts'],
     },
     {
       ...common,
@@ -22,7 +24,6 @@ module.exports = {
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/integration/global-setup.ts',
       globalTeardown: '<rootDir>/tests/integration/global-teardown.ts',
-      testTimeout: 60000,
     },
     {
       ...common,
@@ -30,7 +31,6 @@ module.exports = {
       testMatch: ['<rootDir>/tests/browser/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/integration/global-setup.ts',
       globalTeardown: '<rootDir>/tests/integration/global-teardown.ts',
-      testTimeout: 90000,
     },
   ],
 };
