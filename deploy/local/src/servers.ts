@@ -14,6 +14,49 @@ export interface ServerPorts {
 
 const listening = (port: number) => () => portInUse(port);
 
+/** Process names of the servers (stopped after the services). */
+export const SERVER_NAMES = ['nats', 'ferretdb', 'redis', 'maildev', 'minio'];
+
+export interface Minio {
+  proc: Proc;
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+}
+
+/** MinIO: a real S3 API for the S3 storage backend. Credentials are local-only. */
+export async function startMinio(dataDir: string, port: number, consolePort: number): Promise<Minio> {
+  const dir = path.join(dataDir, 'minio');
+  fs.mkdirSync(dir, { recursive: true });
+  const accessKey = 'coffer-local';
+  const secretKey = 'coffer-local-secret';
+  const proc = startProcess(
+    'minio',
+    which('minio'),
+    [
+      'server',
+      dir,
+      '--address',
+      `127.0.0.1:${port}`,
+      '--console-address',
+      `127.0.0.1:${consolePort}`,
+      '--quiet',
+    ],
+    {
+      logDir: path.join(dataDir, 'logs'),
+      env: { MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey },
+    },
+  );
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('minio', httpOk(`${endpoint}/minio/health/live`), 60_000, proc);
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return { proc, endpoint, accessKey, secretKey };
+}
+
 function httpOk(url: string): () => Promise<boolean> {
   return () =>
     new Promise((resolve) => {

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, startProcess, waitFor, type Proc } from './processes.js';
-import { startServers, type ServerPorts } from './servers.js';
+import { startMinio, startServers, SERVER_NAMES, type Minio, type ServerPorts } from './servers.js';
 
-/** Coffer's own services, in start order; each is `node services/<name>/dist/main.js`. */
-export const SERVICES = ['auth', 'notification', 'audit', 'gateway'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+/** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
+type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'backup-orchestrator';
 
 export interface StackOptions {
   repoRoot: string;
@@ -16,6 +15,10 @@ export interface StackOptions {
   gatewayPort?: number;
   /** How many gateway replicas to start (tests of the Socket.IO fan-out use two). */
   gateways?: number;
+  /** How many orchestrator replicas to start (the scheduler test uses two). */
+  orchestrators?: number;
+  /** Where storage keeps blobs: its filesystem backend (default) or S3 on a local MinIO. */
+  storageBackend?: 'fs' | 's3';
   env?: NodeJS.ProcessEnv;
 }
 
@@ -24,6 +27,7 @@ export interface Stack {
     app: string;
     gateways: string[];
     mailWeb: string;
+    s3?: string;
     nats: string;
     mongo: string;
     redis: string;
@@ -35,10 +39,12 @@ export interface Stack {
 }
 
 const LOCAL: ServerPorts = { nats: 4222, mongo: 27017, redis: 6379, smtp: 1025, mailWeb: 1080 };
-const LOCAL_GRPC: Record<Exclude<ServiceName, 'gateway'>, number> = {
+const LOCAL_GRPC: Record<BackendService, number> = {
   auth: 50051,
   notification: 50052,
   audit: 50053,
+  'backup-orchestrator': 50054,
+  storage: 50055,
 };
 
 function readyz(port: number) {
@@ -65,9 +71,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         smtp: await freePort(),
         mailWeb: await freePort(),
       };
-  const grpc = local
+  const grpc: Record<BackendService, number> = local
     ? LOCAL_GRPC
-    : { auth: await freePort(), notification: await freePort(), audit: await freePort() };
+    : {
+        auth: await freePort(),
+        notification: await freePort(),
+        audit: await freePort(),
+        'backup-orchestrator': await freePort(),
+        storage: await freePort(),
+      };
   const gatewayCount = opts.gateways ?? 1;
   const gatewayPorts: number[] = [];
   for (let i = 0; i < gatewayCount; i++) {
@@ -76,7 +88,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const logDir = path.join(opts.dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
 
+  const s3 = opts.storageBackend === 's3';
   const procs: Proc[] = await startServers(opts.dataDir, ports, opts.repoRoot);
+  let minio: Minio | undefined;
+  if (s3) {
+    minio = await startMinio(opts.dataDir, local ? 9000 : await freePort(), local ? 9001 : await freePort());
+    procs.push(minio.proc);
+  }
   const appUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
@@ -89,13 +107,24 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     AUTH_GRPC: `127.0.0.1:${grpc.auth}`,
     NOTIFICATION_GRPC: `127.0.0.1:${grpc.notification}`,
     AUDIT_GRPC: `127.0.0.1:${grpc.audit}`,
+    ORCHESTRATOR_GRPC: `127.0.0.1:${grpc['backup-orchestrator']}`,
+    STORAGE_GRPC: `127.0.0.1:${grpc.storage}`,
+    ...(minio
+      ? {
+          STORAGE_BACKEND: 's3',
+          S3_ENDPOINT: minio.endpoint,
+          S3_BUCKET: 'coffer-backups',
+          S3_ACCESS_KEY_ID: minio.accessKey,
+          S3_SECRET_ACCESS_KEY: minio.secretKey,
+        }
+      : { STORAGE_BACKEND: 'fs', STORAGE_DIR: path.join(opts.dataDir, 'storage') }),
     WEB_DIST: path.join(opts.repoRoot, 'web/dist'),
     ...opts.env,
   };
   // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.
   if (process.env.MONGODB_URI) env.MONGODB_URI = process.env.MONGODB_URI;
 
-  const startService = async (name: string, script: ServiceName, extra: NodeJS.ProcessEnv) => {
+  const startService = async (name: string, script: BackendService | 'gateway', extra: NodeJS.ProcessEnv) => {
     const opsPort = await freePort();
     const p = startProcess(
       name,
@@ -112,15 +141,29 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const stop = async () => {
     // Services first (they drain work into the servers), then the servers.
-    const services = procs.filter((p) => !['nats', 'ferretdb', 'redis', 'maildev'].includes(p.name));
+    const services = procs.filter((p) => !SERVER_NAMES.includes(p.name));
     await Promise.all(services.map((p) => p.stop()));
     await Promise.all(procs.filter((p) => !services.includes(p)).map((p) => p.stop()));
   };
 
   try {
     await Promise.all(
-      (Object.keys(grpc) as Array<keyof typeof grpc>).map((name) =>
+      (['auth', 'notification', 'audit', 'storage'] as const).map((name) =>
         startService(name, name, { GRPC_LISTEN: `127.0.0.1:${grpc[name]}` }),
+      ),
+    );
+    // Replicas share one gRPC address in production behind a Service; here the first one serves
+    // gRPC for the gateway and the others only run the scheduler and consumers.
+    const orchestrators = opts.orchestrators ?? 1;
+    await Promise.all(
+      Array.from({ length: orchestrators }, (_, i) =>
+        startService(
+          orchestrators > 1 ? `backup-orchestrator-${i + 1}` : 'backup-orchestrator',
+          'backup-orchestrator',
+          {
+            GRPC_LISTEN: `127.0.0.1:${i === 0 ? grpc['backup-orchestrator'] : 0}`,
+          },
+        ),
       ),
     );
     await Promise.all(
@@ -138,6 +181,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       app: appUrl,
       gateways: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
       mailWeb: `http://127.0.0.1:${ports.mailWeb}`,
+      s3: minio?.endpoint,
       nats: env.NATS_URL!,
       mongo: env.MONGODB_URI!,
       redis: env.REDIS_URL!,

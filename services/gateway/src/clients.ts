@@ -1,5 +1,5 @@
 import { grpcClient } from '@coffer/common';
-import { audit, auth, notification } from '@coffer/proto';
+import { audit, auth, notification, orchestrator, storage } from '@coffer/proto';
 import type { GatewayConfig } from './config.js';
 
 /** gRPC clients of the services behind the gateway. */
@@ -8,6 +8,8 @@ export function serviceClients(config: GatewayConfig) {
     auth: grpcClient(auth.AuthServiceClient, config.AUTH_GRPC),
     notification: grpcClient(notification.NotificationServiceClient, config.NOTIFICATION_GRPC),
     audit: grpcClient(audit.AuditServiceClient, config.AUDIT_GRPC),
+    orchestrator: grpcClient(orchestrator.OrchestratorServiceClient, config.ORCHESTRATOR_GRPC),
+    storage: grpcClient(storage.StorageServiceClient, config.STORAGE_GRPC),
   };
 }
 export type Clients = ReturnType<typeof serviceClients>;

@@ -10,6 +10,8 @@ const schema = z.object({
   AUTH_GRPC: grpcAddress(defaultGrpc.auth),
   NOTIFICATION_GRPC: grpcAddress(defaultGrpc.notification),
   AUDIT_GRPC: grpcAddress(defaultGrpc.audit),
+  ORCHESTRATOR_GRPC: grpcAddress(defaultGrpc.orchestrator),
+  STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
   /** The built web app (web/dist); served on the same origin as /api when present. */
   WEB_DIST: z.string().optional(),
   /** Express 'trust proxy' setting: which hops may set X-Forwarded-For (e.g. 'loopback'). */

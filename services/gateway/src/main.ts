@@ -1,13 +1,16 @@
 import http from 'node:http';
-import { connectRedis, createLogger, onShutdown, startOpsServer } from '@coffer/common';
+import { connectEventBus, connectRedis, createLogger, onShutdown, startOpsServer } from '@coffer/common';
 import { closeClients, serviceClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { identity as identityFactory } from './http/identity.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { RouteTable } from './http/route.js';
+import { startFanout } from './realtime/fanout.js';
 import { startRealtime } from './realtime/socket.js';
 import { adminRoutes } from './routes/admin.js';
+import { agentRoutes } from './routes/agents.js';
+import { backupRoutes } from './routes/backups.js';
 import { authRoutes } from './routes/auth.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/user.js';
@@ -17,6 +20,12 @@ async function main() {
   const log = createLogger('gateway', config.LOG_LEVEL);
   const clients = serviceClients(config);
   const redis = await connectRedis(config.REDIS_URL);
+  const bus = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'gateway',
+    log,
+    streams: ['BACKUP', 'RESTORE', 'AGENT'],
+  });
   const identity = identityFactory({
     jwtSecret: config.JWT_SECRET,
     cacheMs: config.ACCOUNT_STATE_CACHE_MS,
@@ -25,29 +34,35 @@ async function main() {
 
   const routes = new RouteTable(identity);
   authRoutes(routes, { clients, config, rateLimit: rateLimiter(redis, config.RATE_WINDOW_SECONDS) });
-  // Usage is owned by the storage service, which arrives with the backup pipeline; until then
-  // nobody has stored anything.
-  userRoutes(routes, { clients, storageUsed: async () => 0 });
+  userRoutes(routes, {
+    clients,
+    storageUsed: async (userId) => (await clients.storage.usage({ userId })).bytesUsed,
+  });
   settingsRoutes(routes, { clients });
+  backupRoutes(routes, { clients });
+  agentRoutes(routes, { clients });
   adminRoutes(routes, { clients, identity });
 
   const app = createApp({ log, routes, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   const server = http.createServer(app);
   const io = await startRealtime({ server, redis, identity, log });
+  const fanout = await startFanout(bus, io);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   const ops = await startOpsServer({
     service: 'gateway',
     port: config.OPS_PORT,
     host: config.OPS_HOST,
-    ready: () => redis.isReady,
+    ready: () => redis.isReady && !bus.nc.isClosed(),
   });
   log.info({ port: config.PORT, opsPort: ops.port }, 'gateway ready');
 
   onShutdown(log, [
+    () => fanout.stop(),
     () => new Promise((resolve) => io.close(() => resolve(undefined))),
     () => new Promise((resolve) => server.close(() => resolve(undefined))),
     async () => closeClients(clients),
+    () => bus.close(),
     () => redis.quit(),
     () => ops.close(),
   ]);

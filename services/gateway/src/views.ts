@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { auth } from '@coffer/proto';
+import type { auth, orchestrator } from '@coffer/proto';
 
 /** REST shapes of spec §3/§7, declared once: they document the API and shape every answer. */
 export const userView = z
@@ -90,4 +90,86 @@ export const toAdminUser = (u: auth.AdminUser): z.input<typeof adminUserView> =>
   banReason: u.banReason ?? null,
   bannedAt: u.bannedAt ?? null,
   createdAt: u.createdAt,
+});
+
+export const backupView = z
+  .object({
+    _id: z.string(),
+    databaseName: z.string(),
+    timestamp: z.string(),
+    createdAt: z.string(),
+    completedAt: z.string().optional(),
+    size: z.number().describe('bytes of ciphertext'),
+    status: z.enum(['pending', 'in-progress', 'completed', 'failed']),
+    type: z.enum(['manual', 'auto']),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'Backup' });
+
+export const restoreView = z
+  .object({
+    _id: z.string(),
+    backupId: z.string(),
+    databaseName: z.string(),
+    status: z.enum(['pending', 'in-progress', 'completed', 'failed']),
+    createdAt: z.string(),
+    completedAt: z.string().optional(),
+    error: z.string().optional(),
+    documentsRestored: z.number(),
+    documentsFailed: z.number(),
+  })
+  .meta({ id: 'Restore' });
+
+export const agentView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    version: z.string(),
+    platform: z.string(),
+    status: z.enum(['active', 'inactive', 'offline']),
+    lastSeen: z.string(),
+  })
+  .meta({ id: 'Agent' });
+
+export const databaseView = z
+  .object({ _id: z.string(), name: z.string(), isActive: z.boolean() })
+  .meta({ id: 'Database' });
+
+export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => ({
+  _id: b.id,
+  databaseName: b.databaseName,
+  timestamp: b.timestamp || b.createdAt,
+  createdAt: b.createdAt,
+  completedAt: b.completedAt,
+  size: b.size,
+  status: b.status as z.input<typeof backupView>['status'],
+  type: b.type === 'auto' ? 'auto' : 'manual',
+  error: b.error,
+});
+
+export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> => ({
+  _id: r.id,
+  backupId: r.backupId,
+  databaseName: r.databaseName,
+  status: r.status as z.input<typeof restoreView>['status'],
+  createdAt: r.createdAt,
+  completedAt: r.completedAt,
+  error: r.error,
+  documentsRestored: r.documentsRestored,
+  documentsFailed: r.documentsFailed,
+});
+
+export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
+  id: a.id,
+  name: a.name,
+  version: a.version,
+  platform: a.platform,
+  status: a.status === 'active' || a.status === 'inactive' ? a.status : 'offline',
+  lastSeen: a.lastSeen,
+});
+
+export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseView> => ({
+  _id: d.id,
+  name: d.name,
+  isActive: d.isActive,
 });

@@ -7,6 +7,26 @@ import { adminUserView, planView, toAdminUser, toPlan } from '../views.js';
 
 const userParam = z.object({ id: fields.objectId('user') });
 
+const adminAgentView = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    hostname: z.string(),
+    version: z.string(),
+    platform: z.string(),
+    status: z.string(),
+    lastSeen: z.string(),
+  })
+  .meta({ id: 'AdminAgent' });
+
+const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
+/** Sizes as the spec formats them: Bytes to TB with two decimals. */
+export function formatBytes(bytes: number): string {
+  if (bytes <= 0) return '0 Bytes';
+  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${UNITS[i]}`;
+}
+
 /** /api/admin/* user management (admins only). */
 export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {
   const { clients, identity } = deps;
@@ -87,6 +107,53 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
       await clients.auth.adminDeleteUser({ actorId: caller.id, userId: params.id });
       identity.forget(params.id);
       return { message: 'User deleted' };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/admin/stats/backups',
+    summary: 'Number and total size of all stored backups',
+    tag: 'admin',
+    access: 'admin',
+    response: z.object({ totalCount: z.number(), totalSize: z.number(), formattedSize: z.string() }),
+    handler: async () => {
+      const s = await clients.orchestrator.backupStats({});
+      return { totalCount: s.totalCount, totalSize: s.totalSize, formattedSize: formatBytes(s.totalSize) };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/admin/users/:id/agents',
+    summary: "A user's agents",
+    tag: 'admin',
+    access: 'admin',
+    params: userParam,
+    response: z.array(adminAgentView),
+    handler: async ({ params }) =>
+      (await clients.orchestrator.adminListAgents({ userId: params.id })).agents.map((a) => ({
+        _id: a.id,
+        name: a.name,
+        hostname: a.hostname || 'unknown',
+        version: a.version,
+        platform: a.platform,
+        status: a.status,
+        lastSeen: a.lastSeen,
+      })),
+  });
+
+  t.add({
+    method: 'delete',
+    path: '/api/admin/agents/:id',
+    summary: 'Remove an agent',
+    tag: 'admin',
+    access: 'admin',
+    params: z.object({ id: fields.objectId('agent') }),
+    response: messageBody,
+    handler: async ({ params }) => {
+      await clients.orchestrator.adminDeleteAgent({ userId: '', agentId: params.id });
+      return { message: 'Agent removed' };
     },
   });
 

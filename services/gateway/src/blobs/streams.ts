@@ -1,0 +1,94 @@
+import { Readable, Transform } from 'node:stream';
+import type { ServiceError } from '@grpc/grpc-js';
+import { fromServiceError, notFound } from '@coffer/common';
+import { storage } from '@coffer/proto';
+
+/** Largest gRPC message the gateway sends or expects for blob data (architecture §4). */
+export const MAX_CHUNK = 1024 * 1024;
+
+const asAppError = (err: unknown) =>
+  err && typeof (err as ServiceError).code === 'number' ? fromServiceError(err as ServiceError) : err;
+
+/**
+ * Opens a stored blob for streaming: resolves once storage has sent the blob's info (so the
+ * caller can set Content-Length before the first byte), then yields the bytes with backpressure.
+ */
+export function openBlob(
+  client: storage.StorageServiceClient,
+  ref: { userId: string; blobId: string },
+): Promise<{ info: storage.BlobInfo; body: Readable; cancel(): void }> {
+  const call = client.get(ref);
+  return new Promise((resolve, reject) => {
+    let info: storage.BlobInfo | undefined;
+    const body = new Transform({
+      readableHighWaterMark: 4 * MAX_CHUNK,
+      writableObjectMode: true,
+      transform(msg: storage.GetResponse, _enc, done) {
+        if (msg.info) {
+          info = msg.info;
+          resolve({ info, body, cancel: () => call.cancel() });
+          return done();
+        }
+        done(null, msg.chunk);
+      },
+    });
+    call.on('error', (err) => {
+      const e = asAppError(err);
+      if (!info) reject(e);
+      body.destroy(e as Error);
+    });
+    call.pipe(body);
+    call.on('end', () => {
+      if (!info) reject(notFound('Backup file not found'));
+    });
+  });
+}
+
+/**
+ * Streams `source` into storage as one blob. Chunks are cut to at most 1 MiB, and the source is
+ * read only as fast as the gRPC stream drains, so no hop holds the whole backup. If the source
+ * fails or ends early (`complete()` says whether it ended cleanly), the call is cancelled and
+ * storage discards what it received. If storage refuses, the source is left alone (unpiped) so
+ * the caller can still answer the client before closing it.
+ */
+export function putBlob(
+  client: storage.StorageServiceClient,
+  header: storage.PutHeader,
+  source: Readable,
+  complete: () => boolean = () => true,
+): Promise<storage.BlobInfo> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (err: unknown, res?: storage.BlobInfo) => {
+      if (settled) return;
+      settled = true;
+      if (err) reject(asAppError(err));
+      else resolve(res!);
+    };
+    const call = client.put((err, res) => settle(err, res));
+    const toMessages = new Transform({
+      readableObjectMode: true,
+      transform(chunk: Buffer, _enc, done) {
+        for (let off = 0; off < chunk.length; off += MAX_CHUNK) {
+          this.push({ chunk: chunk.subarray(off, off + MAX_CHUNK) });
+        }
+        done();
+      },
+    });
+    const abort = (err: Error) => {
+      source.unpipe(toMessages);
+      call.cancel();
+      settle(err);
+    };
+    call.on('error', (err) => {
+      source.unpipe(toMessages);
+      settle(err);
+    });
+    source.on('error', abort);
+    source.on('close', () => {
+      if (!complete()) abort(new Error('The upload ended before all data arrived'));
+    });
+    call.write({ header });
+    source.pipe(toMessages).pipe(call as unknown as NodeJS.WritableStream);
+  });
+}

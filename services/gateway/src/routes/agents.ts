@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { fields } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import { messageBody, type RouteTable } from '../http/route.js';
+
+const ACTION_MESSAGES = {
+  restart: 'Restart command sent to agent',
+  update: 'Update check command sent to agent',
+  reset: 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.',
+} as const;
+
+/** /api/agents/*: the backup service's health and commands to the caller's agents. */
+export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
+  const { orchestrator } = deps.clients;
+
+  t.add({
+    method: 'get',
+    path: '/api/agents/server-status',
+    summary: 'Whether the backup service answers',
+    tag: 'agents',
+    access: 'user',
+    response: z.object({ status: z.literal('ok') }),
+    handler: async ({ caller }) => {
+      await orchestrator.systemStatus({ userId: caller.id }, { timeoutMs: 5000 });
+      return { status: 'ok' as const };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/agents/manage/:agentId',
+    summary: 'Send an agent a command: restart, update (check for updates) or reset (new credentials)',
+    tag: 'agents',
+    access: 'user',
+    params: z.object({ agentId: fields.objectId('agent') }),
+    body: z.object({
+      action: z.enum(['restart', 'update', 'reset'], { error: 'action must be restart, update or reset' }),
+    }),
+    response: messageBody,
+    handler: async ({ caller, params, body }) => {
+      await orchestrator.manageAgent({ userId: caller.id, agentId: params.agentId, action: body.action });
+      return { message: ACTION_MESSAGES[body.action] };
+    },
+  });
+}

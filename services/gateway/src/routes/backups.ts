@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { conflict, fields } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import { openBlob } from '../blobs/streams.js';
+import { messageBody, type RouteTable } from '../http/route.js';
+import { backupView, restoreView, toBackup, toRestore } from '../views.js';
+
+const backupParam = z.object({ id: fields.objectId('backup') });
+const databaseName = z
+  .string({ error: 'databaseName is required' })
+  .trim()
+  .min(1, 'databaseName is required')
+  .max(120, 'databaseName must be at most 120 characters');
+
+/** The name a downloaded backup is saved under (spec §7). */
+export const downloadFileName = (databaseName: string, createdAt: string) =>
+  `backup-${databaseName}-${createdAt}.enc.coffer`;
+
+/** RFC 6266 Content-Disposition with an ASCII fallback and the exact UTF-8 name. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** /api/backups/*: list, trigger, inspect, delete, download and restore backups (spec §7). */
+export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
+  const { orchestrator, storage } = deps.clients;
+
+  t.add({
+    method: 'get',
+    path: '/api/backups',
+    summary: "The caller's backups, newest first",
+    tag: 'backups',
+    access: 'user',
+    response: z.array(backupView),
+    handler: async ({ caller }) =>
+      (await orchestrator.listBackups({ userId: caller.id })).backups.map(toBackup),
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/backups',
+    summary: 'Start a manual backup of a database (429 with nextBackupAvailable inside the plan interval)',
+    tag: 'backups',
+    access: 'user',
+    status: 201,
+    body: z.object({ databaseName }),
+    response: backupView,
+    handler: async ({ caller, body }) =>
+      toBackup(await orchestrator.triggerBackup({ userId: caller.id, databaseName: body.databaseName })),
+  });
+
+  // Registered before /api/backups/:id so 'restores' is never read as an id.
+  t.add({
+    method: 'get',
+    path: '/api/backups/restores/all',
+    summary: "The caller's restores, newest first",
+    tag: 'backups',
+    access: 'user',
+    response: z.array(restoreView),
+    handler: async ({ caller }) =>
+      (await orchestrator.listRestores({ userId: caller.id })).restores.map(toRestore),
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/backups/:id',
+    summary: 'One backup',
+    tag: 'backups',
+    access: 'user',
+    params: backupParam,
+    response: backupView,
+    handler: async ({ caller, params }) =>
+      toBackup(await orchestrator.getBackup({ userId: caller.id, backupId: params.id })),
+  });
+
+  t.add({
+    method: 'delete',
+    path: '/api/backups/:id',
+    summary: 'Delete a finished backup and its file',
+    tag: 'backups',
+    access: 'user',
+    params: backupParam,
+    response: messageBody,
+    handler: async ({ caller, params }) => {
+      await orchestrator.deleteBackup({ userId: caller.id, backupId: params.id });
+      return { message: 'Backup deleted successfully' };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/backups/:id/download',
+    summary: 'Download the encrypted backup file (streamed, with Content-Length)',
+    tag: 'backups',
+    access: 'user',
+    params: backupParam,
+    response: z.string().meta({ format: 'binary', description: 'the encrypted file' }),
+    handler: async ({ caller, params, res, req }) => {
+      const backup = await orchestrator.getBackup({ userId: caller.id, backupId: params.id });
+      if (backup.status !== 'completed') throw conflict('Only completed backups can be downloaded');
+      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backup.id });
+      res.status(200);
+      res.setHeader('Content-Type', 'application/octet-stream');
+      res.setHeader('Content-Length', String(blob.info.size));
+      res.setHeader(
+        'Content-Disposition',
+        attachment(downloadFileName(backup.databaseName, backup.createdAt)),
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      req.on('close', () => {
+        if (!res.writableFinished) blob.cancel();
+      });
+      await new Promise<void>((resolve) => {
+        blob.body.on('error', () => {
+          // Headers are out: all we can do is cut the connection so the file is visibly incomplete.
+          res.destroy();
+          resolve();
+        });
+        res.on('close', resolve);
+        blob.body.pipe(res);
+      });
+      return '';
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/backups/:id/restore',
+    summary: 'Restore a completed backup into its database (the agent drops and replaces the collections)',
+    tag: 'backups',
+    access: 'user',
+    status: 202,
+    params: backupParam,
+    body: z.object({ databaseName }),
+    response: messageBody.extend({ restore: restoreView }),
+    handler: async ({ caller, params, body }) => {
+      const restore = await orchestrator.requestRestore({
+        userId: caller.id,
+        backupId: params.id,
+        databaseName: body.databaseName,
+      });
+      return { message: 'Restore requested', restore: toRestore(restore) };
+    },
+  });
+}
