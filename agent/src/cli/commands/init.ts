@@ -1,0 +1,99 @@
+import os from 'node:os';
+import {
+  configExists,
+  loadConfig,
+  resolveConfigPath,
+  saveConfig,
+  type AgentConfig,
+} from '../../config/config.js';
+import { fingerprintHex } from '../../crypto/format.js';
+import { decodeKey, encodeKey, generateMasterKey } from '../../crypto/key.js';
+import { parseCommand } from '../args.js';
+import { note, out, UserError, type CliIo } from '../io.js';
+
+export const INIT_HELP = `Usage: coffer-agent init --server URL --api-key KEY [--name NAME] [--force]
+
+Writes the agent config with the service URL, your API key and a new random 256-bit master key.
+Run again to change server, API key or name: the existing master key is kept. --force replaces the
+master key with a new one (backups made with the old key then need the old key to be decrypted).`;
+
+function checkServer(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UserError(`--server must be a URL such as https://coffer.example.com (got "${url}")`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new UserError('--server must be an http:// or https:// URL');
+  return u.toString().replace(/\/$/, '');
+}
+
+export async function initCommand(args: string[], io: CliIo, configPath: string): Promise<void> {
+  const { values } = parseCommand(
+    'init',
+    args,
+    {
+      server: { type: 'string' },
+      'api-key': { type: 'string' },
+      name: { type: 'string' },
+      force: { type: 'boolean' },
+    },
+    { min: 0, max: 0 },
+  );
+  if (values.help) return out(io, INIT_HELP);
+  if (!values.server) throw new UserError('init: --server URL is required');
+  const apiKey = values['api-key']?.trim();
+  if (!apiKey)
+    throw new UserError(
+      'init: --api-key KEY is required (find it in the dashboard under Settings → Security)',
+    );
+  const server = checkServer(values.server);
+  const name = values.name?.trim() || os.hostname();
+
+  let previous: AgentConfig | undefined;
+  if (await configExists(configPath)) {
+    try {
+      previous = await loadConfig(configPath);
+    } catch (e) {
+      throw new UserError(
+        `${(e as Error).message} It may hold your master key, so init will not overwrite it: fix it or move it away first.`,
+      );
+    }
+  }
+
+  const keepKey = previous !== undefined && !values.force;
+  const masterKey = keepKey ? decodeKey(previous!.masterKey) : generateMasterKey();
+  const config: AgentConfig = {
+    ...(previous ?? {}),
+    version: 1,
+    server,
+    apiKey,
+    name,
+    masterKey: encodeKey(masterKey),
+    createdAt: previous?.createdAt ?? new Date().toISOString(),
+    databases: previous?.databases ?? [],
+  };
+  await saveConfig(configPath, config);
+
+  const fp = fingerprintHex(masterKey);
+  out(io, `Agent config written to ${configPath} (server ${server}, agent name "${name}").`);
+  if (keepKey) {
+    out(io, `Kept the existing master key, fingerprint ${fp}.`);
+    return;
+  }
+  if (previous) {
+    note(io, `Replaced master key ${fingerprintHex(decodeKey(previous.masterKey))} with a new key.`);
+    note(io, 'Backups made with the old key can only be decrypted with the old key.');
+  }
+  out(io, `Master key fingerprint: ${fp}`);
+  out(io, '');
+  out(io, 'IMPORTANT: keep a copy of the master key somewhere safe, away from this server:');
+  out(io, `  coffer-agent key export --out coffer-master.key${configPathHint(configPath, io)}`);
+  out(io, 'Without it no backup can be decrypted. Coffer never receives this key and cannot recover it.');
+}
+
+/** Repeats --config in suggested commands when the config is not where the agent looks by default. */
+export function configPathHint(configPath: string, io: CliIo): string {
+  return configPath === resolveConfigPath(undefined, io.env) ? '' : ` --config ${configPath}`;
+}

@@ -1,0 +1,172 @@
+// The agent's local config file: server, API key, master key and the databases it backs up.
+// It is the only place connection strings and the key live (architecture §3): mode 0600, in a
+// 0700 directory, never sent anywhere.
+import { readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { decodeKey } from '../crypto/key.js';
+import { writeFileAtomic } from './files.js';
+import { parseMongoUri } from './uri.js';
+import { checkDatabaseName } from './names.js';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Database labels are what the service and the dashboard show. */
+export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const LABEL_RULE =
+  '1 to 64 characters: letters, digits, dot, dash, underscore; starting with a letter or digit';
+
+const zUri = z.string().superRefine((s, ctx) => {
+  try {
+    parseMongoUri(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+  }
+});
+
+const zDbName = z.string().superRefine((s, ctx) => {
+  const problem = checkDatabaseName(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+export const DatabaseEntrySchema = z.object({
+  /** Label the service sees. */
+  name: z.string().regex(LABEL_RE, `database label must be ${LABEL_RULE}`),
+  /** Connection string; secret, local only. */
+  uri: zUri,
+  /** The database mongodump dumps and mongorestore restores into. */
+  db: zDbName,
+});
+
+export const AgentConfigSchema = z.looseObject({
+  version: z.literal(1),
+  /** Gateway base URL; absent on a key-only (offline decrypt) config. */
+  server: z.httpUrl().optional(),
+  apiKey: z.string().min(1).max(512).optional(),
+  name: z.string().min(1).max(100),
+  masterKey: z.string().superRefine((s, ctx) => {
+    try {
+      decodeKey(s);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  }),
+  createdAt: z.string().optional(),
+  databases: z
+    .array(DatabaseEntrySchema)
+    .default([])
+    .superRefine((dbs, ctx) => {
+      const seen = new Set<string>();
+      dbs.forEach((d, i) => {
+        if (seen.has(d.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'name'],
+            message: `duplicate database label "${d.name}"`,
+          });
+        seen.add(d.name);
+      });
+    }),
+});
+
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+export type DatabaseEntry = z.infer<typeof DatabaseEntrySchema>;
+
+/** --config, else $COFFER_AGENT_CONFIG, else $XDG_CONFIG_HOME/coffer/agent.json, else ~/.config/coffer/agent.json. */
+export function resolveConfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return path.resolve(flag);
+  if (env.COFFER_AGENT_CONFIG) return path.resolve(env.COFFER_AGENT_CONFIG);
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(os.homedir(), '.config');
+  return path.join(base, 'coffer', 'agent.json');
+}
+
+/** The daemon's status file sits beside the config. */
+export function statusPathFor(configPath: string): string {
+  return path.join(path.dirname(configPath), 'agent.status.json');
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length
+        ? i.path
+            .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+            .join('')
+            .replace(/^\./, '')
+        : '(top level)';
+      // Never echo values: the file holds secrets.
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+export async function configExists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads and validates the config; every failure is a ConfigError with a one-line reason. */
+export async function loadConfig(file: string): Promise<AgentConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new ConfigError(
+        `No agent config at ${file}. Run \`coffer-agent init --server URL --api-key KEY\` first (or pass --config PATH).`,
+      );
+    }
+    if (code === 'EACCES') throw new ConfigError(`Cannot read the agent config ${file}: permission denied.`);
+    throw new ConfigError(`Cannot read the agent config ${file}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`The agent config ${file} is not valid JSON (${(e as Error).message}).`);
+  }
+  const parsed = AgentConfigSchema.safeParse(json);
+  if (!parsed.success)
+    throw new ConfigError(`The agent config ${file} is invalid: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Validates and writes the config atomically (mode 0600; a missing directory is created 0700). */
+export async function saveConfig(file: string, config: AgentConfig): Promise<void> {
+  const parsed = AgentConfigSchema.safeParse(config);
+  if (!parsed.success)
+    throw new ConfigError(`Refusing to write an invalid agent config: ${describeIssues(parsed.error)}`);
+  await writeFileAtomic(file, JSON.stringify(parsed.data, null, 2) + '\n');
+}
+
+/** A warning when the config file can be read by other users, else undefined. */
+export async function permissionWarning(file: string): Promise<string | undefined> {
+  try {
+    const s = await stat(file);
+    if (process.platform !== 'win32' && (s.mode & 0o077) !== 0) {
+      return `warning: ${file} is accessible by other users (mode ${(s.mode & 0o777).toString(8)}); it holds your master key. Run: chmod 600 ${file}`;
+    }
+  } catch {
+    // reported by loadConfig
+  }
+  return undefined;
+}
+
+export function masterKeyOf(config: AgentConfig): Buffer {
+  return decodeKey(config.masterKey);
+}
+
+export function findDatabase(config: AgentConfig, label: string): DatabaseEntry | undefined {
+  return config.databases.find((d) => d.name === label);
+}

@@ -1,0 +1,158 @@
+// Backup: mongodump --archive → zstd → encrypt → sink, one streamed pass with backpressure; no
+// plaintext on disk. The sink only ever sees a complete file's end after mongodump exited 0: on
+// any failure it is destroyed with the error instead, so an upload can abort cleanly.
+import { Transform, type TransformCallback, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createEncryptor } from '../crypto/encrypt.js';
+import { fingerprintHex } from '../crypto/format.js';
+import { ArchiveScanner } from './archive.js';
+import { describeExit, startTool, type Exit } from './child.js';
+import { PipelineError } from './errors.js';
+import { checkDatabase } from './mongo.js';
+import { ProgressTracker, splitNamespace, type ProgressListener } from './progress.js';
+import { redactorFor } from './redact.js';
+import { LineTail, parseDumpDone, parseProgressLine } from './tool-output.js';
+import { findTool, mongodumpArgs, withToolConfig } from './tools.js';
+
+export interface BackupOptions {
+  /** Connection string (secret; goes only into the tool's private config file). */
+  uri: string;
+  /** Database to dump. */
+  dbName: string;
+  /** Where the encrypted file goes (an upload, a file). Ended on success, destroyed on failure. */
+  sink: Writable;
+  masterKey: Buffer;
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+  /** Name used in messages (the database label); defaults to dbName. */
+  label?: string;
+  /** Plaintext bytes per encrypted chunk (default 64 KiB). */
+  chunkSize?: number;
+}
+
+export interface BackupResult {
+  /** Documents per collection as written to the archive. */
+  collections: Array<{ name: string; documents: number }>;
+  documents: number;
+  /** Size of the raw mongodump archive. */
+  archiveBytes: number;
+  /** Size of the encrypted file written to the sink. */
+  fileBytes: number;
+  /** Fingerprint of the key the file was encrypted with (the service may store it). */
+  fingerprint: string;
+  durationMs: number;
+}
+
+/** Holds back the end of the stream until the tool has exited, and fails it if the exit was bad. */
+class ExitGate extends Transform {
+  constructor(private readonly check: () => Promise<void>) {
+    super();
+  }
+  override _transform(chunk: Buffer, _e: BufferEncoding, cb: TransformCallback): void {
+    cb(null, chunk);
+  }
+  override _flush(cb: TransformCallback): void {
+    this.check().then(
+      () => cb(),
+      (e: Error) => cb(e),
+    );
+  }
+}
+
+function toolFailure(tool: string, exit: Exit, lines: string[]): PipelineError {
+  const last = lines.slice(-5).join(' | ');
+  return new PipelineError('TOOL_FAILED', `${describeExit(tool, exit)}${last ? `: ${last}` : ''}`, lines);
+}
+
+/** Dumps `dbName`, compresses and encrypts it into `sink`. See the module comment for guarantees. */
+export async function runBackup(opts: BackupOptions): Promise<BackupResult> {
+  const started = Date.now();
+  const label = opts.label ?? opts.dbName;
+  const scrub = redactorFor(opts.uri);
+  const fail = (e: unknown): never => {
+    if (!opts.sink.destroyed) opts.sink.destroy(e as Error);
+    throw e;
+  };
+
+  try {
+    return await backup(opts, label, scrub, started);
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+async function backup(
+  opts: BackupOptions,
+  label: string,
+  scrub: (s: string) => string,
+  started: number,
+): Promise<BackupResult> {
+  mongodumpArgs({ configFile: '', db: opts.dbName }); // validates the name before anything runs
+  const tool = await findTool('mongodump');
+  const collectionsUpFront = await checkDatabase(opts.uri, opts.dbName, label);
+
+  const scanner = new ArchiveScanner({ strict: false });
+  let stderrCollection = '';
+  const tracker = new ProgressTracker(
+    collectionsUpFront.reduce((n, c) => n + c.count, 0),
+    opts.onProgress,
+    () => {
+      for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
+      tracker.setCollection(
+        scanner.current && scanner.failed === undefined
+          ? splitNamespace(scanner.current).collection
+          : stderrCollection,
+      );
+    },
+  );
+
+  return withToolConfig(opts.uri, async (configFile) => {
+    const run = startTool('mongodump', tool, mongodumpArgs({ configFile, db: opts.dbName }), {
+      stdin: false,
+      stdout: true,
+    });
+    const stderr = new LineTail(run.stderr, (line) => {
+      const p = parseProgressLine(line) ?? parseDumpDone(line);
+      if (!p) return;
+      const { collection } = splitNamespace(p.ns);
+      tracker.observe(collection, 'current' in p ? p.current : p.documents);
+      stderrCollection = collection;
+    });
+    const toolOutput = () => stderr.lines().map(scrub);
+    const gate = new ExitGate(async () => {
+      const exit = await run.exited;
+      if (exit.code !== 0) throw toolFailure('mongodump', exit, toolOutput());
+    });
+    const { stream: encryptor, encrypt } = createEncryptor({
+      masterKey: opts.masterKey,
+      chunkSize: opts.chunkSize,
+    });
+    tracker.start();
+    try {
+      await pipeline(run.stdout!, scanner, gate, encryptor, opts.sink, { signal: opts.signal });
+    } catch (e) {
+      tracker.stop(false);
+      run.kill();
+      const exit = await run.exited.catch((err: unknown) => err);
+      if (exit instanceof PipelineError) throw exit;
+      if (opts.signal?.aborted) throw new PipelineError('ABORTED', `Backup of "${label}" was cancelled.`);
+      throw e;
+    }
+    tracker.stop(true);
+    const names = scanner.prelude?.collections.map((c) => `${c.db}.${c.collection}`) ?? [
+      ...scanner.counts.keys(),
+    ];
+    const collections = names.map((ns) => ({
+      name: splitNamespace(ns).collection,
+      documents: scanner.counts.get(ns) ?? 0,
+    }));
+    return {
+      collections,
+      documents: scanner.failed === undefined ? scanner.documents : tracker.snapshot().current,
+      archiveBytes: scanner.bytes,
+      fileBytes: encrypt.bytesOut,
+      fingerprint: fingerprintHex(opts.masterKey),
+      durationMs: Date.now() - started,
+    };
+  });
+}

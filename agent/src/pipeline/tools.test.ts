@@ -1,0 +1,150 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PipelineError } from './errors.js';
+import {
+  escapeNsPattern,
+  findTool,
+  mongodumpArgs,
+  mongorestoreArgs,
+  toolConfigYaml,
+  withToolConfig,
+} from './tools.js';
+
+// Names a user or an attacker-controlled label might produce. MongoDB refuses the ones with
+// space, quote, $, dot, slash, backslash or NUL; the builders must refuse them too, and pass the
+// rest as single, literal argv elements.
+const ACCEPTED = [
+  'shop',
+  '-rf',
+  '--drop',
+  '-',
+  "o'brien",
+  'ünïcode',
+  'データ',
+  'a*b',
+  'semi;colon',
+  'back`tick`',
+  'pipe|amp&',
+  '(paren)',
+  '#hash',
+  'x'.repeat(63),
+];
+const REFUSED = [
+  'with space',
+  'dq"uote',
+  'dollar$',
+  '$where',
+  'dot.name',
+  'sl/ash',
+  'back\\slash',
+  'nul\0',
+  '',
+  'x'.repeat(64),
+  'é'.repeat(32),
+];
+
+describe('mongodump arguments', () => {
+  it.each(ACCEPTED)('passes %j as one literal --db=value element', (db) => {
+    const args = mongodumpArgs({ configFile: '/tmp/c/tool.yaml', db });
+    // one element, in --opt=value form: nothing in the name can become a separate option
+    expect(args).toEqual(['--config=/tmp/c/tool.yaml', '--archive', `--db=${db}`]);
+  });
+
+  it.each(REFUSED)('refuses %j before anything runs', (db) => {
+    expect(() => mongodumpArgs({ configFile: 'c', db })).toThrow(PipelineError);
+    try {
+      mongodumpArgs({ configFile: 'c', db });
+    } catch (e) {
+      expect((e as PipelineError).code).toBe('INVALID_NAME');
+      expect((e as Error).message).toMatch(/database name/);
+    }
+  });
+
+  it('never puts the connection string on the command line', () => {
+    const args = mongodumpArgs({ configFile: '/x/tool.yaml', db: 'shop' });
+    expect(args.join(' ')).not.toMatch(/mongodb:|--uri|--password|-p\b/);
+  });
+});
+
+describe('mongorestore arguments', () => {
+  it('drops and renames from the dumped database to the target', () => {
+    expect(mongorestoreArgs({ configFile: '/c.yaml', fromDb: 'shop', toDb: 'shop_copy' })).toEqual([
+      '--config=/c.yaml',
+      '--archive',
+      '--drop',
+      '--nsFrom=shop.*',
+      '--nsTo=shop_copy.*',
+    ]);
+  });
+
+  it.each(ACCEPTED)('escapes %j for mongorestore namespace patterns', (db) => {
+    const args = mongorestoreArgs({ configFile: 'c', fromDb: db, toDb: db });
+    expect(args).toContain(`--nsFrom=${escapeNsPattern(db)}.*`);
+    expect(args).toHaveLength(5);
+  });
+
+  it('escapes wildcards and backslashes exactly as mongorestore unescapes them', () => {
+    expect(escapeNsPattern('a*b')).toBe('a\\*b');
+    expect(escapeNsPattern('a\\b')).toBe('a\\\\b');
+    expect(escapeNsPattern("o'brien")).toBe("o'brien");
+  });
+
+  it.each(REFUSED)('refuses %j as source or target', (db) => {
+    expect(() => mongorestoreArgs({ configFile: 'c', fromDb: 'ok', toDb: db })).toThrow(PipelineError);
+    expect(() => mongorestoreArgs({ configFile: 'c', fromDb: db, toDb: 'ok' })).toThrow(PipelineError);
+  });
+});
+
+describe('tool config file', () => {
+  it('holds only the URI, JSON-quoted, without a path database', () => {
+    const yaml = toolConfigYaml('mongodb://us"er:p\\a\nss@h:1/shop');
+    expect(yaml).toBe('uri: "mongodb://us\\"er:p\\\\a\\nss@h:1/?authSource=shop"\n');
+  });
+
+  it('lives in a private directory for exactly the duration of the call', async () => {
+    let seen = '';
+    await withToolConfig('mongodb://u:pw@h/db', async (file) => {
+      seen = file;
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      expect(readFileSync(file, 'utf8')).toContain('u:pw@h');
+    });
+    expect(() => statSync(path.dirname(seen))).toThrow();
+  });
+
+  it('is removed when the tool run fails', async () => {
+    let seen = '';
+    await expect(
+      withToolConfig('mongodb://h/db', async (file) => {
+        seen = file;
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(() => statSync(path.dirname(seen))).toThrow();
+  });
+});
+
+describe('findTool', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(path.join(tmpdir(), 'coffer-tools-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds an executable on PATH', async () => {
+    writeFileSync(path.join(dir, 'mongodump'), '#!/bin/sh\n');
+    chmodSync(path.join(dir, 'mongodump'), 0o755);
+    expect(await findTool('mongodump', { PATH: `/nonexistent${path.delimiter}${dir}` })).toBe(
+      path.join(dir, 'mongodump'),
+    );
+  });
+
+  it('says how to install the Database Tools when missing', async () => {
+    expect(readdirSync(dir)).not.toContain('mongorestore');
+    await expect(findTool('mongorestore', { PATH: dir })).rejects.toMatchObject({
+      code: 'TOOL_MISSING',
+      message: expect.stringMatching(
+        /mongorestore was not found on PATH\. Install the MongoDB Database Tools/,
+      ),
+    });
+  });
+});

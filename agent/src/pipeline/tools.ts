@@ -1,0 +1,94 @@
+import { constants } from 'node:fs';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { assertDatabaseName, DatabaseNameError } from '../config/names.js';
+import { toolUri } from '../config/uri.js';
+import { PipelineError } from './errors.js';
+
+export type ToolName = 'mongodump' | 'mongorestore';
+
+export const INSTALL_HINT =
+  'Install the MongoDB Database Tools (https://www.mongodb.com/docs/database-tools/installation/ — ' +
+  'e.g. `apt install mongodb-database-tools` from the MongoDB repository, or the .tgz/.zip from ' +
+  'https://www.mongodb.com/try/download/database-tools) and make sure they are on PATH.';
+
+/** Finds `name` on PATH (like `which`); a missing tool is a TOOL_MISSING error saying how to install it. */
+export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext.toLowerCase());
+      try {
+        await access(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // keep looking
+      }
+    }
+  }
+  throw new PipelineError('TOOL_MISSING', `${name} was not found on PATH. ${INSTALL_HINT}`);
+}
+
+function checkedName(db: string): string {
+  try {
+    assertDatabaseName(db);
+  } catch (e) {
+    if (e instanceof DatabaseNameError) throw new PipelineError('INVALID_NAME', e.message);
+    throw e;
+  }
+  return db;
+}
+
+/**
+ * mongorestore namespace patterns treat `*` as a wildcard and `\` as an escape (mongo-tools
+ * mongorestore/ns.Escape); everything else is literal as long as there is no `$`, which
+ * database names cannot contain.
+ */
+export function escapeNsPattern(db: string): string {
+  return db.replace(/\\/g, '\\\\').replace(/\*/g, '\\*');
+}
+
+/**
+ * Arguments for `mongodump`. Every value is one argv element in `--opt=value` form (so a name
+ * starting with '-' is still a value); no shell is ever involved. The URI and its credentials are
+ * in the --config file, never on the command line.
+ */
+export function mongodumpArgs(opts: { configFile: string; db: string }): string[] {
+  return [`--config=${opts.configFile}`, '--archive', `--db=${checkedName(opts.db)}`];
+}
+
+/**
+ * Arguments for `mongorestore`: the archive on stdin, every collection in it dropped and
+ * replaced, namespaces moved from the database that was dumped to the target database.
+ */
+export function mongorestoreArgs(opts: { configFile: string; fromDb: string; toDb: string }): string[] {
+  return [
+    `--config=${opts.configFile}`,
+    '--archive',
+    '--drop',
+    `--nsFrom=${escapeNsPattern(checkedName(opts.fromDb))}.*`,
+    `--nsTo=${escapeNsPattern(checkedName(opts.toDb))}.*`,
+  ];
+}
+
+/** The YAML the tools read with --config: only `uri`, as a JSON-style double-quoted scalar. */
+export function toolConfigYaml(uri: string): string {
+  return `uri: ${JSON.stringify(toolUri(uri))}\n`;
+}
+
+/**
+ * Runs `fn` with a tool config file holding the URI: a fresh private directory (0700) and the
+ * file (0600) are created first and removed afterwards, whatever happens.
+ */
+export async function withToolConfig<T>(uri: string, fn: (configFile: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'coffer-agent-'));
+  try {
+    const file = path.join(dir, 'tool-config.yaml');
+    await writeFile(file, toolConfigYaml(uri), { mode: 0o600, flag: 'wx' });
+    return await fn(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
