@@ -10,7 +10,10 @@ import { startFanout } from './realtime/fanout.js';
 import { startRealtime } from './realtime/socket.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
+import { agentDataRoutes } from './routes/agent-data.js';
 import { backupRoutes } from './routes/backups.js';
+import { startAgentNamespace } from './agents/namespace.js';
+import { startCommandRelay } from './agents/commands.js';
 import { authRoutes } from './routes/auth.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/user.js';
@@ -30,6 +33,7 @@ async function main() {
     jwtSecret: config.JWT_SECRET,
     cacheMs: config.ACCOUNT_STATE_CACHE_MS,
     accountState: (userId) => clients.auth.getAccountState({ userId }),
+    resolveApiKey: (apiKey) => clients.auth.resolveApiKey({ apiKey }),
   });
 
   const routes = new RouteTable(identity);
@@ -41,12 +45,15 @@ async function main() {
   settingsRoutes(routes, { clients });
   backupRoutes(routes, { clients });
   agentRoutes(routes, { clients });
+  agentDataRoutes(routes, { clients, log });
   adminRoutes(routes, { clients, identity });
 
   const app = createApp({ log, routes, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
   const server = http.createServer(app);
   const io = await startRealtime({ server, redis, identity, log });
   const fanout = await startFanout(bus, io);
+  const agents = startAgentNamespace({ io, identity, clients, bus, log });
+  const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   const ops = await startOpsServer({
@@ -58,6 +65,7 @@ async function main() {
   log.info({ port: config.PORT, opsPort: ops.port }, 'gateway ready');
 
   onShutdown(log, [
+    () => commands.stop(),
     () => fanout.stop(),
     () => new Promise((resolve) => io.close(() => resolve(undefined))),
     () => new Promise((resolve) => server.close(() => resolve(undefined))),

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, Transform } from 'node:stream';
 import type { ServiceError } from '@grpc/grpc-js';
 import { fromServiceError, notFound } from '@coffer/common';
@@ -90,5 +91,34 @@ export function putBlob(
     });
     call.write({ header });
     source.pipe(toMessages).pipe(call as unknown as NodeJS.WritableStream);
+  });
+}
+
+/**
+ * Answers an HTTP request with an opened blob: status 200, Content-Length, the given headers,
+ * then the bytes at the pace the client reads them. A client that goes away cancels the stream.
+ */
+export async function sendBlob(
+  req: IncomingMessage,
+  res: ServerResponse,
+  blob: Awaited<ReturnType<typeof openBlob>>,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/octet-stream');
+  res.setHeader('Content-Length', String(blob.info.size));
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  req.on('close', () => {
+    if (!res.writableFinished) blob.cancel();
+  });
+  await new Promise<void>((resolve) => {
+    blob.body.on('error', () => {
+      // Headers are out: cutting the connection is how the client learns the file is incomplete.
+      res.destroy();
+      resolve();
+    });
+    res.on('close', resolve);
+    blob.body.pipe(res);
   });
 }

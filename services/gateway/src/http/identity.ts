@@ -9,6 +9,11 @@ export interface Caller {
   name: string;
 }
 
+/** An agent calling with its owner's API key. */
+export interface AgentCaller extends Caller {
+  agentId: string;
+}
+
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/;
 
 /**
@@ -19,6 +24,7 @@ export function identity(deps: {
   jwtSecret: string;
   cacheMs: number;
   accountState: (userId: string) => Promise<auth.AccountState>;
+  resolveApiKey: (apiKey: string) => Promise<auth.AccountState>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -39,6 +45,16 @@ export function identity(deps: {
     }
   }
 
+  const refuseBanned = (s: auth.AccountState) => {
+    if (s.isBanned) {
+      throw forbidden('Your account has been suspended', 'ACCOUNT_BANNED', {
+        isBanned: true,
+        banReason: s.banReason ?? null,
+        bannedAt: s.bannedAt ?? null,
+      });
+    }
+  };
+
   return {
     /** Drops the cached state so a change made through this gateway shows at once. */
     forget: (userId: string) => cache.delete(userId),
@@ -55,14 +71,16 @@ export function identity(deps: {
       const s = await state(claims.sub);
       if ((typeof claims.sv === 'number' ? claims.sv : 0) !== s.sessionVersion)
         throw unauthenticated('Session expired');
-      if (s.isBanned) {
-        throw forbidden('Your account has been suspended', 'ACCOUNT_BANNED', {
-          isBanned: true,
-          banReason: s.banReason ?? null,
-          bannedAt: s.bannedAt ?? null,
-        });
-      }
+      refuseBanned(s);
       return { id: s.userId, role: s.role, email: s.email, name: s.name };
+    },
+
+    /** An agent's identity: its owner's API key (looked up by auth) and the agent id it was given. */
+    async fromApiKey(apiKey: string | undefined, agentId = ''): Promise<AgentCaller> {
+      if (!apiKey || apiKey.length > 200) throw unauthenticated('Invalid API key');
+      const s = await deps.resolveApiKey(apiKey);
+      refuseBanned(s);
+      return { id: s.userId, role: s.role, email: s.email, name: s.name, agentId };
     },
 
     bearer(header: string | undefined): string | undefined {

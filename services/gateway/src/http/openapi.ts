@@ -43,7 +43,11 @@ export function openApiDocument(specs: RouteSpec[], version: string): Record<str
     paths[path][spec.method] = {
       summary: spec.summary,
       tags: [spec.tag],
-      ...(spec.access !== 'public' ? { security: [{ bearer: [] }] } : {}),
+      ...(spec.access === 'agent'
+        ? { security: [{ apiKey: [] }] }
+        : spec.access !== 'public'
+          ? { security: [{ bearer: [] }] }
+          : {}),
       parameters: parameters(spec),
       ...(spec.body
         ? {
@@ -65,7 +69,12 @@ export function openApiDocument(specs: RouteSpec[], version: string): Record<str
   return {
     openapi: '3.0.3',
     info: { title: 'Coffer API', version },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      },
+    },
     paths,
   };
 }

@@ -1,9 +1,10 @@
 import type { Request, Response, Router, RequestHandler } from 'express';
 import { z } from 'zod';
 import { forbidden, parseInput } from '@coffer/common';
-import type { Caller, Identity } from './identity.js';
+import type { AgentCaller, Caller, Identity } from './identity.js';
 
-export type Access = 'public' | 'user' | 'admin';
+/** Who may call: anyone, a signed-in user, an admin, or an agent with its owner's API key. */
+export type Access = 'public' | 'user' | 'admin' | 'agent';
 
 export interface RouteSpec<
   B extends z.ZodType = z.ZodType,
@@ -33,7 +34,7 @@ export interface RouteContext<B, Q, P, A extends Access = Access> {
   body: B;
   query: Q;
   params: P;
-  caller: A extends 'public' ? Caller | undefined : Caller;
+  caller: A extends 'public' ? Caller | undefined : A extends 'agent' ? AgentCaller : Caller;
   req: Request;
   res: Response;
 }
@@ -54,9 +55,12 @@ export class RouteTable {
   mount(router: Router): void {
     for (const spec of this.specs) {
       const handler: RequestHandler = async (req, res) => {
-        const token = this.identity.bearer(req.headers.authorization);
         let caller: Caller | undefined;
-        if (spec.access !== 'public') {
+        if (spec.access === 'agent') {
+          const agentId = req.header('x-coffer-agent-id') ?? '';
+          caller = await this.identity.fromApiKey(req.header('x-api-key'), agentId);
+        } else if (spec.access !== 'public') {
+          const token = this.identity.bearer(req.headers.authorization);
           caller = await this.identity.fromToken(token);
           if (spec.access === 'admin' && caller.role !== 'admin') throw forbidden('Admin access required');
         }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { conflict, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
-import { openBlob } from '../blobs/streams.js';
+import { openBlob, sendBlob } from '../blobs/streams.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { backupView, restoreView, toBackup, toRestore } from '../views.js';
 
@@ -100,25 +100,8 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
       const backup = await orchestrator.getBackup({ userId: caller.id, backupId: params.id });
       if (backup.status !== 'completed') throw conflict('Only completed backups can be downloaded');
       const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backup.id });
-      res.status(200);
-      res.setHeader('Content-Type', 'application/octet-stream');
-      res.setHeader('Content-Length', String(blob.info.size));
-      res.setHeader(
-        'Content-Disposition',
-        attachment(downloadFileName(backup.databaseName, backup.createdAt)),
-      );
-      res.setHeader('Cache-Control', 'no-store');
-      req.on('close', () => {
-        if (!res.writableFinished) blob.cancel();
-      });
-      await new Promise<void>((resolve) => {
-        blob.body.on('error', () => {
-          // Headers are out: all we can do is cut the connection so the file is visibly incomplete.
-          res.destroy();
-          resolve();
-        });
-        res.on('close', resolve);
-        blob.body.pipe(res);
+      await sendBlob(req, res, blob, {
+        'Content-Disposition': attachment(downloadFileName(backup.databaseName, backup.createdAt)),
       });
       return '';
     },

@@ -1,0 +1,134 @@
+import type { Namespace, Server } from 'socket.io';
+import { AppError, PROGRESS_SUBJECTS, type EventBus, type Logger } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import type { Identity } from '../http/identity.js';
+import {
+  agentEvents,
+  handshake,
+  type Ack,
+  type AgentEventName,
+  type AgentSocketData,
+  type AgentToGateway,
+  type GatewayToAgent,
+} from './protocol.js';
+
+export type AgentNamespace = Namespace<
+  AgentToGateway,
+  GatewayToAgent,
+  Record<string, never>,
+  AgentSocketData
+>;
+
+export const agentRoom = (agentId: string) => `agent:${agentId}`;
+
+/**
+ * The agents' Socket.IO namespace: authenticates with the owner's API key, registers the agent
+ * with the orchestrator, joins it to its room (where any gateway can reach it through the Redis
+ * adapter), and relays what it reports.
+ */
+export function startAgentNamespace(deps: {
+  io: Server;
+  identity: Identity;
+  clients: Clients;
+  bus: EventBus;
+  log: Logger;
+}): AgentNamespace {
+  const { orchestrator } = deps.clients;
+  const nsp = deps.io.of('/agents') as unknown as AgentNamespace;
+
+  nsp.use((socket, next) => {
+    const parsed = handshake.safeParse(socket.handshake.auth);
+    if (!parsed.success) return next(new Error('Invalid agent handshake'));
+    const h = parsed.data;
+    deps.identity
+      .fromApiKey(h.apiKey)
+      .then(async (caller) => {
+        const reg = await orchestrator.registerAgent({
+          userId: caller.id,
+          instanceId: h.instanceId,
+          name: h.name,
+          hostname: h.hostname,
+          platform: h.platform,
+          version: h.version,
+          databases: h.databases,
+        });
+        socket.data = {
+          userId: caller.id,
+          agentId: reg.agentId,
+          databases: reg.databases.map((d) => ({ name: d.name, isActive: d.isActive })),
+        };
+        next();
+      })
+      .catch((err: unknown) =>
+        next(new Error(err instanceof AppError ? err.message : 'Agent registration failed')),
+      );
+  });
+
+  nsp.on('connection', (socket) => {
+    const { userId, agentId, databases } = socket.data;
+    void socket.join(agentRoom(agentId));
+    socket.emit('registered', { agentId, databases });
+    deps.log.info({ userId, agentId }, 'agent connected');
+
+    // Every report is validated, then relayed; acknowledged events answer once the orchestrator has it.
+    const on = <E extends AgentEventName>(
+      event: E,
+      relay: (payload: ReturnType<(typeof agentEvents)[E]['parse']>) => Promise<unknown> | void,
+    ) => {
+      (socket.on as (e: string, l: (p: unknown, ack?: Ack) => void) => void)(event, (payload, ack) => {
+        const parsed = agentEvents[event].safeParse(payload);
+        if (!parsed.success) {
+          ack?.({ ok: false, error: `Invalid ${event} payload` });
+          return;
+        }
+        Promise.resolve(relay(parsed.data as never)).then(
+          () => ack?.({ ok: true }),
+          (err: unknown) => {
+            deps.log.warn({ err, event, agentId }, 'agent report failed');
+            ack?.({
+              ok: false,
+              error: err instanceof AppError ? err.message : 'The report could not be recorded',
+            });
+          },
+        );
+      });
+    };
+
+    on('heartbeat', (p) => orchestrator.agentHeartbeat({ userId, agentId, ...p }));
+    on('backup:progress', (p) =>
+      deps.bus.publishLive(PROGRESS_SUBJECTS.backup, {
+        userId,
+        backupId: p.backupId,
+        status: 'in-progress',
+        progress: p.progress,
+      }),
+    );
+    on('backup:failed', (p) =>
+      orchestrator.failBackup({ userId, agentId, jobId: p.backupId, error: p.error }),
+    );
+    on('restore:started', (p) => orchestrator.restoreStarted({ userId, agentId, jobId: p.restoreId }));
+    on('restore:progress', (p) =>
+      deps.bus.publishLive(PROGRESS_SUBJECTS.restore, {
+        userId,
+        restoreId: p.restoreId,
+        status: 'in-progress',
+        progress: p.progress,
+      }),
+    );
+    on('restore:completed', (p) => orchestrator.completeRestore({ userId, agentId, ...p }));
+    on('restore:failed', (p) =>
+      orchestrator.failRestore({ userId, agentId, jobId: p.restoreId, error: p.error }),
+    );
+
+    socket.on('disconnect', () => {
+      void (async () => {
+        // A quick reconnect may already hold a socket (here or on another gateway): then it's still online.
+        const others = await nsp.in(agentRoom(agentId)).fetchSockets();
+        if (others.length > 0) return;
+        await orchestrator.agentDisconnected({ userId, agentId });
+        deps.log.info({ userId, agentId }, 'agent disconnected');
+      })().catch((err: unknown) => deps.log.warn({ err, agentId }, 'recording the disconnect failed'));
+    });
+  });
+  return nsp;
+}

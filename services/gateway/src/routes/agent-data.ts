@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { AppError, fields, parseInput, type Logger } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import { openBlob, putBlob, sendBlob } from '../blobs/streams.js';
+import type { RouteTable } from '../http/route.js';
+
+const fingerprint = z.string().regex(/^[A-Za-z0-9_:.-]{1,128}$/, 'Invalid key fingerprint');
+
+/**
+ * The agent's data plane (docs/agent-protocol.md): the encrypted backup is streamed from the
+ * agent's HTTP body into storage, and back for a restore, never held whole in memory.
+ */
+export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Logger }) {
+  const { orchestrator, storage } = deps.clients;
+
+  t.add({
+    method: 'put',
+    path: '/api/agent/backups/:id/data',
+    summary: 'Agent: upload the encrypted backup (streamed body); completes the backup when stored',
+    tag: 'agent',
+    access: 'agent',
+    params: z.object({ id: fields.objectId('backup') }),
+    response: z.object({ size: z.number() }),
+    handler: async ({ caller, params, req, res }) => {
+      const keyFingerprint = parseInput(fingerprint, req.header('x-coffer-key-fingerprint') ?? '');
+      const grant = await orchestrator.beginUpload({
+        userId: caller.id,
+        agentId: caller.agentId,
+        backupId: params.id,
+      });
+      let info;
+      try {
+        info = await putBlob(
+          storage.raw,
+          { userId: caller.id, blobId: params.id, storageLimit: grant.storageLimit, keyFingerprint },
+          req,
+          () => req.complete,
+        );
+      } catch (err) {
+        // The job fails with the reason (a no-op if the agent already reported its own).
+        const reason =
+          err instanceof AppError
+            ? err.message
+            : 'Upload interrupted: the agent stopped sending before the backup was complete';
+        await orchestrator
+          .failBackup({ userId: caller.id, agentId: caller.agentId, jobId: params.id, error: reason })
+          .catch((e: unknown) =>
+            deps.log.warn({ err: e, backupId: params.id }, 'could not record the failed upload'),
+          );
+        // The rest of the body is not wanted: close the connection once the answer is out.
+        res.setHeader('Connection', 'close');
+        throw err instanceof AppError ? err : new AppError('BAD_INPUT', reason);
+      }
+      await orchestrator.completeBackup({
+        userId: caller.id,
+        agentId: caller.agentId,
+        backupId: params.id,
+        size: info.size,
+        keyFingerprint,
+      });
+      return { size: info.size };
+    },
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/agent/restores/:id/data',
+    summary: 'Agent: download the encrypted backup of a restore it was asked to run',
+    tag: 'agent',
+    access: 'agent',
+    params: z.object({ id: fields.objectId('restore') }),
+    response: z.string().meta({ format: 'binary' }),
+    handler: async ({ caller, params, req, res }) => {
+      const grant = await orchestrator.beginDownload({
+        userId: caller.id,
+        agentId: caller.agentId,
+        restoreId: params.id,
+      });
+      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: grant.backupId });
+      await sendBlob(req, res, blob);
+      return '';
+    },
+  });
+}
