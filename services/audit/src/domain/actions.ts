@@ -1,4 +1,13 @@
-import { AUDIT_ACTIONS, type AuditAction, type EventMap, type EventSubject } from '@coffer/common';
+import {
+  AUDIT_ACTIONS,
+  type AgentEvent,
+  type AuditAction,
+  type BackupEvent,
+  type EventMap,
+  type EventSubject,
+  type RestoreEvent,
+} from '@coffer/common';
+import { formatBytes, formatFrequency, formatRetention } from './format.js';
 
 export { AUDIT_ACTIONS, type AuditAction };
 
@@ -43,9 +52,28 @@ export interface ActionRule<S extends EventSubject> {
   when?: (data: EventMap[S]) => boolean;
 }
 
+// Shared parts of the rows below: which object an entry is about and what it shows.
+const backupDetails = (d: BackupEvent): AuditDetails => ({ databaseName: d.databaseName, type: d.type });
+const backupOf = { entityId: (d: BackupEvent) => d.backupId, details: backupDetails };
+const restoreOf = {
+  entityId: (d: RestoreEvent) => d.restoreId,
+  details: (d: RestoreEvent): AuditDetails => ({ databaseName: d.databaseName }),
+};
+const agentOf = {
+  entityId: (d: AgentEvent) => d.agentId,
+  details: (d: AgentEvent): AuditDetails => ({ name: d.name, hostname: d.hostname }),
+};
+// Settings entries are about the owner's settings, so they carry the owner's id.
+const settingsOf = { entityId: (d: { userId: string }) => d.userId };
+/** Agent error texts can be long (tool output); the log keeps their start. */
+const MAX_ERROR_LENGTH = 1000;
+const clip = (s: string) => (s.length > MAX_ERROR_LENGTH ? `${s.slice(0, MAX_ERROR_LENGTH - 1)}…` : s);
+const changed = (c: { from: number; to: number } | undefined) => c !== undefined && c.from !== c.to;
+
 /**
  * Event subject → the entries it writes. Events absent from this table (registration, bans,
- * deletions, reset requests) are not audit actions; audit does not even subscribe to them.
+ * deletions, reset requests, backup.backup.started, schedules, agent commands) are not audit
+ * actions; audit does not even subscribe to them.
  * Adding an action for a new event is one row here (plus its stream in events.ts if new).
  */
 export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>[] } = {
@@ -60,6 +88,84 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     action: 'PLAN_CHANGED',
     entity: 'User',
     details: (d) => ({ value: d.planName }),
+  },
+
+  // Backups: the actor follows the backup's type (manual: 'User', auto: 'System').
+  'backup.backup.created': { action: 'BACKUP_CREATED', entity: 'Backup', ...backupOf },
+  'backup.backup.completed': { action: 'BACKUP_COMPLETED', entity: 'Backup', ...backupOf },
+  'backup.backup.failed': {
+    action: 'BACKUP_FAILED',
+    entity: 'Backup',
+    ...backupOf,
+    details: (d) => ({ ...backupDetails(d), error: clip(d.error) }),
+  },
+  'backup.backup.deleted': [
+    { action: 'BACKUP_DELETED_MANUAL', entity: 'Backup', ...backupOf, when: (d) => d.type === 'manual' },
+    { action: 'BACKUP_DELETED_AUTO', entity: 'Backup', ...backupOf, when: (d) => d.type === 'auto' },
+  ],
+
+  'restore.restore.requested': { action: 'RESTORE_REQUESTED', entity: 'Restore', ...restoreOf },
+  'restore.restore.initiated': { action: 'RESTORE_INITIATED', entity: 'Restore', ...restoreOf },
+  'restore.restore.completed': {
+    action: 'RESTORE_COMPLETED',
+    entity: 'Restore',
+    entityId: (d) => d.restoreId,
+    details: (d) => ({
+      databaseName: d.databaseName,
+      value: `${d.documentsRestored} restored, ${d.documentsFailed} failed`,
+    }),
+  },
+  'restore.restore.failed': {
+    action: 'RESTORE_FAILED',
+    entity: 'Restore',
+    entityId: (d) => d.restoreId,
+    details: (d) => ({ databaseName: d.databaseName, error: clip(d.error) }),
+  },
+
+  // The actor of agent actions is the agent itself (its name, else its hostname).
+  'agent.agent.registered': { action: 'AGENT_REGISTERED', entity: 'Agent', ...agentOf },
+  'agent.agent.disconnected': { action: 'AGENT_DISCONNECTED', entity: 'Agent', ...agentOf },
+
+  // One settings save: SETTINGS_UPDATED always, plus one entry per setting that really changed.
+  'settings.backup.updated': [
+    { action: 'SETTINGS_UPDATED', entity: 'Settings', ...settingsOf },
+    {
+      action: 'FREQUENCY_UPDATED',
+      entity: 'Settings',
+      ...settingsOf,
+      when: (d) => changed(d.frequency),
+      details: (d) => ({
+        value: `${formatFrequency(d.frequency!.from)} → ${formatFrequency(d.frequency!.to)}`,
+      }),
+    },
+    {
+      action: 'RETENTION_UPDATED',
+      entity: 'Settings',
+      ...settingsOf,
+      when: (d) => changed(d.retention),
+      details: (d) => ({
+        value: `${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+      }),
+    },
+  ],
+  'settings.notifications.updated': {
+    action: 'NOTIFICATIONS_UPDATED',
+    entity: 'Settings',
+    ...settingsOf,
+    details: (d) => ({
+      value: [
+        `backup success ${d.backupSuccess ? 'on' : 'off'}`,
+        `backup failure ${d.backupFailure ? 'on' : 'off'}`,
+        `agent disconnection ${d.agentDisconnection ? 'on' : 'off'}`,
+      ].join(', '),
+    }),
+  },
+
+  'storage.limit.exceeded': {
+    action: 'STORAGE_LIMIT_EXCEEDED',
+    entity: 'Storage',
+    entityId: (d) => d.blobId,
+    details: (d) => ({ value: `${formatBytes(d.bytesUsed)} used of ${formatBytes(d.storageLimit)}` }),
   },
 };
 

@@ -34,6 +34,89 @@ describe('recorder', () => {
     expect(store.all).toHaveLength(1);
   });
 
+  it('writes each action of a multi-action event once, and none again on redelivery', async () => {
+    const store = fakeAuditStore();
+    const r = recorder({ store, log });
+    const saved = event({
+      id: 'evt-settings',
+      subject: 'settings.backup.updated',
+      data: { userId: USER, frequency: { from: 24, to: 1 }, retention: { from: 72, to: 168 } },
+    });
+    await expect(r.record(saved)).resolves.toBe(3);
+    await expect(r.record(saved)).resolves.toBe(0);
+    expect(store.all.map((e) => e.action)).toEqual([
+      'SETTINGS_UPDATED',
+      'FREQUENCY_UPDATED',
+      'RETENTION_UPDATED',
+    ]);
+  });
+
+  it('completes a half-written event on redelivery without repeating the written part', async () => {
+    const store = fakeAuditStore();
+    const saved = event({
+      id: 'evt-settings',
+      subject: 'settings.backup.updated',
+      data: { userId: USER, frequency: { from: 24, to: 1 }, retention: { from: 72, to: 168 } },
+    });
+    const insert = store.insert.bind(store);
+    let calls = 0;
+    const flaky = {
+      insert: (e: Parameters<typeof insert>[0]) =>
+        ++calls === 2 ? Promise.reject(new Error('connection reset')) : insert(e),
+    };
+    await expect(recorder({ store: flaky, log }).record(saved)).rejects.toThrow('connection reset');
+    expect(store.all).toHaveLength(1);
+    await expect(recorder({ store, log }).record(saved)).resolves.toBe(2);
+    expect(store.all.map((e) => e.action)).toEqual([
+      'SETTINGS_UPDATED',
+      'FREQUENCY_UPDATED',
+      'RETENTION_UPDATED',
+    ]);
+  });
+
+  it.each([
+    ['backup.backup.created', { type: 'manual' }, 'BACKUP_CREATED'],
+    ['backup.backup.completed', { type: 'auto', size: 10 }, 'BACKUP_COMPLETED'],
+    ['backup.backup.failed', { type: 'auto', error: 'boom' }, 'BACKUP_FAILED'],
+    ['backup.backup.deleted', { type: 'manual' }, 'BACKUP_DELETED_MANUAL'],
+    ['backup.backup.deleted', { type: 'auto' }, 'BACKUP_DELETED_AUTO'],
+    ['restore.restore.requested', {}, 'RESTORE_REQUESTED'],
+    ['restore.restore.initiated', {}, 'RESTORE_INITIATED'],
+    ['restore.restore.completed', { documentsRestored: 1, documentsFailed: 0 }, 'RESTORE_COMPLETED'],
+    ['restore.restore.failed', { error: 'boom' }, 'RESTORE_FAILED'],
+    ['agent.agent.registered', { name: 'a', hostname: 'h' }, 'AGENT_REGISTERED'],
+    ['agent.agent.disconnected', { name: 'a', hostname: 'h' }, 'AGENT_DISCONNECTED'],
+    [
+      'settings.notifications.updated',
+      { backupSuccess: true, backupFailure: false, agentDisconnection: true },
+      'NOTIFICATIONS_UPDATED',
+    ],
+    ['storage.limit.exceeded', { blobId: 'b', storageLimit: 10, bytesUsed: 11 }, 'STORAGE_LIMIT_EXCEEDED'],
+  ] as const)(
+    'writes %s (%j) as %s exactly once, however often it is delivered',
+    async (subject, extra, action) => {
+      const store = fakeAuditStore();
+      const r = recorder({ store, log });
+      const e = event({
+        id: `evt-${action}`,
+        subject,
+        data: {
+          userId: USER,
+          backupId: 'b1',
+          restoreId: 'r1',
+          agentId: 'a1',
+          databaseName: 'orders',
+          ...extra,
+        } as unknown as EventEnvelope['data'],
+      });
+      await r.record(e);
+      await r.record(e);
+      await r.record(e);
+      expect(store.all.map((x) => x.action)).toEqual([action]);
+      expect(store.all[0]).toMatchObject({ eventId: `evt-${action}`, userId: USER });
+    },
+  );
+
   it('ignores events that are not audit actions', async () => {
     const store = fakeAuditStore();
     const deleted = event({ subject: 'auth.user.deleted', data: { userId: USER, actorId: USER } });
