@@ -24,10 +24,12 @@ export async function withClient<T>(
   const scrub = redactorFor(uri);
   let client: MongoClient;
   try {
+    // The URI's own settings win; otherwise give up after CONNECT_TIMEOUT_MS, not the driver's 30 s.
+    const has = (option: string) => new RegExp(`[?&]${option}=`, 'i').test(uri);
     client = new MongoClient(uri, {
-      serverSelectionTimeoutMS: CONNECT_TIMEOUT_MS,
-      connectTimeoutMS: CONNECT_TIMEOUT_MS,
-      appName: 'coffer-agent',
+      ...(has('serverSelectionTimeoutMS') ? {} : { serverSelectionTimeoutMS: CONNECT_TIMEOUT_MS }),
+      ...(has('connectTimeoutMS') ? {} : { connectTimeoutMS: CONNECT_TIMEOUT_MS }),
+      ...(has('appName') ? {} : { appName: 'coffer-agent' }),
     });
     await client.connect();
   } catch (e) {
