@@ -45,6 +45,15 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Profile', 'UserPlan', 'AuditLogs', 'SystemStatus'],
+  tagTypes: [
+    'Profile',
+    'UserPlan',
+    'AuditLogs',
+    'SystemStatus',
+    'Backups',
+    'Restores',
+    'Databases',
+    'Settings',
+  ],
   endpoints: () => ({}),
 });

@@ -155,3 +155,74 @@ export interface BannedErrorBody {
   banReason: string | null;
   bannedAt: string | null;
 }
+
+export type JobStatusValue = 'pending' | 'in-progress' | 'completed' | 'failed' | (string & {});
+
+export interface Backup {
+  _id: string;
+  databaseName: string;
+  timestamp: string;
+  createdAt: string;
+  /** bytes */
+  size: number;
+  status: JobStatusValue;
+  type?: 'manual' | 'auto' | (string & {});
+  error?: string | null;
+}
+
+/** 429 body of POST /api/backups. */
+export interface BackupRateLimitedBody {
+  message: string;
+  code: 'BACKUP_RATE_LIMITED';
+  /** ISO date */
+  nextBackupAvailable: string;
+}
+
+export interface Restore {
+  _id: string;
+  backupId: string;
+  databaseName: string;
+  status: JobStatusValue;
+  createdAt: string;
+  completedAt?: string | null;
+  error?: string | null;
+  documentsRestored?: number;
+  documentsFailed?: number;
+}
+
+export interface RestoreResponse {
+  message: string;
+  restore: Restore;
+}
+
+export interface Database {
+  _id: string;
+  name: string;
+  isActive: boolean;
+}
+
+export interface NotificationSettings {
+  backupSuccess: boolean;
+  backupFailure: boolean;
+  agentDisconnection: boolean;
+}
+
+/** GET /api/settings: frequency and retention in hours. */
+export interface Settings {
+  frequency: number;
+  retention: number;
+  notifications: NotificationSettings;
+  email?: string;
+}
+
+export type FrequencyName = 'hourly' | 'daily' | 'weekly' | 'monthly';
+
+/** PUT /api/settings: frequency by name, retention in hours. */
+export interface UpdateSettingsRequest {
+  frequency: FrequencyName;
+  retention: number;
+  notifications: NotificationSettings;
+  email?: string;
+}
+
+export type AgentAction = 'restart' | 'update' | 'reset';

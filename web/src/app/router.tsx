@@ -9,6 +9,7 @@ import { RegisterPage } from '../features/auth/RegisterPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
+import { SettingsPage } from '../features/settings/SettingsPage';
 import { HomePage } from '../features/public/HomePage';
 import {
   AboutPage,
@@ -21,7 +22,6 @@ import {
   KnowledgeBasePage,
   NotFoundPage,
   PrivacyPage,
-  SettingsPage,
   TermsPage,
 } from '../features/public/pages';
 import { AppShell } from '../features/shell/AppShell';

@@ -1,15 +1,227 @@
-import { SimpleGrid } from '@chakra-ui/react';
+// Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
+// tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  GridItem,
+  HStack,
+  Link,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+} from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router';
+import { useAppDispatch } from '../../app/hooks';
+import type { Backup, Database } from '../../api/types';
+import { AgentSetupWizard } from '../agents/AgentSetupWizard';
+import { useGetBackupsQuery } from '../backups/backupsApi';
+import { downloadBackup } from '../backups/download';
+import { ProgressBlock } from '../backups/ProgressBlock';
+import { RestoreDialog } from '../backups/RestoreDialog';
+import { RestoreHistoryPanel } from '../backups/RestoreHistoryPanel';
+import { StatusBadge } from '../backups/StatusBadge';
+import { useGetProfileQuery, useGetUserPlanQuery } from '../profile/profileApi';
+import { useGetDatabasesQuery } from '../settings/settingsApi';
+import { useConfirm } from '../shell/ConfirmDialog';
+import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
+import { notify } from '../shell/toaster';
+import { BackupsTable } from './BackupsTable';
+import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
+import { useBackupJobs } from './useBackupJobs';
+import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
+
+export const DEFAULT_DATABASE = 'production-db';
+export const INACTIVE_SUFFIX = '(Inactive - Plan Limit Exceeded)';
+
+/** The database a backup goes to: the user's choice if still active, else the first active one. */
+export function pickDatabase(databases: readonly Database[] | undefined, chosen: string | null): string {
+  if (!databases || databases.length === 0) return chosen ?? DEFAULT_DATABASE;
+  if (chosen && databases.some((d) => d.name === chosen && d.isActive)) return chosen;
+  return databases.find((d) => d.isActive)?.name ?? chosen ?? DEFAULT_DATABASE;
+}
+
+function DatabaseSelect({
+  databases,
+  value,
+  onChange,
+}: {
+  databases: readonly Database[] | undefined;
+  value: string;
+  onChange: (name: string) => void;
+}) {
+  const options = databases && databases.length > 0 ? databases : [{ _id: '', name: value, isActive: true }];
+  return (
+    <NativeSelect.Root size="md" w={{ base: 'full', sm: '72' }}>
+      <NativeSelect.Field
+        aria-label="Database"
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        bg="bg"
+      >
+        {options.map((d) => (
+          <option key={d._id || d.name} value={d.name} disabled={!d.isActive}>
+            {d.isActive ? d.name : `${d.name} ${INACTIVE_SUFFIX}`}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}
+
+function ActiveRestores({ jobs }: { jobs: RestoreJob[] }) {
+  if (jobs.length === 0) return null;
+  return (
+    <Stack gap="3">
+      {jobs.map((job) => (
+        <Card.Root key={job.restoreId} size="sm" borderColor="blue.muted" data-testid="active-restore">
+          <Card.Body gap="3">
+            <HStack justify="space-between" wrap="wrap" gap="2">
+              <Text fontWeight="medium">
+                {job.databaseName ? `Restoring ${job.databaseName}` : 'Restoring database'}
+              </Text>
+              <StatusBadge status={job.status} />
+            </HStack>
+            <ProgressBlock status={job.status} progress={job.progress} />
+            {job.error && (
+              <Text fontSize="sm" color="fg.error">
+                {job.error}
+              </Text>
+            )}
+          </Card.Body>
+        </Card.Root>
+      ))}
+    </Stack>
+  );
+}
 
 export function DashboardPage() {
+  const dispatch = useAppDispatch();
+  const backupsQuery = useGetBackupsQuery();
+  const { data: profile, error: profileError } = useGetProfileQuery();
+  const { data: plan, error: planError } = useGetUserPlanQuery();
+  const { data: databases, error: dbError } = useGetDatabasesQuery();
+  if (backupsQuery.error) console.error('Failed to fetch backups', backupsQuery.error);
+  if (profileError) console.error('Failed to fetch profile', profileError);
+  if (planError) console.error('Failed to fetch plan', planError);
+  if (dbError) console.error('Failed to fetch databases', dbError);
+
+  const [chosen, setChosen] = useState<string | null>(null);
+  const databaseName = pickDatabase(databases, chosen);
+  const anyInactive = databases?.some((d) => !d.isActive) ?? false;
+
+  const { busy, progress, trigger, remove } = useBackupJobs();
+  const { jobs: restoreJobs, started: restoreStarted } = useRestoreJobs();
+  const [confirm, confirmDialog] = useConfirm();
+  const [wizardOpen, setWizardOpen] = useState(false);
+  const [restoreTarget, setRestoreTarget] = useState<Backup | null>(null);
+  const [tab, setTab] = useState('backups');
+  const backups = backupsQuery.data ?? [];
+
+  const onDelete = async (backup: Backup) => {
+    const ok = await confirm('Are you sure you want to delete this backup?', {
+      title: 'Delete backup',
+      confirmLabel: 'Delete',
+      destructive: true,
+    });
+    if (ok) await remove(backup._id);
+  };
+
   return (
     <Page>
-      <PageHeader title="Dashboard" subtitle="Manage and monitor your MongoDB backups" />
-      <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6">
-        {/* The setup wizard is a later step; the button stays disabled until it exists. */}
-        <SystemStatusCard />
-      </SimpleGrid>
+      <PageHeader
+        title="Dashboard"
+        subtitle="Manage and monitor your MongoDB backups"
+        actions={
+          <Stack direction={{ base: 'column', sm: 'row' }} gap="3" align={{ sm: 'center' }}>
+            <DatabaseSelect databases={databases} value={databaseName} onChange={setChosen} />
+            <Button colorPalette="brand" onClick={() => void trigger(databaseName)} disabled={busy}>
+              {busy ? 'Backing up...' : 'Trigger Backup'}
+            </Button>
+            <Button asChild variant="outline" bg="bg">
+              <RouterLink to="/settings">
+                <SettingsIcon /> Settings
+              </RouterLink>
+            </Button>
+          </Stack>
+        }
+      />
+
+      <Stack gap="6">
+        {anyInactive && (
+          <Alert.Root status="warning" data-testid="database-limit-alert">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>Database Limit Exceeded</Alert.Title>
+              <Alert.Description>
+                {plan
+                  ? `Only the first ${plan.dbLimit} database${plan.dbLimit === 1 ? '' : 's'} of your ${plan.name} plan ${plan.dbLimit === 1 ? 'is' : 'are'} active.`
+                  : 'Only the databases your plan allows are active.'}{' '}
+                The others cannot be backed up or restored. Upgrade your plan or disable a database in{' '}
+                <Link asChild color="brand.fg" fontWeight="medium">
+                  <RouterLink to="/settings?tab=databases">Settings</RouterLink>
+                </Link>
+                .
+              </Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
+
+        <ActiveRestores jobs={restoreJobs} />
+
+        <SummaryCards backups={backups} profile={profile} plan={plan} />
+
+        <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
+          <GridItem colSpan={{ base: 1, lg: 2 }} minW="0">
+            <Tabs.Root
+              value={tab}
+              onValueChange={(d) => setTab(d.value)}
+              variant="enclosed"
+              colorPalette="brand"
+            >
+              <Tabs.List mb="4">
+                <Tabs.Trigger value="backups">Backups</Tabs.Trigger>
+                <Tabs.Trigger value="restores">Restore History</Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="backups" pt="0">
+                <BackupsTable
+                  backups={backups}
+                  loading={backupsQuery.isLoading}
+                  progress={progress}
+                  onDownload={(b) => void dispatch(downloadBackup(b))}
+                  onRestore={setRestoreTarget}
+                  onDelete={(b) => void onDelete(b)}
+                />
+              </Tabs.Content>
+              <Tabs.Content value="restores" pt="0">
+                <RestoreHistoryPanel />
+              </Tabs.Content>
+            </Tabs.Root>
+          </GridItem>
+          <Box>
+            <SystemStatusCard onOpenWizard={() => setWizardOpen(true)} />
+          </Box>
+        </SimpleGrid>
+      </Stack>
+
+      <AgentSetupWizard open={wizardOpen} onClose={() => setWizardOpen(false)} />
+      <RestoreDialog
+        backup={restoreTarget}
+        databaseName={restoreTarget?.databaseName ?? ''}
+        onClose={() => setRestoreTarget(null)}
+        onStarted={(restore, message) => {
+          restoreStarted(restore);
+          notify({ title: 'Restore started', description: message || undefined, type: 'success' });
+        }}
+      />
+      {confirmDialog}
     </Page>
   );
 }

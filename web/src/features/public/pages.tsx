@@ -1,4 +1,4 @@
-// Content pages that are still short: Features, About, Contact, Privacy, Terms, KB, Settings, Admin.
+// Content pages that are still short: Features, About, Contact, Privacy, Terms, KB, Admin.
 import { Link, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PlaceholderPage } from './PlaceholderPage';
@@ -60,10 +60,6 @@ export function KnowledgeBaseArticlePage() {
   return (
     <PlaceholderPage heading="Knowledge Base">{slug && <Text color="fg.muted">{slug}</Text>}</PlaceholderPage>
   );
-}
-
-export function SettingsPage() {
-  return <PlaceholderPage heading="Settings" />;
 }
 
 export function AdminPage() {

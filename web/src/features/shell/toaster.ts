@@ -23,3 +23,10 @@ export function notify({ title, description, type = 'info', duration }: NotifyOp
   toaster.remove();
   return toaster.create({ title, description, type, duration, closable: true });
 }
+
+/** Changes a visible toast in place (progress toasts); a dismissed one stays dismissed. */
+export function updateToast(id: string, { title, description, type, duration }: NotifyOptions): void {
+  if (toaster.isVisible(id)) {
+    toaster.update(id, { title, description, type, duration });
+  }
+}

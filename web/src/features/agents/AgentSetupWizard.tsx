@@ -1,0 +1,440 @@
+// Agent Setup Wizard (spec §2): six steps in a modal — Welcome, Platform, Installation method,
+// Download (skipped for the automated installer), Install and configure, Verify.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  CloseButton,
+  Code,
+  Dialog,
+  HStack,
+  List,
+  Portal,
+  Progress,
+  RadioCard,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { baseApi } from '../../api/baseApi';
+import { copyText } from '../../lib/clipboard';
+import { useGetProfileQuery } from '../profile/profileApi';
+import {
+  AGENT_BINARY,
+  COPIED_MS,
+  downloadPath,
+  effectiveMethod,
+  installCommand,
+  MASKED_API_KEY,
+  nextStep,
+  previousStep,
+  STEP_TRANSITION_MS,
+  WIZARD_STEPS,
+  type AgentPlatform,
+  type InstallMethod,
+} from './wizardCommands';
+
+interface AgentSetupWizardProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function AgentSetupWizard({ open, onClose }: AgentSetupWizardProps) {
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(e) => {
+        if (!e.open) onClose();
+      }}
+      size={{ base: 'full', md: 'lg' }}
+      placement="center"
+      scrollBehavior="inside"
+      // a fresh wizard (step 1) on every opening
+      lazyMount
+      unmountOnExit
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="setup-wizard">
+            <WizardSteps onClose={onClose} />
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+const STEP_TITLES = [
+  'Welcome',
+  'Choose your platform',
+  'Installation method',
+  'Download the agent',
+  'Install and configure',
+  'Verify the connection',
+] as const;
+
+function WizardSteps({ onClose }: { onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [step, setStep] = useState(1);
+  const [fading, setFading] = useState(false);
+  const [platform, setPlatform] = useState<AgentPlatform>('linux');
+  const [chosenMethod, setMethod] = useState<InstallMethod>('automated');
+  const method = effectiveMethod(platform, chosenMethod);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const go = (to: number) => {
+    if (to === step || fading) return;
+    setFading(true);
+    timer.current = setTimeout(() => {
+      setStep(to);
+      setFading(false);
+    }, STEP_TRANSITION_MS);
+  };
+
+  const checkStatus = () => {
+    dispatch(baseApi.util.invalidateTags(['SystemStatus']));
+    onClose();
+  };
+
+  let body: ReactNode;
+  switch (step) {
+    case 1:
+      body = <WelcomeStep />;
+      break;
+    case 2:
+      body = <PlatformStep platform={platform} onChange={setPlatform} />;
+      break;
+    case 3:
+      body = <MethodStep platform={platform} method={method} onChange={setMethod} />;
+      break;
+    case 4:
+      body = <DownloadStep platform={platform} />;
+      break;
+    case 5:
+      body = <InstallStep platform={platform} method={method} />;
+      break;
+    default:
+      body = <VerifyStep onCheck={checkStatus} />;
+  }
+
+  return (
+    <>
+      <Dialog.Header flexDirection="column" alignItems="stretch" gap="3">
+        <Dialog.Title>Agent Setup Wizard</Dialog.Title>
+        <Stack gap="1.5">
+          <HStack justify="space-between" fontSize="sm">
+            <Text fontWeight="medium">{STEP_TITLES[step - 1]}</Text>
+            <Text color="fg.muted" data-testid="wizard-step">
+              Step {step} of {WIZARD_STEPS}
+            </Text>
+          </HStack>
+          <Progress.Root
+            value={(step / WIZARD_STEPS) * 100}
+            size="xs"
+            colorPalette="brand"
+            aria-label="Setup progress"
+          >
+            <Progress.Track rounded="full">
+              <Progress.Range transition="width 0.2s" />
+            </Progress.Track>
+          </Progress.Root>
+        </Stack>
+      </Dialog.Header>
+      <Dialog.Body>
+        <Box opacity={fading ? 0 : 1} transition={`opacity ${STEP_TRANSITION_MS}ms ease`} minH="64">
+          {body}
+        </Box>
+      </Dialog.Body>
+      <Dialog.Footer justifyContent="space-between">
+        <Button variant="outline" onClick={() => go(previousStep(step, method))} disabled={step === 1}>
+          Previous
+        </Button>
+        {step < WIZARD_STEPS ? (
+          <Button colorPalette="brand" onClick={() => go(nextStep(step, method))}>
+            Next
+          </Button>
+        ) : (
+          <Button colorPalette="brand" variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        )}
+      </Dialog.Footer>
+      <Dialog.CloseTrigger asChild>
+        <CloseButton size="sm" />
+      </Dialog.CloseTrigger>
+    </>
+  );
+}
+
+function WelcomeStep() {
+  return (
+    <Stack gap="4">
+      <Text>
+        The Coffer agent runs on your own server, next to MongoDB. It dumps your databases with the native
+        MongoDB tools, encrypts every backup with AES-256 <em>before</em> it leaves the server and uploads
+        only the encrypted file.
+      </Text>
+      <Text color="fg.muted" fontSize="sm">
+        Your connection strings and your encryption key never leave that server.
+      </Text>
+      <Box>
+        <Text fontWeight="medium" mb="2">
+          You will need:
+        </Text>
+        <List.Root ps="5" gap="1" fontSize="sm" color="fg.muted">
+          <List.Item>A Linux or Windows server that can reach your MongoDB database</List.Item>
+          <List.Item>The MongoDB Database Tools (mongodump and mongorestore) on that server</List.Item>
+          <List.Item>Administrator (sudo) rights to install the agent</List.Item>
+          <List.Item>About five minutes</List.Item>
+        </List.Root>
+      </Box>
+    </Stack>
+  );
+}
+
+function PlatformStep({
+  platform,
+  onChange,
+}: {
+  platform: AgentPlatform;
+  onChange: (p: AgentPlatform) => void;
+}) {
+  return (
+    <RadioCard.Root
+      value={platform}
+      onValueChange={(d) => d.value && onChange(d.value as AgentPlatform)}
+      colorPalette="brand"
+      orientation="vertical"
+    >
+      <RadioCard.Label>Where will the agent run?</RadioCard.Label>
+      <Stack direction={{ base: 'column', sm: 'row' }} gap="3" mt="2">
+        <RadioCard.Item value="linux" flex="1">
+          <RadioCard.ItemHiddenInput />
+          <RadioCard.ItemControl>
+            <RadioCard.ItemContent>
+              <RadioCard.ItemText>Linux</RadioCard.ItemText>
+              <RadioCard.ItemDescription>Ubuntu, Debian, CentOS</RadioCard.ItemDescription>
+            </RadioCard.ItemContent>
+            <RadioCard.ItemIndicator />
+          </RadioCard.ItemControl>
+        </RadioCard.Item>
+        <RadioCard.Item value="windows" flex="1">
+          <RadioCard.ItemHiddenInput />
+          <RadioCard.ItemControl>
+            <RadioCard.ItemContent>
+              <RadioCard.ItemText>Windows</RadioCard.ItemText>
+              <RadioCard.ItemDescription>Windows Server 2019+</RadioCard.ItemDescription>
+            </RadioCard.ItemContent>
+            <RadioCard.ItemIndicator />
+          </RadioCard.ItemControl>
+        </RadioCard.Item>
+      </Stack>
+    </RadioCard.Root>
+  );
+}
+
+function MethodStep({
+  platform,
+  method,
+  onChange,
+}: {
+  platform: AgentPlatform;
+  method: InstallMethod;
+  onChange: (m: InstallMethod) => void;
+}) {
+  if (platform === 'windows') {
+    return (
+      <Stack gap="4">
+        <RadioCard.Root value="manual" colorPalette="brand">
+          <RadioCard.Label>How do you want to install the agent?</RadioCard.Label>
+          <RadioCard.Item value="manual" mt="2">
+            <RadioCard.ItemHiddenInput />
+            <RadioCard.ItemControl>
+              <RadioCard.ItemContent>
+                <RadioCard.ItemText>Manual installation</RadioCard.ItemText>
+                <RadioCard.ItemDescription>
+                  Download the agent and run the setup commands yourself.
+                </RadioCard.ItemDescription>
+              </RadioCard.ItemContent>
+              <RadioCard.ItemIndicator />
+            </RadioCard.ItemControl>
+          </RadioCard.Item>
+        </RadioCard.Root>
+        <Text fontSize="sm" color="fg.muted">
+          On Windows the agent is installed manually; the single-command installer is for Linux.
+        </Text>
+      </Stack>
+    );
+  }
+  return (
+    <RadioCard.Root
+      value={method}
+      onValueChange={(d) => d.value && onChange(d.value as InstallMethod)}
+      colorPalette="brand"
+    >
+      <RadioCard.Label>How do you want to install the agent?</RadioCard.Label>
+      <Stack gap="3" mt="2">
+        <RadioCard.Item value="automated">
+          <RadioCard.ItemHiddenInput />
+          <RadioCard.ItemControl>
+            <RadioCard.ItemContent>
+              <HStack gap="2">
+                <RadioCard.ItemText>Automated installation</RadioCard.ItemText>
+                <Badge colorPalette="green" size="sm">
+                  Recommended
+                </Badge>
+              </HStack>
+              <RadioCard.ItemDescription>
+                One command downloads, installs and configures the agent as a system service.
+              </RadioCard.ItemDescription>
+            </RadioCard.ItemContent>
+            <RadioCard.ItemIndicator />
+          </RadioCard.ItemControl>
+        </RadioCard.Item>
+        <RadioCard.Item value="manual">
+          <RadioCard.ItemHiddenInput />
+          <RadioCard.ItemControl>
+            <RadioCard.ItemContent>
+              <RadioCard.ItemText>Manual installation</RadioCard.ItemText>
+              <RadioCard.ItemDescription>
+                Download the agent binary and run the setup commands yourself.
+              </RadioCard.ItemDescription>
+            </RadioCard.ItemContent>
+            <RadioCard.ItemIndicator />
+          </RadioCard.ItemControl>
+        </RadioCard.Item>
+      </Stack>
+    </RadioCard.Root>
+  );
+}
+
+function DownloadStep({ platform }: { platform: AgentPlatform }) {
+  return (
+    <Stack gap="4">
+      <Text>
+        Download the agent for {platform === 'windows' ? 'Windows' : 'Linux'} and save it on the server that
+        can reach your database.
+      </Text>
+      <Button asChild colorPalette="brand" alignSelf="flex-start">
+        <a href={downloadPath(platform)} target="_blank" rel="noopener noreferrer">
+          Download {AGENT_BINARY[platform]}
+        </a>
+      </Button>
+      <Text fontSize="sm" color="fg.muted">
+        The download opens in a new tab. Keep the file in the folder you will run the next commands from.
+      </Text>
+    </Stack>
+  );
+}
+
+function InstallStep({ platform, method }: { platform: AgentPlatform; method: InstallMethod }) {
+  const session = useAppSelector((s) => s.auth.user);
+  const { data: profile } = useGetProfileQuery();
+  const apiKey = profile?.apiKey || session?.apiKey || '';
+  const command = installCommand(platform, method, window.location.origin, apiKey);
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const copy = async () => {
+    if (!(await copyText(command))) return;
+    setCopied(true);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
+  };
+
+  return (
+    <Stack gap="4">
+      <Text>
+        {method === 'automated'
+          ? 'Run this command on your server. It installs the agent, connects it to your account and starts it as a service.'
+          : platform === 'windows'
+            ? 'Open a Command Prompt in the folder with the agent and run:'
+            : 'In the folder with the agent, run:'}
+      </Text>
+      <Box position="relative" bg="gray.900" color="gray.100" rounded="md" p="4" pr="24">
+        <Code
+          as="pre"
+          display="block"
+          bg="transparent"
+          color="inherit"
+          whiteSpace="pre-wrap"
+          wordBreak="break-all"
+          fontSize="sm"
+          data-testid="install-command"
+        >
+          {command}
+        </Code>
+        <Button
+          size="xs"
+          position="absolute"
+          top="3"
+          right="3"
+          variant="subtle"
+          onClick={() => void copy()}
+          aria-label="Copy command"
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </Box>
+      <Stack gap="1">
+        <Text fontSize="sm" fontWeight="medium">
+          Your API key
+        </Text>
+        <Code fontSize="sm" px="2" py="1" alignSelf="flex-start" data-testid="wizard-api-key">
+          {apiKey || MASKED_API_KEY}
+        </Code>
+      </Stack>
+      {method === 'manual' && (
+        <Text fontSize="sm" color="fg.muted">
+          <Code>db add</Code> asks for the connection string of <Code>production-db</Code>; it is stored on
+          this server only and never sent to Coffer.
+        </Text>
+      )}
+      <Alert.Root status="warning">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>Keep a copy of your encryption key</Alert.Title>
+          <Alert.Description>
+            The agent creates your encryption key on this server and Coffer never sees it: without it your
+            backups cannot be decrypted. Export it with <Code>coffer-agent key export</Code> and store it
+            somewhere safe.
+          </Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    </Stack>
+  );
+}
+
+function VerifyStep({ onCheck }: { onCheck: () => void }) {
+  return (
+    <Stack gap="4" align="flex-start">
+      <Text>
+        Once the agent is running it connects to Coffer and appears under System Status on your dashboard,
+        with its version and platform.
+      </Text>
+      <Text fontSize="sm" color="fg.muted">
+        If it does not show up within a minute, check that the server can reach this address over HTTPS and
+        that the API key is the current one.
+      </Text>
+      <Button colorPalette="brand" onClick={onCheck}>
+        Check Agent Status
+      </Button>
+    </Stack>
+  );
+}

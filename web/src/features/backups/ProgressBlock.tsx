@@ -1,0 +1,101 @@
+// Progress of a running backup or restore (spec §4 "Progress block", §9 time estimate):
+// 'Starting up...' until the agent reports progress; bar red when failed; counts abbreviated;
+// percentage with one decimal; a countdown of the time left that ticks every second.
+import { useEffect, useState } from 'react';
+import { Box, HStack, Progress, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { JobStatusValue } from '../../api/types';
+import type { ProgressInfo } from '../../realtime/events';
+import {
+  applyProgress,
+  COUNTDOWN_TICK_MS,
+  formatEta,
+  initialCountdown,
+  tickCountdown,
+  type Countdown,
+} from '../../lib/estimate';
+import { formatCount, formatPercent } from '../../lib/format';
+
+/** The countdown for one job: fed by progress readings, ticking every second while running. */
+function useCountdown(progress: ProgressInfo | null | undefined, running: boolean): number | null {
+  const [countdown, setCountdown] = useState<Countdown>(initialCountdown);
+  const current = progress?.current;
+  const total = progress?.total;
+  const percentage = progress?.percentage;
+
+  useEffect(() => {
+    if (current === undefined || total === undefined || percentage === undefined) return;
+    setCountdown((c) => applyProgress(c, { current, total, percentage }, Date.now()));
+  }, [current, total, percentage]);
+
+  const ticking = running && countdown.seconds !== null;
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(
+      () => setCountdown((c) => ({ ...c, seconds: tickCountdown(c.seconds) })),
+      COUNTDOWN_TICK_MS,
+    );
+    return () => clearInterval(timer);
+  }, [ticking]);
+
+  return countdown.seconds;
+}
+
+export interface ProgressBlockProps {
+  status: JobStatusValue;
+  progress?: ProgressInfo | null;
+  /** 'documents' for both; restores may pass a different noun */
+  unit?: string;
+}
+
+export function ProgressBlock({ status, progress, unit = 'documents' }: ProgressBlockProps) {
+  const failed = status === 'failed';
+  const done = status === 'completed';
+  const running = !failed && !done;
+  const seconds = useCountdown(progress, running);
+
+  if (!progress) {
+    return (
+      <HStack gap="2" color="fg.muted" fontSize="sm" data-testid="progress-block">
+        {running && <Spinner size="xs" />}
+        <Text>{failed ? 'Failed before any progress was reported' : 'Starting up...'}</Text>
+      </HStack>
+    );
+  }
+
+  const percentage = Math.max(0, Math.min(100, progress.percentage ?? 0));
+  return (
+    <Stack gap="1.5" minW="56" data-testid="progress-block">
+      <HStack justify="space-between" fontSize="xs" gap="3">
+        <Text color="fg.muted" truncate>
+          {progress.collection ? (
+            <>
+              <Box as="span" fontFamily="mono" color="fg">
+                {progress.collection}
+              </Box>{' '}
+              ·{' '}
+            </>
+          ) : null}
+          {formatCount(progress.current)} / {formatCount(progress.total)} {unit}
+        </Text>
+        <Text fontWeight="semibold" fontVariantNumeric="tabular-nums">
+          {formatPercent(percentage)}
+        </Text>
+      </HStack>
+      <Progress.Root
+        value={percentage}
+        size="sm"
+        colorPalette={failed ? 'red' : done ? 'green' : 'blue'}
+        aria-label="Progress"
+      >
+        <Progress.Track rounded="full">
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+      {running && (
+        <Text fontSize="xs" color="fg.muted">
+          {seconds === null ? 'Estimating time remaining...' : `About ${formatEta(seconds)} remaining`}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,244 @@
+// Restore confirmation dialog (spec §2, §5): three steps, the last one asks for the database name
+// typed exactly; then POST /api/backups/{id}/restore.
+import { useRef, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  Field,
+  HStack,
+  Input,
+  List,
+  Portal,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import type { Backup, Restore } from '../../api/types';
+import { apiErrorMessage } from '../../lib/errors';
+import { formatBackupDate } from '../../lib/format';
+import { useRestoreBackupMutation } from './backupsApi';
+
+export const restoreMismatchMessage = (databaseName: string) => `Please type '${databaseName}' to confirm`;
+
+interface RestoreDialogProps {
+  /** the backup to restore; the dialog is open while set */
+  backup: Pick<Backup, '_id' | 'databaseName' | 'timestamp' | 'createdAt'> | null;
+  /** the database to restore into (the backup's own) */
+  databaseName: string;
+  onClose: () => void;
+  onStarted?: (restore: Restore, message: string) => void;
+}
+
+type Step = 1 | 2 | 3;
+
+export function RestoreDialog({ backup, databaseName, onClose, onStarted }: RestoreDialogProps) {
+  // Keep showing the last backup while the dialog animates out.
+  const last = useRef({ backup, databaseName });
+  if (backup) last.current = { backup, databaseName };
+  const shown = last.current;
+  return (
+    <Dialog.Root
+      open={backup !== null}
+      onOpenChange={(e) => {
+        if (!e.open) onClose();
+      }}
+      role="alertdialog"
+      placement="center"
+      size="md"
+      closeOnInteractOutside={false}
+      lazyMount
+      unmountOnExit
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="restore-dialog">
+            {/* keyed so each opening starts at step 1 with an empty field */}
+            {shown.backup && (
+              <RestoreSteps
+                key={shown.backup._id}
+                backup={shown.backup}
+                databaseName={shown.databaseName}
+                onClose={onClose}
+                onStarted={onStarted}
+              />
+            )}
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+function RestoreSteps({
+  backup,
+  databaseName,
+  onClose,
+  onStarted,
+}: Omit<RestoreDialogProps, 'backup'> & { backup: NonNullable<RestoreDialogProps['backup']> }) {
+  const [step, setStep] = useState<Step>(1);
+  const [typed, setTyped] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [restore, { isLoading }] = useRestoreBackupMutation();
+  const matches = typed === databaseName;
+  const backupDate = formatBackupDate(backup.timestamp || backup.createdAt);
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    setTouched(true);
+    if (!matches || isLoading) return;
+    setError(null);
+    try {
+      const res = await restore({ backupId: backup._id, databaseName }).unwrap();
+      onStarted?.(res.restore, res.message);
+      onClose();
+    } catch (err) {
+      setError(apiErrorMessage(err, 'Failed to initiate restore', 'An unexpected error occurred'));
+    }
+  };
+
+  const cancel = (
+    <Button variant="outline" onClick={onClose} disabled={isLoading}>
+      Cancel
+    </Button>
+  );
+
+  return (
+    <>
+      <Dialog.Header flexDirection="column" alignItems="flex-start" gap="1">
+        <Text fontSize="xs" fontWeight="semibold" color="fg.muted" textTransform="uppercase">
+          Step {step} of 3
+        </Text>
+        <Dialog.Title>
+          {step === 1 ? 'Restore database' : step === 2 ? 'What will be replaced' : 'Final confirmation'}
+        </Dialog.Title>
+      </Dialog.Header>
+
+      {step === 1 && (
+        <>
+          <Dialog.Body>
+            <Stack gap="4">
+              <Alert.Root status="error">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Title>This action is irreversible</Alert.Title>
+                  <Alert.Description>
+                    Restoring replaces ALL current data in <strong>{databaseName}</strong> with the backup
+                    from {backupDate}.
+                  </Alert.Description>
+                </Alert.Content>
+              </Alert.Root>
+              <Box>
+                <Text fontWeight="medium" mb="2">
+                  Before you continue:
+                </Text>
+                <List.Root gap="1.5" ps="5" fontSize="sm" color="fg.muted">
+                  <List.Item>Make sure you have a current backup of the database.</List.Item>
+                  <List.Item>
+                    Consider restoring into a duplicate database first to test the result.
+                  </List.Item>
+                  <List.Item>Inform your users: the database is unavailable while it is restored.</List.Item>
+                </List.Root>
+              </Box>
+            </Stack>
+          </Dialog.Body>
+          <Dialog.Footer>
+            {cancel}
+            <Button colorPalette="red" onClick={() => setStep(2)}>
+              I understand, continue
+            </Button>
+          </Dialog.Footer>
+        </>
+      )}
+
+      {step === 2 && (
+        <>
+          <Dialog.Body>
+            <Stack gap="4">
+              <Alert.Root status="warning">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Title>All collections will be dropped</Alert.Title>
+                  <Alert.Description>
+                    Every collection in <strong>{databaseName}</strong> is dropped and replaced with the
+                    collections from this backup.
+                  </Alert.Description>
+                </Alert.Content>
+              </Alert.Root>
+              <Box>
+                <Text fontWeight="medium" mb="2">
+                  You will lose everything made after {backupDate}:
+                </Text>
+                <List.Root gap="1.5" ps="5" fontSize="sm" color="fg.muted">
+                  <List.Item>Documents created, changed or deleted since the backup</List.Item>
+                  <List.Item>Indexes created or changed since the backup</List.Item>
+                  <List.Item>Configuration changes made since the backup</List.Item>
+                </List.Root>
+              </Box>
+            </Stack>
+          </Dialog.Body>
+          <Dialog.Footer>
+            {cancel}
+            <Button colorPalette="red" onClick={() => setStep(3)}>
+              Continue with restore
+            </Button>
+          </Dialog.Footer>
+        </>
+      )}
+
+      {step === 3 && (
+        <form onSubmit={submit}>
+          <Dialog.Body>
+            <Stack gap="4">
+              <Alert.Root status="error">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Title>Final warning</Alert.Title>
+                  <Alert.Description>
+                    There is no undo. The current data of <strong>{databaseName}</strong> will be gone.
+                  </Alert.Description>
+                </Alert.Content>
+              </Alert.Root>
+              {error && (
+                <Alert.Root status="error" role="alert">
+                  <Alert.Indicator />
+                  <Alert.Title fontWeight="normal">{error}</Alert.Title>
+                </Alert.Root>
+              )}
+              <Field.Root invalid={touched && typed !== '' && !matches}>
+                <Field.Label>
+                  Type{' '}
+                  <Box as="span" fontFamily="mono" fontWeight="bold">
+                    {databaseName}
+                  </Box>{' '}
+                  to confirm
+                </Field.Label>
+                <Input
+                  value={typed}
+                  onChange={(e) => setTyped(e.target.value)}
+                  onBlur={() => setTouched(true)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  fontFamily="mono"
+                  placeholder={databaseName}
+                  autoFocus
+                />
+                <Field.ErrorText>{restoreMismatchMessage(databaseName)}</Field.ErrorText>
+              </Field.Root>
+            </Stack>
+          </Dialog.Body>
+          <Dialog.Footer>
+            <HStack gap="3">
+              {cancel}
+              <Button type="submit" colorPalette="red" disabled={!matches || isLoading}>
+                {isLoading ? 'Processing...' : 'Restore database'}
+              </Button>
+            </HStack>
+          </Dialog.Footer>
+        </form>
+      )}
+    </>
+  );
+}

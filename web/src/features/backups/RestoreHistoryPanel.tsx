@@ -1,0 +1,180 @@
+// Restore history (spec §2 "Restore history panel", §4, §8, §9): the user's restores, polled every
+// 5 s while one is pending or in progress; live progress shown across the row of a running one.
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Box, Button, Card, Center, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { useAppDispatch } from '../../app/hooks';
+import type { Restore } from '../../api/types';
+import { formatBackupDate } from '../../lib/format';
+import type { ProgressInfo } from '../../realtime/events';
+import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
+import { backupsApi, useGetRestoresQuery } from './backupsApi';
+import { RefreshIcon } from '../shell/icons';
+import { ProgressBlock } from './ProgressBlock';
+import { isActiveStatus, StatusBadge } from './StatusBadge';
+
+export const RESTORE_POLL_MS = 5000;
+export const RESTORE_HISTORY_CLEANUP_MS = 2000;
+export const RESTORE_ERROR_MAX = 50;
+
+/** Error text cut to 50 characters plus an ellipsis. */
+export function truncateError(error: string, max = RESTORE_ERROR_MAX): string {
+  return error.length > max ? `${error.slice(0, max)}…` : error;
+}
+
+/** The Details column: the (cut) error when there is one, else a text for the status. */
+export function restoreDetail(restore: Pick<Restore, 'status' | 'error'>): string {
+  if (restore.error) return truncateError(restore.error);
+  switch (restore.status) {
+    case 'completed':
+      return 'Restore completed successfully';
+    case 'failed':
+      return 'Restore failed';
+    case 'pending':
+      return 'Restore in progress';
+    default:
+      return 'Waiting for agent';
+  }
+}
+
+export function RestoreHistoryPanel() {
+  const dispatch = useAppDispatch();
+  const [polling, setPolling] = useState(false);
+  const { data, error, isLoading, isFetching, refetch } = useGetRestoresQuery(undefined, {
+    pollingInterval: polling ? RESTORE_POLL_MS : 0,
+    refetchOnMountOrArgChange: true,
+  });
+  const [progress, setProgress] = useState<Record<string, ProgressInfo>>({});
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const restores = data ?? [];
+  const anyActive = restores.some((r) => isActiveStatus(r.status));
+  if (error) console.error('Failed to fetch restore history', error);
+
+  useEffect(() => setPolling(anyActive), [anyActive]);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      pending.forEach(clearTimeout);
+      pending.clear();
+    };
+  }, []);
+
+  const reload = useCallback(() => void refetch(), [refetch]);
+
+  useRealtimeEvent('restoreProgress', (e) => {
+    if (!e?.restoreId) return;
+    dispatch(
+      backupsApi.util.updateQueryData('getRestores', undefined, (draft) => {
+        const r = draft.find((x) => x._id === e.restoreId);
+        if (!r) return;
+        r.status = e.status;
+        if (e.error) r.error = e.error;
+      }),
+    );
+    const p = e.progress;
+    if (p) setProgress((prev) => ({ ...prev, [e.restoreId]: p }));
+    if (e.status === 'completed' || e.status === 'failed') {
+      const t = setTimeout(() => {
+        timers.current.delete(t);
+        setProgress((prev) => {
+          const next = { ...prev };
+          delete next[e.restoreId];
+          return next;
+        });
+        reload();
+      }, RESTORE_HISTORY_CLEANUP_MS);
+      timers.current.add(t);
+    }
+  });
+
+  return (
+    <Card.Root>
+      <Card.Header>
+        <HStack justify="space-between" align="flex-start" gap="4">
+          <Box>
+            <Card.Title>Restore History</Card.Title>
+            <Card.Description>Recent database restore operations</Card.Description>
+          </Box>
+          <Button size="sm" variant="outline" onClick={reload} loading={isFetching && !isLoading}>
+            <RefreshIcon /> Refresh
+          </Button>
+        </HStack>
+      </Card.Header>
+      <Card.Body>
+        {isLoading ? (
+          <Center py="10">
+            <Spinner color="brand.solid" aria-label="Loading restore history" />
+          </Center>
+        ) : error && !data ? (
+          <Center py="10">
+            <Stack align="center" gap="3" textAlign="center">
+              <Text color="fg.error" role="alert">
+                Failed to fetch restore history
+              </Text>
+              <Button size="sm" variant="outline" onClick={reload}>
+                Try Again
+              </Button>
+            </Stack>
+          </Center>
+        ) : restores.length === 0 ? (
+          <Center py="10" borderWidth="1px" borderStyle="dashed" rounded="md">
+            <Stack align="center" gap="1" textAlign="center" px="4">
+              <Text fontWeight="medium">No restore operations found.</Text>
+              <Text fontSize="sm" color="fg.muted">
+                When you restore a backup from the Backups tab, its history will appear here.
+              </Text>
+            </Stack>
+          </Center>
+        ) : (
+          <Table.ScrollArea>
+            <Table.Root size="sm" data-testid="restore-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Database</Table.ColumnHeader>
+                  <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  <Table.ColumnHeader>Requested</Table.ColumnHeader>
+                  <Table.ColumnHeader>Completed</Table.ColumnHeader>
+                  <Table.ColumnHeader>Details</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {restores.map((r) => {
+                  const live = progress[r._id];
+                  const showProgress = r.status === 'in-progress' || live !== undefined;
+                  return (
+                    <Fragment key={r._id}>
+                      <Table.Row data-testid="restore-row">
+                        <Table.Cell fontWeight="medium">{r.databaseName}</Table.Cell>
+                        <Table.Cell>
+                          <StatusBadge status={r.status} />
+                        </Table.Cell>
+                        <Table.Cell whiteSpace="nowrap">{formatBackupDate(r.createdAt)}</Table.Cell>
+                        <Table.Cell whiteSpace="nowrap">
+                          {r.completedAt ? formatBackupDate(r.completedAt) : '—'}
+                        </Table.Cell>
+                        <Table.Cell
+                          color={r.error ? 'fg.error' : 'fg.muted'}
+                          title={r.error ?? undefined}
+                          maxW="xs"
+                        >
+                          {restoreDetail(r)}
+                        </Table.Cell>
+                      </Table.Row>
+                      {showProgress && (
+                        <Table.Row bg="bg.subtle">
+                          <Table.Cell colSpan={5} py="3">
+                            <ProgressBlock status={r.status} progress={live ?? null} />
+                          </Table.Cell>
+                        </Table.Row>
+                      )}
+                    </Fragment>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

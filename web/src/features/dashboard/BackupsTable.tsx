@@ -1,0 +1,142 @@
+// Recent Backups table (spec §2 Dashboard): Database, Timestamp, Size, Status, Actions; running
+// backups show their progress in place of timestamp and size.
+import { Badge, Card, Center, HStack, IconButton, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import type { Backup } from '../../api/types';
+import { formatBackupDate, formatBytes } from '../../lib/format';
+import type { ProgressInfo } from '../../realtime/events';
+import { ProgressBlock } from '../backups/ProgressBlock';
+import { isActiveStatus, StatusBadge } from '../backups/StatusBadge';
+import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
+
+interface BackupsTableProps {
+  backups: readonly Backup[];
+  loading: boolean;
+  /** live progress by backup id (kept 2 s after a backup finishes) */
+  progress: Record<string, ProgressInfo | null>;
+  onDownload: (backup: Backup) => void;
+  onRestore: (backup: Backup) => void;
+  onDelete: (backup: Backup) => void;
+}
+
+export function BackupsTable({
+  backups,
+  loading,
+  progress,
+  onDownload,
+  onRestore,
+  onDelete,
+}: BackupsTableProps) {
+  return (
+    <Card.Root>
+      <Card.Header>
+        <Card.Title>Recent Backups</Card.Title>
+        <Card.Description>Download, restore or delete completed backups.</Card.Description>
+      </Card.Header>
+      <Card.Body>
+        {loading ? (
+          <Center py="10">
+            <Spinner color="brand.solid" aria-label="Loading backups" />
+          </Center>
+        ) : backups.length === 0 ? (
+          <Center py="10" borderWidth="1px" borderStyle="dashed" rounded="md">
+            <Text color="fg.muted" textAlign="center" px="4">
+              No backups found. Trigger a backup to protect your data.
+            </Text>
+          </Center>
+        ) : (
+          <Table.ScrollArea>
+            <Table.Root size="sm" data-testid="backups-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Database</Table.ColumnHeader>
+                  <Table.ColumnHeader>Timestamp</Table.ColumnHeader>
+                  <Table.ColumnHeader>Size</Table.ColumnHeader>
+                  <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {backups.map((b) => {
+                  const live = progress[b._id];
+                  const running = isActiveStatus(b.status) || live !== undefined;
+                  const completed = b.status === 'completed';
+                  return (
+                    <Table.Row key={b._id} data-testid="backup-row" data-status={b.status}>
+                      <Table.Cell fontWeight="medium">
+                        <HStack gap="2">
+                          <Text>{b.databaseName}</Text>
+                          {b.type === 'auto' && (
+                            <Badge size="xs" variant="outline" colorPalette="gray">
+                              Auto
+                            </Badge>
+                          )}
+                        </HStack>
+                      </Table.Cell>
+                      {running ? (
+                        <Table.Cell colSpan={2} minW="64">
+                          <ProgressBlock status={b.status} progress={live ?? null} />
+                        </Table.Cell>
+                      ) : (
+                        <>
+                          <Table.Cell whiteSpace="nowrap">
+                            {formatBackupDate(b.timestamp || b.createdAt)}
+                          </Table.Cell>
+                          <Table.Cell whiteSpace="nowrap">{formatBytes(b.size)}</Table.Cell>
+                        </>
+                      )}
+                      <Table.Cell>
+                        <Stack gap="1" align="flex-start">
+                          <StatusBadge status={b.status} spinWhilePending />
+                          {b.status === 'failed' && b.error && (
+                            <Text fontSize="xs" color="fg.error" maxW="48" truncate title={b.error}>
+                              {b.error}
+                            </Text>
+                          )}
+                        </Stack>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <HStack gap="1" justify="flex-end">
+                          <IconButton
+                            aria-label="Download backup"
+                            title="Download"
+                            size="sm"
+                            variant="ghost"
+                            disabled={!completed}
+                            onClick={() => onDownload(b)}
+                          >
+                            <DownloadIcon />
+                          </IconButton>
+                          <IconButton
+                            aria-label="Restore backup"
+                            title="Restore"
+                            size="sm"
+                            variant="ghost"
+                            disabled={!completed}
+                            onClick={() => onRestore(b)}
+                          >
+                            <RestoreIcon />
+                          </IconButton>
+                          <IconButton
+                            aria-label="Delete backup"
+                            title="Delete"
+                            size="sm"
+                            variant="ghost"
+                            colorPalette="red"
+                            disabled={!completed}
+                            onClick={() => onDelete(b)}
+                          >
+                            <TrashIcon />
+                          </IconButton>
+                        </HStack>
+                      </Table.Cell>
+                    </Table.Row>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,85 @@
+// Summary cards (spec §2 Dashboard): Total Backups, Storage Used, Success Rate.
+import type { ReactNode } from 'react';
+import { Card, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import type { Backup, Plan, Profile } from '../../api/types';
+import { formatBackupDate, formatBytes } from '../../lib/format';
+import { storagePercent } from '../../lib/plan';
+import { StorageBar } from '../profile/StorageBar';
+
+export interface BackupStats {
+  total: number;
+  failures: number;
+  /** whole percent of completed backups; 0 without backups */
+  successRate: number;
+  lastBackup: string | null;
+}
+
+/** Completed / total as a whole percent, failures counted; the list is newest first. */
+export function backupStats(
+  backups: readonly Pick<Backup, 'status' | 'timestamp' | 'createdAt'>[],
+): BackupStats {
+  const total = backups.length;
+  const completed = backups.filter((b) => b.status === 'completed').length;
+  const failures = backups.filter((b) => b.status === 'failed').length;
+  const newest = backups[0];
+  return {
+    total,
+    failures,
+    successRate: total === 0 ? 0 : Math.round((completed / total) * 100),
+    lastBackup: newest ? newest.timestamp || newest.createdAt : null,
+  };
+}
+
+function SummaryCard({ label, value, children }: { label: string; value: string; children: ReactNode }) {
+  return (
+    <Card.Root>
+      <Card.Body gap="2">
+        <Text fontSize="sm" fontWeight="medium" color="fg.muted">
+          {label}
+        </Text>
+        <Text fontSize="2xl" fontWeight="bold" lineHeight="short" data-testid={`summary-${label}`}>
+          {value}
+        </Text>
+        {children}
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+export function SummaryCards({
+  backups,
+  profile,
+  plan,
+}: {
+  backups: readonly Backup[];
+  profile: Profile | undefined;
+  plan: Plan | undefined;
+}) {
+  const stats = backupStats(backups);
+  const used = profile?.storageUsed ?? 0;
+  const percent = plan ? storagePercent(used, plan.storageLimit) : 0;
+  return (
+    <SimpleGrid columns={{ base: 1, md: 3 }} gap="6">
+      <SummaryCard label="Total Backups" value={String(stats.total)}>
+        <Text fontSize="sm" color="fg.muted">
+          Last backup: {stats.lastBackup ? formatBackupDate(stats.lastBackup) : 'Never'}
+        </Text>
+      </SummaryCard>
+      <SummaryCard label="Storage Used" value={profile ? formatBytes(used) : '—'}>
+        <Stack gap="2">
+          <StorageBar percent={percent} />
+          <Text fontSize="sm" color="fg.muted" data-testid="storage-text">
+            {profile && plan
+              ? `${formatBytes(used)} of ${formatBytes(plan.storageLimit)} (${plan.name} plan)`
+              : 'Loading...'}
+          </Text>
+        </Stack>
+      </SummaryCard>
+      <SummaryCard label="Success Rate" value={`${stats.successRate}%`}>
+        <Text fontSize="sm" color="fg.muted">
+          {stats.failures} failures in total
+        </Text>
+      </SummaryCard>
+    </SimpleGrid>
+  );
+}

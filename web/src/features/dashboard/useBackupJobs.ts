@@ -1,0 +1,169 @@
+// Running backups on the dashboard (spec §4): trigger + poll, live progress events, delete.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAppDispatch } from '../../app/hooks';
+import { baseApi } from '../../api/baseApi';
+import type { Backup, BackupRateLimitedBody } from '../../api/types';
+import { httpStatus, serverMessage } from '../../lib/errors';
+import type { ProgressInfo } from '../../realtime/events';
+import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
+import { backupsApi, useDeleteBackupMutation, useTriggerBackupMutation } from '../backups/backupsApi';
+import { isActiveStatus } from '../backups/StatusBadge';
+import { notify } from '../shell/toaster';
+
+/** Poll a triggered backup every 2 s, for 30 s at most (spec §9). */
+export const BACKUP_POLL_MS = 2000;
+export const BACKUP_POLL_CAP_MS = 30_000;
+/** Progress of a finished backup stays visible this long before the list reloads. */
+export const BACKUP_PROGRESS_CLEANUP_MS = 2000;
+
+/** 'Next backup available at {time} on {date}.' for the 429 toast. */
+export function nextBackupText(iso: string | undefined): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  const time = d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const date = d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return `Next backup available at ${time} on ${date}.`;
+}
+
+export function useBackupJobs() {
+  const dispatch = useAppDispatch();
+  const [triggerBackup] = useTriggerBackupMutation();
+  const [deleteBackupCall] = useDeleteBackupMutation();
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<Record<string, ProgressInfo | null>>({});
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const poll = useRef<ReturnType<typeof setInterval> | null>(null);
+
+  const later = useCallback((fn: () => void, ms: number) => {
+    const t = setTimeout(() => {
+      timers.current.delete(t);
+      fn();
+    }, ms);
+    timers.current.add(t);
+  }, []);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      pending.forEach(clearTimeout);
+      pending.clear();
+      if (poll.current) clearInterval(poll.current);
+    };
+  }, []);
+
+  const patchBackup = useCallback(
+    (id: string, patch: Partial<Backup>) =>
+      dispatch(
+        backupsApi.util.updateQueryData('getBackups', undefined, (draft) => {
+          const b = draft.find((x) => x._id === id);
+          if (b) Object.assign(b, patch);
+        }),
+      ),
+    [dispatch],
+  );
+
+  const reload = useCallback(() => {
+    dispatch(baseApi.util.invalidateTags(['Backups', 'Profile']));
+  }, [dispatch]);
+
+  useRealtimeEvent('backupProgress', (e) => {
+    if (!e?.backupId) return;
+    const patch: Partial<Backup> = { status: e.status };
+    if (e.error) patch.error = e.error;
+    patchBackup(e.backupId, patch);
+    if (e.progress) setProgress((p) => ({ ...p, [e.backupId]: e.progress ?? null }));
+    if (e.status === 'completed' || e.status === 'failed') {
+      later(() => {
+        setProgress((p) => {
+          const next = { ...p };
+          delete next[e.backupId];
+          return next;
+        });
+        reload();
+      }, BACKUP_PROGRESS_CLEANUP_MS);
+    }
+  });
+
+  const stopPolling = useCallback(() => {
+    if (poll.current) clearInterval(poll.current);
+    poll.current = null;
+    setBusy(false);
+    reload();
+  }, [reload]);
+
+  const trigger = useCallback(
+    async (databaseName: string) => {
+      if (busy) return;
+      setBusy(true);
+      let backup: Backup;
+      try {
+        backup = await triggerBackup({ databaseName }).unwrap();
+      } catch (err) {
+        setBusy(false);
+        const message = serverMessage(err);
+        if (httpStatus(err) === 429) {
+          const body = (err as { data?: Partial<BackupRateLimitedBody> }).data;
+          const next = nextBackupText(body?.nextBackupAvailable);
+          notify({
+            title: 'Backup Limit Reached',
+            description: [message, next].filter(Boolean).join(' '),
+            type: 'error',
+          });
+        } else {
+          notify({ title: 'Error', description: message ?? 'Failed to trigger backup', type: 'error' });
+        }
+        return;
+      }
+      dispatch(
+        backupsApi.util.updateQueryData('getBackups', undefined, (draft) => {
+          if (!draft.some((b) => b._id === backup._id)) draft.unshift(backup);
+        }),
+      );
+      if (!isActiveStatus(backup.status)) {
+        stopPolling();
+        return;
+      }
+      const started = Date.now();
+      let inFlight = false;
+      if (poll.current) clearInterval(poll.current);
+      poll.current = setInterval(async () => {
+        if (Date.now() - started >= BACKUP_POLL_CAP_MS) {
+          stopPolling();
+          return;
+        }
+        if (inFlight) return;
+        inFlight = true;
+        try {
+          const res = await dispatch(
+            backupsApi.endpoints.getBackup.initiate(backup._id, { forceRefetch: true, subscribe: false }),
+          );
+          if (res.data) {
+            patchBackup(backup._id, res.data);
+            if (!isActiveStatus(res.data.status)) stopPolling();
+          } else if (res.error) {
+            console.error('Backup poll failed', res.error);
+          }
+        } finally {
+          inFlight = false;
+        }
+      }, BACKUP_POLL_MS);
+    },
+    [busy, dispatch, patchBackup, stopPolling, triggerBackup],
+  );
+
+  const remove = useCallback(
+    async (id: string) => {
+      try {
+        await deleteBackupCall(id).unwrap();
+        notify({ title: 'Success', description: 'Backup deleted successfully', type: 'success' });
+      } catch (err) {
+        console.error('Backup delete failed', err);
+        notify({ title: 'Error', description: 'Failed to delete backup', type: 'error' });
+      }
+    },
+    [deleteBackupCall],
+  );
+
+  return { busy, progress, trigger, remove };
+}

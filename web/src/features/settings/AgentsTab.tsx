@@ -1,0 +1,260 @@
+// Settings → Agents (spec §2, §4, §8): the user's agents, a detail card, commands and maintenance.
+import { useState } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  Center,
+  DataList,
+  GridItem,
+  HStack,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import type { Agent, AgentAction } from '../../api/types';
+import { formatDate } from '../../lib/format';
+import { useGetSystemStatusQuery } from '../dashboard/dashboardApi';
+import { useConfirm } from '../shell/ConfirmDialog';
+import { FormAlert } from '../shell/FormAlert';
+import { useManageAgentMutation } from './settingsApi';
+
+export function agentDotColor(status: Agent['status']): string {
+  if (status === 'active') return 'green.500';
+  if (status === 'inactive') return 'yellow.500';
+  return 'red.500';
+}
+
+export function agentStatusLabel(status: Agent['status']): string {
+  if (status === 'active') return 'Online';
+  if (status === 'inactive') return 'Inactive';
+  return 'Offline';
+}
+
+const ACTION_TEXT: Record<AgentAction, { ok: string; failed: string }> = {
+  restart: { ok: 'Restart command sent to agent', failed: 'Failed to send restart command' },
+  update: { ok: 'Update check command sent to agent', failed: 'Failed to send update check command' },
+  reset: {
+    ok: 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.',
+    failed: 'Failed to reset agent',
+  },
+};
+
+type Result = { status: 'success' | 'error'; message: string } | null;
+
+interface AgentsTabProps {
+  selectedId: string | null;
+  onSelect: (id: string | null) => void;
+  onSetupNew: () => void;
+}
+
+export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) {
+  const { data, isLoading, error } = useGetSystemStatusQuery();
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [manage, { isLoading: sending, originalArgs }] = useManageAgentMutation();
+  const [result, setResult] = useState<Result>(null);
+  const [confirm, confirmDialog] = useConfirm();
+  if (error) console.error('Failed to load agents', error);
+
+  const agents = (data?.agents ?? []).filter((a) => !removed.has(a.id));
+  const selected = agents.find((a) => a.id === selectedId) ?? null;
+
+  const send = async (agent: Agent, action: AgentAction) => {
+    setResult(null);
+    try {
+      await manage({ agentId: agent.id, action }).unwrap();
+      setResult({ status: 'success', message: ACTION_TEXT[action].ok });
+    } catch (err) {
+      console.error(`Agent ${action} failed`, err);
+      setResult({ status: 'error', message: ACTION_TEXT[action].failed });
+    }
+  };
+
+  const reset = async (agent: Agent) => {
+    const ok = await confirm('Reset agent connection? This will generate new connection credentials.', {
+      title: 'Reset connection',
+      confirmLabel: 'Reset',
+      destructive: true,
+    });
+    if (ok) await send(agent, 'reset');
+  };
+
+  // Removing only takes the agent off this list (spec §4): no call is made.
+  const remove = async (agent: Agent) => {
+    const ok = await confirm(
+      'Are you sure you want to remove this agent? This will not delete any existing backups.',
+      { title: 'Remove agent', confirmLabel: 'Remove', destructive: true },
+    );
+    if (!ok) return;
+    setRemoved((prev) => new Set(prev).add(agent.id));
+    setResult(null);
+    onSelect(null);
+  };
+
+  const busy = (action: AgentAction) => sending && originalArgs?.action === action;
+
+  return (
+    <>
+      <SimpleGrid columns={{ base: 1, md: 3 }} gap="6" alignItems="start">
+        <Card.Root>
+          <Card.Header>
+            <Card.Title>Agents</Card.Title>
+            <Card.Description>Servers running the Coffer agent</Card.Description>
+          </Card.Header>
+          <Card.Body>
+            {isLoading ? (
+              <Text color="fg.muted">Loading...</Text>
+            ) : agents.length === 0 ? (
+              <Stack align="center" gap="3" textAlign="center" py="4">
+                <Text fontWeight="medium">No agents configured</Text>
+                <Text fontSize="sm" color="fg.muted">
+                  Install an agent with your API key to start backing up.
+                </Text>
+                <Button size="sm" colorPalette="brand" onClick={onSetupNew}>
+                  Setup New Agent
+                </Button>
+              </Stack>
+            ) : (
+              <Stack gap="1" role="listbox" aria-label="Agents">
+                {agents.map((a) => {
+                  const active = a.id === selected?.id;
+                  return (
+                    <Button
+                      key={a.id}
+                      role="option"
+                      aria-selected={active}
+                      variant={active ? 'subtle' : 'ghost'}
+                      colorPalette={active ? 'brand' : 'gray'}
+                      justifyContent="flex-start"
+                      h="auto"
+                      py="2"
+                      onClick={() => {
+                        setResult(null);
+                        onSelect(a.id);
+                      }}
+                    >
+                      <HStack gap="3" minW="0" w="full">
+                        <Box boxSize="2.5" rounded="full" bg={agentDotColor(a.status)} flexShrink="0" />
+                        <Box minW="0" textAlign="start">
+                          <Text fontWeight="medium" truncate>
+                            {a.name}
+                          </Text>
+                          <Text fontSize="xs" color="fg.muted" fontWeight="normal">
+                            {a.platform}
+                          </Text>
+                        </Box>
+                      </HStack>
+                    </Button>
+                  );
+                })}
+              </Stack>
+            )}
+          </Card.Body>
+        </Card.Root>
+
+        <GridItem colSpan={{ base: 1, md: 2 }}>
+          {!selected ? (
+            <Card.Root>
+              <Card.Body>
+                <Center py="12">
+                  <Stack align="center" gap="1" textAlign="center">
+                    <Text fontWeight="medium">No Agent Selected</Text>
+                    <Text fontSize="sm" color="fg.muted">
+                      Choose an agent from the list to see its details and send it commands.
+                    </Text>
+                  </Stack>
+                </Center>
+              </Card.Body>
+            </Card.Root>
+          ) : (
+            <Card.Root data-testid="agent-detail">
+              <Card.Header>
+                <HStack gap="3">
+                  <Box boxSize="3" rounded="full" bg={agentDotColor(selected.status)} />
+                  <Card.Title>{selected.name}</Card.Title>
+                </HStack>
+              </Card.Header>
+              <Card.Body gap="6">
+                {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
+                <DataList.Root orientation="horizontal" size="md">
+                  <DataList.Item>
+                    <DataList.ItemLabel>Status</DataList.ItemLabel>
+                    <DataList.ItemValue>{agentStatusLabel(selected.status)}</DataList.ItemValue>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.ItemLabel>Last Seen</DataList.ItemLabel>
+                    <DataList.ItemValue>
+                      {selected.lastSeen ? formatDate(selected.lastSeen) || 'Unknown' : 'Never'}
+                    </DataList.ItemValue>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.ItemLabel>Platform</DataList.ItemLabel>
+                    <DataList.ItemValue>{selected.platform}</DataList.ItemValue>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.ItemLabel>Version</DataList.ItemLabel>
+                    <DataList.ItemValue>{selected.version}</DataList.ItemValue>
+                  </DataList.Item>
+                </DataList.Root>
+
+                <Stack gap="2" borderTopWidth="1px" pt="5">
+                  <Text fontWeight="semibold">Agent Commands</Text>
+                  <HStack gap="3" wrap="wrap">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      loading={busy('restart')}
+                      disabled={sending}
+                      onClick={() => void send(selected, 'restart')}
+                    >
+                      Restart Agent
+                    </Button>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      loading={busy('update')}
+                      disabled={sending}
+                      onClick={() => void send(selected, 'update')}
+                    >
+                      Check for Updates
+                    </Button>
+                  </HStack>
+                </Stack>
+
+                <Stack gap="2" borderTopWidth="1px" pt="5">
+                  <Text fontWeight="semibold">Maintenance</Text>
+                  <HStack gap="3" wrap="wrap">
+                    <Button
+                      variant="outline"
+                      colorPalette="red"
+                      size="sm"
+                      disabled={sending}
+                      onClick={() => void remove(selected)}
+                    >
+                      Remove Agent
+                    </Button>
+                    <Button
+                      variant="outline"
+                      colorPalette="orange"
+                      size="sm"
+                      loading={busy('reset')}
+                      disabled={sending}
+                      onClick={() => void reset(selected)}
+                    >
+                      Reset Connection
+                    </Button>
+                  </HStack>
+                  <Text fontSize="xs" color="fg.muted">
+                    Removing an agent keeps its backups. After a reset, configure the agent again with your
+                    API key.
+                  </Text>
+                </Stack>
+              </Card.Body>
+            </Card.Root>
+          )}
+        </GridItem>
+      </SimpleGrid>
+      {confirmDialog}
+    </>
+  );
+}

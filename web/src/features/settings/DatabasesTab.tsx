@@ -1,0 +1,103 @@
+// Settings → Databases (spec §2): which databases may be backed up. Databases are only ever added by
+// the agent; connection strings never reach the server.
+import { useState } from 'react';
+import { Badge, Button, Card, Center, Code, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import type { Database } from '../../api/types';
+import { FormAlert } from '../shell/FormAlert';
+import { useGetDatabasesQuery, useUpdateDatabaseMutation } from './settingsApi';
+
+export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
+
+export function DatabasesTab() {
+  const { data, isLoading, error } = useGetDatabasesQuery();
+  const [update, { isLoading: updating, originalArgs }] = useUpdateDatabaseMutation();
+  const [failed, setFailed] = useState(false);
+  if (error) console.error('Failed to load databases', error);
+  const databases = data ?? [];
+
+  const toggle = async (db: Database) => {
+    setFailed(false);
+    try {
+      await update({ id: db._id, isActive: !db.isActive }).unwrap();
+    } catch (err) {
+      console.error('Failed to update database', err);
+      setFailed(true);
+    }
+  };
+
+  return (
+    <Stack gap="6" maxW="4xl">
+      <Card.Root>
+        <Card.Header>
+          <Card.Title>Databases</Card.Title>
+          <Card.Description>Choose which of your databases are backed up.</Card.Description>
+        </Card.Header>
+        <Card.Body gap="4">
+          {failed && <FormAlert status="error">{DATABASE_UPDATE_FAILED}</FormAlert>}
+          {isLoading ? (
+            <Center py="8">
+              <Spinner color="brand.solid" aria-label="Loading databases" />
+            </Center>
+          ) : databases.length === 0 ? (
+            <Center py="8" borderWidth="1px" borderStyle="dashed" rounded="md">
+              <Text color="fg.muted">No databases configured</Text>
+            </Center>
+          ) : (
+            <Table.Root size="sm" data-testid="databases-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Name</Table.ColumnHeader>
+                  <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Action</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {databases.map((db) => (
+                  <Table.Row key={db._id} data-testid="database-row">
+                    <Table.Cell fontWeight="medium" fontFamily="mono">
+                      {db.name}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Badge colorPalette={db.isActive ? 'green' : 'gray'}>
+                        {db.isActive ? 'Active' : 'Disabled'}
+                      </Badge>
+                    </Table.Cell>
+                    <Table.Cell textAlign="end">
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        colorPalette={db.isActive ? 'red' : 'brand'}
+                        loading={updating && originalArgs?.id === db._id}
+                        disabled={updating}
+                        onClick={() => void toggle(db)}
+                      >
+                        {db.isActive ? 'Disable' : 'Enable'}
+                      </Button>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          )}
+        </Card.Body>
+      </Card.Root>
+
+      <Card.Root variant="subtle">
+        <Card.Body>
+          <Stack gap="3">
+            <Text fontWeight="semibold">Adding databases</Text>
+            <List.Root ps="5" gap="2" fontSize="sm" color="fg.muted">
+              <List.Item>
+                Databases can only be added through the agent, with its setup command on your server:{' '}
+                <Code>coffer-agent db add &lt;name&gt; --uri -</Code>
+              </List.Item>
+              <List.Item>
+                Connection strings stay local to the agent and are never stored on the Coffer server.
+              </List.Item>
+            </List.Root>
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+    </Stack>
+  );
+}

@@ -1,0 +1,151 @@
+// Settings (spec §2): General, Agents, Databases, Security, Notifications, chosen with ?tab=…;
+// ?agent={id} opens Agents with that agent selected and is then removed from the address.
+import { useEffect, useState } from 'react';
+import { Button, Center, Spinner, Tabs } from '@chakra-ui/react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useAppSelector } from '../../app/hooks';
+import { useGetProfileQuery, useGetUserPlanQuery } from '../profile/profileApi';
+import { ArrowLeftIcon } from '../shell/icons';
+import { Page, PageHeader } from '../shell/PageStates';
+import { AgentsTab } from './AgentsTab';
+import { DatabasesTab } from './DatabasesTab';
+import { GeneralTab } from './GeneralTab';
+import { NotificationsTab } from './NotificationsTab';
+import { SecurityTab } from './SecurityTab';
+import { useGetSettingsQuery } from './settingsApi';
+import { formFromSettings, useSaveSettings, type SettingsForm } from './useSettingsForm';
+
+export const SETTINGS_TABS = ['general', 'agents', 'databases', 'security', 'notifications'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+export function isSettingsTab(value: string | null): value is SettingsTab {
+  return (SETTINGS_TABS as readonly string[]).includes(value ?? '');
+}
+
+export function SettingsPage() {
+  const [params, setParams] = useSearchParams();
+  const agentParam = params.get('agent');
+  const requested = params.get('tab');
+  const tab: SettingsTab = agentParam ? 'agents' : isSettingsTab(requested) ? requested : 'general';
+  const [selectedAgent, setSelectedAgent] = useState<string | null>(agentParam);
+
+  // ?agent=… selects the agent once, then leaves the address (the Agents tab stays open).
+  useEffect(() => {
+    if (!agentParam) return;
+    setSelectedAgent(agentParam);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('agent');
+        next.set('tab', 'agents');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [agentParam, setParams]);
+
+  const selectTab = (value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('agent');
+        if (value === 'general') next.delete('tab');
+        else next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const sessionEmail = useAppSelector((s) => s.auth.user?.email ?? '');
+  const { data: profile } = useGetProfileQuery();
+  const { data: plan, error: planError } = useGetUserPlanQuery();
+  const settingsQuery = useGetSettingsQuery();
+  if (planError) console.error('Failed to fetch plan', planError);
+  if (settingsQuery.error) console.error('Failed to load settings', settingsQuery.error);
+
+  // The form starts from the saved settings (or the defaults when they cannot be read).
+  const [form, setForm] = useState<SettingsForm | null>(null);
+  const settingsSettled = settingsQuery.data !== undefined || settingsQuery.isError;
+  if (form === null && settingsSettled) {
+    setForm(formFromSettings(settingsQuery.data, profile?.email ?? sessionEmail));
+  }
+  const patch = (p: Partial<SettingsForm>) => setForm((f) => (f ? { ...f, ...p } : f));
+  const { save, saving, saved, failed } = useSaveSettings();
+
+  const formPending = (
+    <Center py="16">
+      <Spinner color="brand.solid" aria-label="Loading settings" />
+    </Center>
+  );
+
+  return (
+    <Page maxW="6xl">
+      <Button asChild variant="ghost" size="sm" mb="4" ml="-2">
+        <RouterLink to="/dashboard">
+          <ArrowLeftIcon /> Back to Dashboard
+        </RouterLink>
+      </Button>
+      <PageHeader
+        title="Settings"
+        subtitle="Configure backups, agents, databases, security and notifications"
+      />
+      <Tabs.Root
+        value={tab}
+        onValueChange={(d) => selectTab(d.value)}
+        variant="line"
+        colorPalette="brand"
+        lazyMount
+      >
+        <Tabs.List mb="6" overflowX="auto">
+          <Tabs.Trigger value="general">General</Tabs.Trigger>
+          <Tabs.Trigger value="agents">Agents</Tabs.Trigger>
+          <Tabs.Trigger value="databases">Databases</Tabs.Trigger>
+          <Tabs.Trigger value="security">Security</Tabs.Trigger>
+          <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="general">
+          {form ? (
+            <GeneralTab
+              form={form}
+              plan={plan}
+              onChange={patch}
+              onSave={() => void save(form, 'general')}
+              saving={saving}
+              saved={saved === 'general'}
+              failed={failed === 'general'}
+            />
+          ) : (
+            formPending
+          )}
+        </Tabs.Content>
+        <Tabs.Content value="agents">
+          <AgentsTab
+            selectedId={selectedAgent}
+            onSelect={setSelectedAgent}
+            onSetupNew={() => selectTab('security')}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="databases">
+          <DatabasesTab />
+        </Tabs.Content>
+        <Tabs.Content value="security">
+          <SecurityTab />
+        </Tabs.Content>
+        <Tabs.Content value="notifications">
+          {form ? (
+            <NotificationsTab
+              form={form}
+              onChange={patch}
+              onSave={(source) => void save(form, source)}
+              saving={saving}
+              saved={saved}
+              failed={failed}
+            />
+          ) : (
+            formPending
+          )}
+        </Tabs.Content>
+      </Tabs.Root>
+    </Page>
+  );
+}

@@ -1,0 +1,79 @@
+// The settings form shared by the General and Notifications tabs: loaded once from GET
+// /api/settings, saved as a whole with PUT /api/settings (spec §3 Settings, §7).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FrequencyName, NotificationSettings, Settings } from '../../api/types';
+import { DEFAULT_RETENTION, frequencyFromHours } from '../../lib/schedule';
+import { useUpdateSettingsMutation } from './settingsApi';
+
+/** 'Saved!' shows this long on the button that saved (spec §9). */
+export const SAVED_MS = 3000;
+export const SAVE_FAILED = 'Failed to save settings. Please try again.';
+
+export interface SettingsForm {
+  frequency: FrequencyName;
+  /** hours */
+  retention: number;
+  notifications: NotificationSettings;
+  email: string;
+}
+
+export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
+  backupSuccess: true,
+  backupFailure: true,
+  agentDisconnection: true,
+};
+
+export function formFromSettings(settings: Settings | undefined, fallbackEmail: string): SettingsForm {
+  return {
+    frequency: frequencyFromHours(settings?.frequency),
+    retention:
+      typeof settings?.retention === 'number' && settings.retention > 0
+        ? settings.retention
+        : DEFAULT_RETENTION,
+    notifications: { ...DEFAULT_NOTIFICATIONS, ...(settings?.notifications ?? {}) },
+    email: settings?.email || fallbackEmail,
+  };
+}
+
+/** Which button saved: its label reads 'Saved!' for 3 s. */
+export type SaveSource = 'general' | 'email' | 'notifications';
+
+export function useSaveSettings() {
+  const [update, { isLoading }] = useUpdateSettingsMutation();
+  const [saved, setSaved] = useState<SaveSource | null>(null);
+  const [failed, setFailed] = useState<SaveSource | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const save = useCallback(
+    async (form: SettingsForm, source: SaveSource) => {
+      setFailed(null);
+      try {
+        const email = form.email.trim();
+        await update({
+          frequency: form.frequency,
+          retention: form.retention,
+          notifications: form.notifications,
+          ...(email ? { email } : {}),
+        }).unwrap();
+        setSaved(source);
+        if (timer.current) clearTimeout(timer.current);
+        timer.current = setTimeout(() => setSaved(null), SAVED_MS);
+        return true;
+      } catch (err) {
+        console.error('Failed to save settings', err);
+        setSaved(null);
+        setFailed(source);
+        return false;
+      }
+    },
+    [update],
+  );
+
+  return { save, saving: isLoading, saved, failed };
+}
