@@ -1,0 +1,82 @@
+import { AppError, grpcClient } from '@coffer/common';
+import { auth, storage } from '@coffer/proto';
+
+/** The plan limits the orchestrator enforces (hours and bytes, as auth keeps them). */
+export interface PlanLimits {
+  dbLimit: number;
+  retentionLimit: number;
+  storageLimit: number;
+  frequencyLimit: number;
+}
+
+/** Where a user's plan comes from (auth's GetUserPlan). */
+export interface PlanSource {
+  planOf(userId: string): Promise<PlanLimits>;
+}
+
+/** The two storage calls the orchestrator makes; tests hand in a fake. */
+export interface BlobStore {
+  /** Deletes the blob; a blob that is already gone counts as deleted. */
+  delete(userId: string, blobId: string): Promise<void>;
+  /** Size and key fingerprint of a stored blob, or null when storage has none. */
+  stat(userId: string, blobId: string): Promise<{ size: number; keyFingerprint: string } | null>;
+}
+
+const isNotFound = (err: unknown) => err instanceof AppError && err.kind === 'NOT_FOUND';
+
+export function authPlans(address: string): PlanSource & { close(): void } {
+  const client = grpcClient(auth.AuthServiceClient, address);
+  return {
+    async planOf(userId) {
+      const p = await client.getUserPlan({ userId }, { timeoutMs: 5_000 });
+      return {
+        dbLimit: p.dbLimit,
+        retentionLimit: p.retentionLimit,
+        storageLimit: p.storageLimit,
+        frequencyLimit: p.frequencyLimit,
+      };
+    },
+    close: () => client.close(),
+  };
+}
+
+export function storageBlobs(address: string): BlobStore & { close(): void } {
+  const client = grpcClient(storage.StorageServiceClient, address);
+  return {
+    async delete(userId, blobId) {
+      try {
+        await client.delete({ userId, blobId }, { timeoutMs: 30_000 });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
+    async stat(userId, blobId) {
+      try {
+        const info = await client.stat({ userId, blobId }, { timeoutMs: 10_000 });
+        return { size: info.size, keyFingerprint: info.keyFingerprint };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Remembers plans for a short while. Only the background jobs use it (a scheduler or retention pass
+ * would otherwise ask auth once per user per tick); user-facing calls read the plan fresh.
+ */
+export function cachedPlans(source: PlanSource, ttlMs: number, now = () => Date.now()): PlanSource {
+  const cache = new Map<string, { plan: PlanLimits; until: number }>();
+  return {
+    async planOf(userId) {
+      const hit = cache.get(userId);
+      if (hit && hit.until > now()) return hit.plan;
+      const plan = await source.planOf(userId);
+      if (cache.size > 10_000) cache.clear();
+      cache.set(userId, { plan, until: now() + ttlMs });
+      return plan;
+    },
+  };
+}

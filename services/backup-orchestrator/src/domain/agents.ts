@@ -1,0 +1,100 @@
+import { notFound, type AgentCommandKind, type AgentEvent, type Logger } from '@coffer/common';
+import type { OrchestratorEvents } from '../events.js';
+import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
+import type { DatabaseView, Databases } from './databases.js';
+import type { Dispatcher } from './dispatch.js';
+import { agentStatus, type AgentStatus } from './rules.js';
+
+export type AgentView = AgentRecord & { status: AgentStatus };
+export type ManageAction = Extract<AgentCommandKind, 'restart' | 'update' | 'reset'>;
+
+const agentEvent = (a: AgentRecord): AgentEvent => ({
+  userId: a.userId,
+  agentId: a.id,
+  name: a.name,
+  hostname: a.hostname,
+});
+
+/** Agents: registration and heartbeats (relayed by the gateway), status for the UI, commands from the user. */
+export function agents(deps: {
+  store: AgentStore;
+  databaseStore: Pick<DatabaseStore, 'ensure'>;
+  databases: Pick<Databases, 'list'>;
+  dispatch: Pick<Dispatcher, 'send' | 'newCommandId'>;
+  /** Reconciles the agent's jobs with what its heartbeat says it is running (jobs/watchdog.ts). */
+  reconcileJobs: (agentId: string, runningJobs: string[]) => Promise<void>;
+  events: OrchestratorEvents;
+  now: () => Date;
+  heartbeatTimeoutMs: number;
+  log: Pick<Logger, 'info'>;
+}) {
+  const { store, now } = deps;
+  const view = (a: AgentRecord, at = now()): AgentView => ({
+    ...a,
+    status: agentStatus(a, at, deps.heartbeatTimeoutMs),
+  });
+  const unknownAgent = () => notFound('Agent not found');
+
+  return {
+    /** Registers or refreshes the agent and adds the database names it reports. */
+    async register(reg: AgentRegistration): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
+      const at = now();
+      const { agent, isNew } = await store.register(reg, at);
+      await deps.databaseStore.ensure(reg.userId, reg.databases, at);
+      if (isNew) {
+        await deps.events.publish('agent.agent.registered', agentEvent(agent));
+        deps.log.info({ userId: agent.userId, agentId: agent.id }, 'agent registered');
+      }
+      return { agent, databases: await deps.databases.list(reg.userId) };
+    },
+
+    /**
+     * lastSeen = now and the reported databases. An empty list keeps the previous one (proto3 cannot
+     * tell "none" from "not sent"; an agent without databases has nothing to run anyway).
+     */
+    async heartbeat(input: {
+      userId: string;
+      agentId: string;
+      runningJobs: string[];
+      databases: string[];
+    }): Promise<void> {
+      const at = now();
+      const reported = input.databases.length ? input.databases : undefined;
+      const agent = await store.heartbeat(input.userId, input.agentId, at, reported);
+      if (!agent) throw unknownAgent();
+      if (reported) await deps.databaseStore.ensure(input.userId, reported, at);
+      await deps.reconcileJobs(agent.id, input.runningJobs);
+    },
+
+    /** The agent's socket closed. Announced once, however often the gateway reports it. */
+    async disconnected(userId: string, agentId: string): Promise<void> {
+      const was = await store.disconnect(userId, agentId, now());
+      if (was) {
+        await deps.events.publish('agent.agent.disconnected', agentEvent(was));
+        return;
+      }
+      const agent = await store.get(agentId);
+      if (!agent || agent.userId !== userId) throw unknownAgent();
+    },
+
+    /** restart | update | reset. A reset retires this record: the agent comes back with a new instance id. */
+    async manage(userId: string, agentId: string, action: ManageAction): Promise<void> {
+      const agent = await store.get(agentId);
+      if (!agent || agent.userId !== userId || agent.retired) throw unknownAgent();
+      await deps.dispatch.send({ commandId: deps.dispatch.newCommandId(), userId, agentId, kind: action });
+      if (action === 'reset') await store.retire(userId, agentId);
+    },
+
+    /** The user's agents (retired ones vanish) with their status. */
+    async list(userId: string): Promise<AgentView[]> {
+      const at = now();
+      return (await store.list(userId)).map((a) => view(a, at));
+    },
+
+    /** Admin removal. With a user id, only that user's agent; without, whoever owns it. */
+    async remove(agentId: string, userId?: string): Promise<void> {
+      if (!(await store.remove(agentId, userId))) throw unknownAgent();
+    },
+  };
+}
+export type Agents = ReturnType<typeof agents>;

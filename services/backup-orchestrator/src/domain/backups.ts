@@ -1,0 +1,325 @@
+import {
+  conflict,
+  isDuplicateKeyError,
+  limitReached,
+  notFound,
+  unavailable,
+  type BackupEvent,
+  type Logger,
+} from '@coffer/common';
+import type { BlobStore, PlanSource } from '../clients.js';
+import type { OrchestratorEvents } from '../events.js';
+import type { AgentRecord, BackupRecord, BackupStore, BackupType, RestoreStore } from '../store/types.js';
+import type { Databases } from './databases.js';
+import { noAgent, type Dispatcher } from './dispatch.js';
+import { newId } from './ids.js';
+import { ACTIVE_JOB, applyDelivery, type JobLifecycle, type JobSelector } from './jobs.js';
+import { HOUR_MS, backupInterval, clipError, manualSlotKey, rateLimitMessage } from './rules.js';
+
+export const LIST_LIMIT = 500;
+export const NOT_IN_PROGRESS = 'Backup is not in progress';
+export const STILL_RUNNING = 'This backup is still running. It can be deleted once it has finished.';
+export const BEING_RESTORED =
+  'This backup is being restored. It can be deleted once the restore has finished.';
+
+const rateLimited = (frequencyLimit: number, next: Date) =>
+  limitReached(rateLimitMessage(frequencyLimit), 'BACKUP_RATE_LIMITED', {
+    nextBackupAvailable: next.toISOString(),
+  });
+
+export const backupEvent = (b: BackupRecord, type: BackupType = b.type): BackupEvent => ({
+  userId: b.userId,
+  backupId: b.id,
+  databaseName: b.databaseName,
+  agentId: b.agentId,
+  type,
+});
+
+/** Backups: manual triggers, the pending → command path shared with the scheduler, agent reports, deletion. */
+export function backups(deps: {
+  store: BackupStore;
+  restores: Pick<RestoreStore, 'activeForBackup'>;
+  databases: Pick<Databases, 'requireActive'>;
+  dispatch: Dispatcher;
+  plans: PlanSource;
+  blobs: BlobStore;
+  events: OrchestratorEvents;
+  now: () => Date;
+  log: Pick<Logger, 'info' | 'warn'>;
+}) {
+  const { store, events, now } = deps;
+
+  const published = {
+    started: (b: BackupRecord) =>
+      events.publish('backup.backup.started', backupEvent(b), { id: `${b.id}:started` }),
+    completed: (b: BackupRecord) =>
+      events.publish(
+        'backup.backup.completed',
+        { ...backupEvent(b), size: b.size },
+        { id: `${b.id}:completed` },
+      ),
+    failed: (b: BackupRecord) =>
+      events.publish(
+        'backup.backup.failed',
+        { ...backupEvent(b), error: b.error ?? 'Backup failed' },
+        { id: `${b.id}:failed` },
+      ),
+  };
+
+  const lifecycle: JobLifecycle<BackupRecord> = {
+    kind: 'backup',
+    store,
+    async start(job) {
+      const b = await store.transition(
+        { ...job, status: ['pending'] },
+        { status: 'in-progress', startedAt: now() },
+      );
+      if (b) await published.started(b);
+      return b;
+    },
+    async fail(job, error, from = ACTIVE_JOB) {
+      const b = await store.transition(
+        { ...job, status: from },
+        { status: 'failed', error: clipError(error), completedAt: now(), absentSince: null },
+      );
+      if (b) await published.failed(b);
+      return b;
+    },
+  };
+
+  /** The backup as its owner (and, for agent calls, its agent) may see it. */
+  async function owned(sel: JobSelector): Promise<BackupRecord> {
+    const b = await store.get(sel.id);
+    const mismatch = (sel.userId && b?.userId !== sel.userId) || (sel.agentId && b?.agentId !== sel.agentId);
+    if (!b || mismatch || b.status === 'deleting') throw notFound('Backup not found');
+    return b;
+  }
+
+  async function insert(input: {
+    userId: string;
+    databaseName: string;
+    type: BackupType;
+    agent: AgentRecord;
+    scheduleSlot?: string;
+  }): Promise<BackupRecord> {
+    const id = newId();
+    const at = now();
+    return store.insert({
+      id,
+      userId: input.userId,
+      databaseName: input.databaseName,
+      agentId: input.agent.id,
+      type: input.type,
+      status: 'pending',
+      size: 0,
+      keyFingerprint: null,
+      createdAt: at,
+      commandId: deps.dispatch.newCommandId(),
+      commandSentAt: at,
+      scheduleSlot: input.scheduleSlot ?? manualSlotKey(id),
+      deleteReason: null,
+      deletingSince: null,
+    });
+  }
+
+  /** Announces the new pending backup and sends the agent its command; the agent's ack starts it. */
+  async function announce(b: BackupRecord): Promise<void> {
+    await events.publish('backup.backup.created', backupEvent(b), { id: b.id });
+    try {
+      await deps.dispatch.send({
+        commandId: b.commandId,
+        userId: b.userId,
+        agentId: b.agentId,
+        kind: 'backup',
+        jobId: b.id,
+        databaseName: b.databaseName,
+      });
+    } catch (err) {
+      deps.log.warn({ err, backupId: b.id }, 'could not publish the backup command');
+      await lifecycle.fail({ id: b.id }, 'The backup command could not be sent to the agent', ['pending']);
+      throw unavailable('The backup could not be started right now. Please try again shortly.');
+    }
+  }
+
+  /** Removes the blob, announces the deletion and drops the record (the claim was taken already). */
+  async function finishDeletion(b: BackupRecord, reason: BackupType): Promise<void> {
+    await deps.blobs.delete(b.userId, b.id);
+    await announceDeletion(b, reason);
+  }
+
+  async function announceDeletion(b: BackupRecord, reason: BackupType): Promise<void> {
+    await events.publish('backup.backup.deleted', backupEvent(b, reason), { id: `${b.id}:deleted` });
+    await store.remove(b.id);
+  }
+
+  return {
+    lifecycle,
+    finishDeletion,
+
+    async list(userId: string): Promise<BackupRecord[]> {
+      return store.list(userId, LIST_LIMIT);
+    },
+
+    async get(userId: string, backupId: string): Promise<BackupRecord> {
+      return owned({ id: backupId, userId });
+    },
+
+    /** A manual backup: the database must be active, the plan's interval respected and an agent connected. */
+    async trigger(userId: string, databaseName: string): Promise<BackupRecord> {
+      const plan = await deps.plans.planOf(userId);
+      await deps.databases.requireActive(userId, databaseName, plan);
+      const latest = await store.latestStarted(userId, databaseName);
+      const interval = backupInterval(latest?.createdAt, plan.frequencyLimit, now());
+      if (!interval.allowed) throw rateLimited(plan.frequencyLimit, interval.nextBackupAvailable);
+      const agent = await deps.dispatch.pickAgent(userId, databaseName);
+      if (!agent) throw noAgent(databaseName);
+
+      const b = await insert({ userId, databaseName, type: 'manual', agent });
+      // Two triggers that passed the check together: the earliest backup in the window stays, the
+      // others withdraw before any command is sent.
+      const windowStart = new Date(b.createdAt.getTime() - plan.frequencyLimit * HOUR_MS);
+      const first = (await store.startedSince(userId, databaseName, windowStart))[0];
+      if (first && first.id !== b.id) {
+        await store.remove(b.id);
+        throw rateLimited(
+          plan.frequencyLimit,
+          new Date(first.createdAt.getTime() + plan.frequencyLimit * HOUR_MS),
+        );
+      }
+      await announce(b);
+      return b;
+    },
+
+    /** A scheduled backup for the slot; null when that slot already has one (another worker was first). */
+    async startScheduled(input: {
+      userId: string;
+      databaseName: string;
+      agent: AgentRecord;
+      slotKey: string;
+    }): Promise<BackupRecord | null> {
+      let b: BackupRecord;
+      try {
+        b = await insert({ ...input, type: 'auto', scheduleSlot: input.slotKey });
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return null;
+        throw err;
+      }
+      await announce(b);
+      return b;
+    },
+
+    /** The user deletes a finished backup: its blob first, then the record. */
+    async remove(userId: string, backupId: string): Promise<void> {
+      const b = await store.get(backupId);
+      if (!b || b.userId !== userId) throw notFound('Backup not found');
+      if (b.status === 'deleting') return finishDeletion(b, b.deleteReason ?? 'manual');
+      if (b.status === 'pending' || b.status === 'in-progress') throw conflict(STILL_RUNNING);
+      if ((await deps.restores.activeForBackup(backupId)).length) throw conflict(BEING_RESTORED);
+      const claimed = await store.transition(
+        { id: backupId, userId, status: ['completed', 'failed'] },
+        { status: 'deleting', deletingSince: now(), deleteReason: 'manual' },
+      );
+      if (!claimed) {
+        const again = await store.get(backupId);
+        if (!again) return; // deleted meanwhile
+        if (again.status !== 'deleting') throw conflict(STILL_RUNNING);
+        return finishDeletion(again, again.deleteReason ?? 'manual');
+      }
+      try {
+        await deps.blobs.delete(userId, backupId);
+      } catch (err) {
+        // Storage is not answering: give the backup back so the user sees it and can retry.
+        await store.transition(
+          { id: backupId, status: ['deleting'] },
+          { status: b.status, deletingSince: null, deleteReason: null },
+        );
+        throw err;
+      }
+      await announceDeletion(claimed, 'manual');
+    },
+
+    async stats() {
+      return store.stats();
+    },
+
+    // ---- agent reports (relayed by the gateway) ----
+
+    /** The agent acknowledged (or could not be reached with) a backup command. */
+    async delivery(report: {
+      userId: string;
+      agentId: string;
+      commandId: string;
+      jobId: string;
+      delivered: boolean;
+      error?: string;
+    }): Promise<void> {
+      const moved = await applyDelivery(lifecycle, report);
+      if (!moved) await owned({ id: report.jobId, userId: report.userId }); // unknown → NOT_FOUND; else a late report
+    },
+
+    /** Before the gateway accepts the upload: the backup must be this agent's and running. */
+    async beginUpload(input: { userId: string; agentId: string; backupId: string }) {
+      const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
+      await lifecycle.start(sel); // an upload proves delivery even if the ack report is still on its way
+      const b = await owned(sel);
+      if (b.status !== 'in-progress') throw conflict(NOT_IN_PROGRESS);
+      const plan = await deps.plans.planOf(input.userId);
+      return { backupId: b.id, storageLimit: plan.storageLimit, databaseName: b.databaseName };
+    },
+
+    /** The upload finished: size (as storage counted it), key fingerprint, completed. */
+    async complete(input: {
+      userId: string;
+      agentId: string;
+      backupId: string;
+      size: number;
+      keyFingerprint: string;
+    }): Promise<BackupRecord> {
+      const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
+      const b = await owned(sel);
+      if (b.status === 'completed') {
+        await published.completed(b); // a repeated report: same event id, dropped as a duplicate
+        return b;
+      }
+      if (b.status !== 'pending' && b.status !== 'in-progress') {
+        // Failed meanwhile (e.g. timed out): the late upload must not linger in storage.
+        await deps.blobs
+          .delete(b.userId, b.id)
+          .catch((err: unknown) => deps.log.warn({ err, backupId: b.id }, 'could not remove a late upload'));
+        throw conflict(NOT_IN_PROGRESS);
+      }
+      const stored = await deps.blobs.stat(b.userId, b.id);
+      if (!stored)
+        throw conflict('The backup file has not reached storage. Upload it before completing the backup.');
+      const at = now();
+      const done = await store.transition(
+        { ...sel, status: ACTIVE_JOB },
+        {
+          status: 'completed',
+          size: stored.size,
+          keyFingerprint: input.keyFingerprint || stored.keyFingerprint || null,
+          completedAt: at,
+          startedAt: b.startedAt ?? at,
+          absentSince: null,
+          error: null,
+        },
+      );
+      if (!done) throw conflict(NOT_IN_PROGRESS);
+      await published.completed(done);
+      return done;
+    },
+
+    /** The agent gave up on the backup; its error is kept (bounded). */
+    async fail(input: { userId: string; agentId: string; backupId: string; error: string }): Promise<void> {
+      const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
+      const b = await owned(sel);
+      if (b.status === 'failed') {
+        await published.failed(b);
+        return;
+      }
+      const failed = await lifecycle.fail(sel, input.error.trim() || 'The agent reported a failure');
+      if (!failed) throw conflict(NOT_IN_PROGRESS);
+    },
+  };
+}
+export type Backups = ReturnType<typeof backups>;

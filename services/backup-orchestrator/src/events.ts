@@ -1,0 +1,50 @@
+import type { EventBus, EventEnvelope, EventMap, StreamName } from '@coffer/common';
+
+/**
+ * What the orchestrator publishes:
+ * - BACKUP: backup.backup.{created,started,completed,failed,deleted}, backup.schedule.due
+ * - RESTORE: restore.restore.{requested,initiated,completed,failed}
+ * - AGENT: agent.agent.{registered,disconnected}, agent.command.requested
+ * - SETTINGS: settings.backup.updated
+ * Message ids are derived from the job and the step (`<backupId>:completed`, a command's id, a
+ * schedule slot), so a retried step is dropped by JetStream's duplicate window and by audit's
+ * per-event unique index.
+ *
+ * What it consumes:
+ * - AUTH `auth.user.deleted` (durable `orchestrator`): removes the user's agents, databases,
+ *   settings, restores and backups (and their blobs).
+ * - BACKUP `backup.schedule.due` (durable `orchestrator-scheduler`, shared by every replica, so
+ *   each due slot reaches one worker).
+ */
+export type OrchestratorEvents = Pick<EventBus, 'publish'>;
+
+export const ORCHESTRATOR_STREAMS: StreamName[] = ['AUTH', 'BACKUP', 'RESTORE', 'AGENT', 'SETTINGS'];
+export const ORCHESTRATOR_DURABLE = 'orchestrator';
+export const SCHEDULER_DURABLE = 'orchestrator-scheduler';
+
+/** The JetStream message id of a due slot: a second replica's publish of it is a duplicate. */
+export const scheduleMessageId = (userId: string, databaseName: string, slot: number) =>
+  `schedule:${userId}:${databaseName}:${slot}`;
+
+export async function startOrchestratorConsumers(
+  events: Pick<EventBus, 'consume'>,
+  handlers: {
+    userDeleted(data: EventMap['auth.user.deleted']): Promise<void>;
+    scheduleDue(data: EventMap['backup.schedule.due']): Promise<void>;
+  },
+) {
+  return Promise.all([
+    events.consume({
+      stream: 'AUTH',
+      durable: ORCHESTRATOR_DURABLE,
+      subjects: ['auth.user.deleted'],
+      handler: async (e: EventEnvelope) => handlers.userDeleted(e.data as EventMap['auth.user.deleted']),
+    }),
+    events.consume({
+      stream: 'BACKUP',
+      durable: SCHEDULER_DURABLE,
+      subjects: ['backup.schedule.due'],
+      handler: async (e: EventEnvelope) => handlers.scheduleDue(e.data as EventMap['backup.schedule.due']),
+    }),
+  ]);
+}

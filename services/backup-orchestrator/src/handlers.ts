@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
+import type { orchestrator } from '@coffer/proto';
+import type { Agents } from './domain/agents.js';
+import type { Backups } from './domain/backups.js';
+import type { Databases } from './domain/databases.js';
+import type { Restores } from './domain/restores.js';
+import type { Settings } from './domain/settings.js';
+import { FREQUENCY_OPTIONS, RETENTION_OPTIONS } from './domain/rules.js';
+import { toAgent, toBackup, toDatabase, toRestore } from './views.js';
+
+const userId = fields.objectId('user');
+const backupId = fields.objectId('backup');
+const restoreId = fields.objectId('restore');
+const agentId = fields.objectId('agent');
+
+/** MongoDB's database-name rules (as the agent enforces them): 1–63 bytes, none of / \ . space " $ NUL. */
+export const databaseName = z
+  .string({ error: 'Database name is required' })
+  .min(1, 'Database name is required')
+  .refine((n) => Buffer.byteLength(n, 'utf8') < 64, 'Database name must be shorter than 64 bytes')
+  .refine(
+    (n) => ![...n].some((c) => '/\\. "$\0'.includes(c)),
+    'Database name contains a character MongoDB does not allow',
+  );
+
+const text = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
+const count = (what: string) =>
+  z
+    .number({ error: `${what} must be a whole number` })
+    .int(`${what} must be a whole number`)
+    .min(0, `${what} must not be negative`);
+
+const frequency = z.number().refine((h) => (FREQUENCY_OPTIONS as readonly number[]).includes(h), {
+  message: 'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
+});
+const retention = z.number().refine((h) => (RETENTION_OPTIONS as readonly number[]).includes(h), {
+  message: 'Retention must be 72, 168, 336, 720, 2160 or 4320 hours (3, 7, 14, 30, 90 or 180 days)',
+});
+
+const agentJob = z.object({ userId, agentId });
+const agentError = z.string().max(100_000).default('');
+
+/** gRPC edge of the orchestrator: validate, call the domain, shape the answer. */
+export function orchestratorHandlers(deps: {
+  log: Logger;
+  agents: Agents;
+  databases: Databases;
+  backups: Backups;
+  restores: Restores;
+  settings: Settings;
+}) {
+  const { agents, databases, backups, restores, settings } = deps;
+  const databaseList = (list: Awaited<ReturnType<Databases['list']>>) => ({
+    databases: list.map(toDatabase),
+  });
+
+  return unaryHandlers<orchestrator.OrchestratorServiceServer>(deps.log, {
+    // ---- browser-facing ----
+    async listBackups(req) {
+      const input = parseInput(z.object({ userId }), req);
+      return { backups: (await backups.list(input.userId)).map(toBackup) };
+    },
+    async getBackup(req) {
+      const input = parseInput(z.object({ userId, backupId }), req);
+      return toBackup(await backups.get(input.userId, input.backupId));
+    },
+    async triggerBackup(req) {
+      const input = parseInput(z.object({ userId, databaseName }), req);
+      return toBackup(await backups.trigger(input.userId, input.databaseName));
+    },
+    async deleteBackup(req) {
+      const input = parseInput(z.object({ userId, backupId }), req);
+      await backups.remove(input.userId, input.backupId);
+      return {};
+    },
+    async requestRestore(req) {
+      const input = parseInput(z.object({ userId, backupId, databaseName }), req);
+      return toRestore(await restores.request(input));
+    },
+    async listRestores(req) {
+      const input = parseInput(z.object({ userId }), req);
+      return { restores: (await restores.list(input.userId)).map(toRestore) };
+    },
+    async systemStatus(req) {
+      const input = parseInput(z.object({ userId }), req);
+      return { agents: (await agents.list(input.userId)).map(toAgent), backupService: true };
+    },
+    async listDatabases(req) {
+      const input = parseInput(z.object({ userId }), req);
+      return databaseList(await databases.list(input.userId));
+    },
+    async setDatabaseActive(req) {
+      const input = parseInput(
+        z.object({
+          userId,
+          databaseId: fields.objectId('database'),
+          isActive: z.boolean({ error: 'isActive must be true or false' }),
+        }),
+        req,
+      );
+      return databaseList(await databases.setActive(input.userId, input.databaseId, input.isActive));
+    },
+    async getSettings(req) {
+      return settings.get(parseInput(z.object({ userId }), req).userId);
+    },
+    async updateSettings(req) {
+      const input = parseInput(
+        z.object({ userId, frequency: frequency.optional(), retention: retention.optional() }),
+        req,
+      );
+      return settings.update(input.userId, { frequency: input.frequency, retention: input.retention });
+    },
+    async manageAgent(req) {
+      const input = parseInput(
+        z.object({
+          userId,
+          agentId,
+          action: z.enum(['restart', 'update', 'reset'], {
+            error: 'Action must be restart, update or reset',
+          }),
+        }),
+        req,
+      );
+      await agents.manage(input.userId, input.agentId, input.action);
+      return {};
+    },
+    async adminListAgents(req) {
+      const input = parseInput(z.object({ userId }), req);
+      return { agents: (await agents.list(input.userId)).map(toAgent) };
+    },
+    async adminDeleteAgent(req) {
+      // The admin route knows only the agent id; a user id, when sent, narrows the deletion to that user.
+      const input = parseInput(z.object({ userId: z.union([z.literal(''), userId]), agentId }), req);
+      await agents.remove(input.agentId, input.userId || undefined);
+      return {};
+    },
+    async backupStats() {
+      return backups.stats();
+    },
+
+    // ---- agent-facing ----
+    async registerAgent(req) {
+      const input = parseInput(
+        z.object({
+          userId,
+          instanceId: z
+            .string({ error: 'Agent instance id is required' })
+            .min(1, 'Agent instance id is required')
+            .max(100, 'Agent instance id is too long'),
+          name: text('Agent name', 100),
+          hostname: text('Hostname', 255),
+          platform: text('Platform', 50),
+          version: text('Version', 50),
+          databases: z.array(databaseName).max(1000, 'An agent may report at most 1000 databases'),
+        }),
+        req,
+      );
+      const { agent, databases: list } = await agents.register({
+        ...input,
+        databases: [...new Set(input.databases)],
+      });
+      return { agentId: agent.id, databases: list.map(toDatabase) };
+    },
+    async agentHeartbeat(req) {
+      const input = parseInput(
+        agentJob.extend({
+          runningJobs: z.array(z.string().max(100)).max(1000),
+          databases: z.array(databaseName).max(1000, 'An agent may report at most 1000 databases'),
+        }),
+        req,
+      );
+      await agents.heartbeat({ ...input, databases: [...new Set(input.databases)] });
+      return {};
+    },
+    async agentDisconnected(req) {
+      const input = parseInput(agentJob, req);
+      await agents.disconnected(input.userId, input.agentId);
+      return {};
+    },
+    async commandDelivery(req) {
+      const input = parseInput(
+        agentJob.extend({
+          commandId: z.string().min(1, 'Command id is required').max(100),
+          kind: z.enum(['backup', 'restore', 'restart', 'update', 'reset'], {
+            error: 'Unknown command kind',
+          }),
+          jobId: z.string().max(100).optional(),
+          delivered: z.boolean(),
+          error: z.string().max(100_000).optional(),
+        }),
+        req,
+      );
+      if (input.kind === 'backup' || input.kind === 'restore') {
+        const jobId = parseInput(z.object({ jobId: fields.objectId(input.kind) }), input).jobId;
+        const report = { ...input, jobId };
+        await (input.kind === 'backup' ? backups.delivery(report) : restores.delivery(report));
+      } else if (!input.delivered) {
+        deps.log.info(
+          { agentId: input.agentId, kind: input.kind, error: input.error },
+          'agent command not delivered',
+        );
+      }
+      return {};
+    },
+    async beginUpload(req) {
+      const input = parseInput(agentJob.extend({ backupId }), req);
+      return backups.beginUpload(input);
+    },
+    async completeBackup(req) {
+      const input = parseInput(
+        agentJob.extend({
+          backupId,
+          size: count('Size'),
+          keyFingerprint: z.string().max(200, 'Key fingerprint is too long'),
+        }),
+        req,
+      );
+      return toBackup(await backups.complete(input));
+    },
+    async failBackup(req) {
+      const input = parseInput(agentJob.extend({ jobId: backupId, error: agentError }), req);
+      await backups.fail({ ...input, backupId: input.jobId });
+      return {};
+    },
+    async beginDownload(req) {
+      const input = parseInput(agentJob.extend({ restoreId }), req);
+      return restores.beginDownload(input);
+    },
+    async restoreStarted(req) {
+      const input = parseInput(agentJob.extend({ jobId: restoreId }), req);
+      await restores.started({ ...input, restoreId: input.jobId });
+      return {};
+    },
+    async completeRestore(req) {
+      const input = parseInput(
+        agentJob.extend({
+          restoreId,
+          documentsRestored: count('Documents restored'),
+          documentsFailed: count('Documents failed'),
+        }),
+        req,
+      );
+      return toRestore(await restores.complete(input));
+    },
+    async failRestore(req) {
+      const input = parseInput(agentJob.extend({ jobId: restoreId, error: agentError }), req);
+      await restores.fail({ ...input, restoreId: input.jobId });
+      return {};
+    },
+  });
+}

@@ -1,0 +1,129 @@
+import type { EventMap, Logger } from '@coffer/common';
+import type { PlanSource } from '../clients.js';
+import { scheduleMessageId, type OrchestratorEvents } from '../events.js';
+import type { Backups } from '../domain/backups.js';
+import type { Databases } from '../domain/databases.js';
+import type { Dispatcher } from '../domain/dispatch.js';
+import { DEFAULT_SETTINGS, agentStatus, autoSlotKey, backupInterval, scheduleSlot } from '../domain/rules.js';
+import type { AgentStore, BackupStore, DatabaseStore, SettingsStore } from '../store/types.js';
+
+export type DueOutcome =
+  | 'created'
+  | 'duplicate'
+  | 'stale'
+  | 'no-database'
+  | 'already-handled'
+  | 'has-backup'
+  | 'inactive'
+  | 'plan-interval'
+  | 'no-agent';
+
+/**
+ * Scheduled backups, in two halves (conventions: "the timer only enqueues"):
+ * - tick(): for every enabled database that an active agent reports, the current slot of the user's
+ *   frequency is floor(now / frequency). A slot without a backup is published as backup.schedule.due
+ *   with message id schedule:<user>:<database>:<slot>, so every replica's tick publishes it but
+ *   JetStream keeps one.
+ * - due(): the worker behind the shared durable consumer re-reads everything (settings, database,
+ *   plan, agent) and creates the auto backup. The unique (user, database, scheduleSlot) index makes
+ *   the slot's backup exist at most once even if two workers got the same slot.
+ * Users who never saved settings get the defaults (daily) as soon as an agent reports an active database.
+ */
+export function scheduler(deps: {
+  stores: {
+    databases: Pick<DatabaseStore, 'enabled' | 'byName' | 'markScheduled'>;
+    agents: Pick<AgentStore, 'connected'>;
+    settings: Pick<SettingsStore, 'all' | 'get'>;
+    backups: Pick<BackupStore, 'startedSince' | 'latestStarted'>;
+  };
+  backups: Pick<Backups, 'startScheduled'>;
+  databases: Pick<Databases, 'list'>;
+  dispatch: Pick<Dispatcher, 'pickAgent'>;
+  plans: PlanSource;
+  events: OrchestratorEvents;
+  now: () => Date;
+  /** Milliseconds in one frequency hour (3,600,000 except in tests). */
+  hourMs: number;
+  heartbeatTimeoutMs: number;
+  log: Pick<Logger, 'info' | 'debug'>;
+}) {
+  const { stores, hourMs } = deps;
+
+  return {
+    /** Enqueues the due slots; returns how many it published. */
+    async tick(): Promise<number> {
+      const now = deps.now();
+      const dbs = await stores.databases.enabled();
+      if (!dbs.length) return 0;
+      const [agents, settings] = await Promise.all([stores.agents.connected(), stores.settings.all()]);
+      const reported = new Map<string, Set<string>>();
+      for (const a of agents) {
+        if (agentStatus(a, now, deps.heartbeatTimeoutMs) !== 'active') continue;
+        const names = reported.get(a.userId) ?? new Set<string>();
+        for (const n of a.databases) names.add(n);
+        reported.set(a.userId, names);
+      }
+      let published = 0;
+      for (const db of dbs) {
+        if (!reported.get(db.userId)?.has(db.name)) continue;
+        const frequency = settings.get(db.userId)?.frequency ?? DEFAULT_SETTINGS.frequency;
+        const { slot, start } = scheduleSlot(now, frequency, hourMs);
+        if (db.lastScheduledSlot === autoSlotKey(frequency, slot)) continue;
+        if ((await stores.backups.startedSince(db.userId, db.name, start)).length) continue;
+        await deps.events.publish(
+          'backup.schedule.due',
+          { userId: db.userId, databaseName: db.name, slot },
+          { id: scheduleMessageId(db.userId, db.name, slot) },
+        );
+        published++;
+      }
+      return published;
+    },
+
+    /** The worker: creates the slot's auto backup if it is still due, exactly once. */
+    async due(data: EventMap['backup.schedule.due']): Promise<DueOutcome> {
+      const { userId, databaseName } = data;
+      const now = deps.now();
+      const { frequency } = (await stores.settings.get(userId)) ?? DEFAULT_SETTINGS;
+      const { slot, start } = scheduleSlot(now, frequency, hourMs);
+      // A slot that passed (or a schedule that changed) is left to the next tick.
+      if (data.slot !== slot) return 'stale';
+      const key = autoSlotKey(frequency, slot);
+      const db = await stores.databases.byName(userId, databaseName);
+      if (!db || !db.enabled) return 'no-database';
+      if (db.lastScheduledSlot === key) return 'already-handled';
+      const handled = () => stores.databases.markScheduled(userId, databaseName, key);
+
+      if ((await stores.backups.startedSince(userId, databaseName, start)).length) {
+        await handled();
+        return 'has-backup';
+      }
+      const plan = await deps.plans.planOf(userId);
+      const view = (await deps.databases.list(userId, plan)).find((d) => d.name === databaseName);
+      if (!view?.isActive) {
+        await handled();
+        return 'inactive';
+      }
+      // A plan that shrank below the saved schedule: the plan's interval wins.
+      if (frequency < plan.frequencyLimit) {
+        const latest = await stores.backups.latestStarted(userId, databaseName);
+        if (!backupInterval(latest?.createdAt, plan.frequencyLimit, now, hourMs).allowed) {
+          await handled();
+          return 'plan-interval';
+        }
+      }
+      const agent = await deps.dispatch.pickAgent(userId, databaseName);
+      if (!agent) {
+        // Not marked: the next tick enqueues the slot again once the duplicate window has passed.
+        deps.log.info({ userId, databaseName, slot }, 'scheduled backup waits for a connected agent');
+        return 'no-agent';
+      }
+      const created = await deps.backups.startScheduled({ userId, databaseName, agent, slotKey: key });
+      await handled();
+      if (created)
+        deps.log.info({ userId, databaseName, slot, backupId: created.id }, 'scheduled backup created');
+      return created ? 'created' : 'duplicate';
+    },
+  };
+}
+export type Scheduler = ReturnType<typeof scheduler>;

@@ -1,0 +1,122 @@
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+// Every collection is written one document at a time (FerretDB has no transactions). Expiry is by
+// query on date fields (no TTL indexes); uniqueness by plain unique (compound) indexes only.
+
+const agentSchema = new Schema(
+  {
+    userId: { type: String, required: true },
+    /** Random id the agent keeps in its config; a reset makes it pick a new one. */
+    instanceId: { type: String, required: true },
+    name: { type: String, default: '' },
+    hostname: { type: String, default: '' },
+    platform: { type: String, default: '' },
+    version: { type: String, default: '' },
+    /** Database names the agent last reported (names only; connection strings never leave it). */
+    databases: { type: [String], default: [] },
+    connected: { type: Boolean, default: true },
+    lastSeen: { type: Date, required: true },
+    disconnectedAt: { type: Date, default: null },
+    /** Reset by its owner: hidden from lists; the agent returns with a new instance id. */
+    retired: { type: Boolean, default: false },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'agents', versionKey: false },
+);
+agentSchema.index({ userId: 1, instanceId: 1 }, { unique: true });
+agentSchema.index({ connected: 1 });
+
+const databaseSchema = new Schema(
+  {
+    userId: { type: String, required: true },
+    name: { type: String, required: true },
+    /** The user's toggle. Active = enabled and among the plan's first dbLimit enabled ones. */
+    enabled: { type: Boolean, default: true },
+    createdAt: { type: Date, required: true },
+    /** The last schedule slot the scheduler handled for this database (see jobs/scheduler.ts). */
+    lastScheduledSlot: { type: String, default: null },
+  },
+  { collection: 'databases', versionKey: false },
+);
+databaseSchema.index({ userId: 1, name: 1 }, { unique: true });
+databaseSchema.index({ enabled: 1 });
+
+const jobFields = {
+  userId: { type: String, required: true },
+  databaseName: { type: String, required: true },
+  agentId: { type: String, required: true },
+  status: { type: String, required: true },
+  createdAt: { type: Date, required: true },
+  /** The command that started the job; a delivery report must name it. */
+  commandId: { type: String, required: true },
+  commandSentAt: { type: Date, required: true },
+  startedAt: { type: Date, default: null },
+  completedAt: { type: Date, default: null },
+  error: { type: String, default: null },
+  /** First heartbeat that no longer listed this running job (see jobs/watchdog.ts). */
+  absentSince: { type: Date, default: null },
+};
+
+const backupSchema = new Schema(
+  {
+    ...jobFields,
+    type: { type: String, enum: ['manual', 'auto'], required: true },
+    size: { type: Number, default: 0 },
+    keyFingerprint: { type: String, default: null },
+    /**
+     * 'auto:<frequency>h:<slot>' for scheduled backups, 'manual:<id>' otherwise. Unique per database,
+     * so a schedule slot yields at most one backup whichever replica's worker gets there first
+     * (FerretDB has no partial indexes, hence the filler for manual backups).
+     */
+    scheduleSlot: { type: String, required: true },
+    /** Set while a deletion is under way; a claim older than the lease is taken over. */
+    deletingSince: { type: Date, default: null },
+    deleteReason: { type: String, enum: ['manual', 'auto'], default: null },
+  },
+  { collection: 'backups', versionKey: false },
+);
+backupSchema.index({ userId: 1, databaseName: 1, scheduleSlot: 1 }, { unique: true });
+backupSchema.index({ userId: 1, createdAt: -1 });
+backupSchema.index({ status: 1, createdAt: 1 });
+backupSchema.index({ agentId: 1, status: 1 });
+
+const restoreSchema = new Schema(
+  {
+    ...jobFields,
+    backupId: { type: String, required: true },
+    documentsRestored: { type: Number, default: 0 },
+    documentsFailed: { type: Number, default: 0 },
+  },
+  { collection: 'restores', versionKey: false },
+);
+restoreSchema.index({ userId: 1, createdAt: -1 });
+restoreSchema.index({ status: 1, createdAt: 1 });
+restoreSchema.index({ agentId: 1, status: 1 });
+restoreSchema.index({ backupId: 1, status: 1 });
+
+const settingsSchema = new Schema(
+  {
+    userId: { type: String, required: true, unique: true },
+    frequency: { type: Number, required: true }, // hours
+    retention: { type: Number, required: true }, // hours
+  },
+  { collection: 'settings', versionKey: false, timestamps: true },
+);
+
+export interface OrchestratorModels {
+  Agent: Model<InferSchemaType<typeof agentSchema>>;
+  Database: Model<InferSchemaType<typeof databaseSchema>>;
+  Backup: Model<InferSchemaType<typeof backupSchema>>;
+  Restore: Model<InferSchemaType<typeof restoreSchema>>;
+  Settings: Model<InferSchemaType<typeof settingsSchema>>;
+}
+
+export function orchestratorModels(conn: Connection): OrchestratorModels {
+  return {
+    Agent: conn.model('Agent', agentSchema),
+    Database: conn.model('Database', databaseSchema),
+    Backup: conn.model('Backup', backupSchema),
+    Restore: conn.model('Restore', restoreSchema),
+    Settings: conn.model('Settings', settingsSchema),
+  };
+}

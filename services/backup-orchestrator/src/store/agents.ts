@@ -1,0 +1,90 @@
+import { Types } from 'mongoose';
+import { isDuplicateKeyError } from '@coffer/common';
+import type { OrchestratorModels } from '../model.js';
+import type { AgentRecord, AgentRegistration, AgentStore } from './types.js';
+import { withId, type Lean } from './shape.js';
+
+const shape = (d: Lean | null) => (d ? withId<AgentRecord>(d) : null);
+
+export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentStore {
+  const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
+
+  async function upsert(reg: AgentRegistration, now: Date) {
+    const { userId, instanceId, ...fields } = reg;
+    // The pre-image tells whether the instance is new (null) or was retired before this registration.
+    const before = await Agent.findOneAndUpdate(
+      { userId, instanceId },
+      {
+        $set: { ...fields, connected: true, lastSeen: now, disconnectedAt: null, retired: false },
+        $setOnInsert: { createdAt: now },
+      },
+      { upsert: true, new: false },
+    ).lean<Lean>();
+    const after = await Agent.findOne({ userId, instanceId }).lean<Lean>();
+    return { agent: shape(after)!, isNew: !before || before.retired === true };
+  }
+
+  return {
+    async register(reg, now) {
+      try {
+        return await upsert(reg, now);
+      } catch (err) {
+        // Two registrations of a new instance raced; the loser's upsert hit the unique index.
+        if (isDuplicateKeyError(err)) return upsert(reg, now);
+        throw err;
+      }
+    },
+    async get(agentId) {
+      if (!validId(agentId)) return null;
+      return shape(await Agent.findById(agentId).lean<Lean>());
+    },
+    async list(userId) {
+      const docs = await Agent.find({ userId, retired: false }).sort({ createdAt: 1, _id: 1 }).lean<Lean[]>();
+      return docs.map((d) => withId<AgentRecord>(d));
+    },
+    async connected() {
+      const docs = await Agent.find({ connected: true, retired: false }).lean<Lean[]>();
+      return docs.map((d) => withId<AgentRecord>(d));
+    },
+    async heartbeat(userId, agentId, now, databases) {
+      if (!validId(agentId)) return null;
+      const set: Record<string, unknown> = { lastSeen: now, connected: true, disconnectedAt: null };
+      if (databases) set.databases = databases;
+      return shape(
+        await Agent.findOneAndUpdate(
+          { _id: agentId, userId, retired: false },
+          { $set: set },
+          { new: true },
+        ).lean<Lean>(),
+      );
+    },
+    async disconnect(userId, agentId, now) {
+      if (!validId(agentId)) return null;
+      return shape(
+        await Agent.findOneAndUpdate(
+          { _id: agentId, userId, connected: true },
+          { $set: { connected: false, disconnectedAt: now } },
+          { new: false },
+        ).lean<Lean>(),
+      );
+    },
+    async retire(userId, agentId) {
+      if (!validId(agentId)) return null;
+      return shape(
+        await Agent.findOneAndUpdate(
+          { _id: agentId, userId, retired: false },
+          { $set: { retired: true } },
+          { new: true },
+        ).lean<Lean>(),
+      );
+    },
+    async remove(agentId, userId) {
+      if (!validId(agentId)) return false;
+      const res = await Agent.deleteOne(userId ? { _id: agentId, userId } : { _id: agentId });
+      return res.deletedCount === 1;
+    },
+    async removeByUser(userId) {
+      await Agent.deleteMany({ userId });
+    },
+  };
+}

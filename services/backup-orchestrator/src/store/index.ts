@@ -1,0 +1,17 @@
+import type { OrchestratorModels } from '../model.js';
+import type { Stores } from './types.js';
+import { agentStore } from './agents.js';
+import { databaseStore } from './databases.js';
+import { backupStore, restoreStore } from './jobs.js';
+import { settingsStore } from './settings.js';
+
+/** The mongoose-backed stores; the only code that touches the database. */
+export function mongoStores(models: OrchestratorModels): Stores {
+  return {
+    agents: agentStore(models),
+    databases: databaseStore(models),
+    backups: backupStore(models),
+    restores: restoreStore(models),
+    settings: settingsStore(models),
+  };
+}

@@ -1,0 +1,194 @@
+// The records the domain works with and the data-access methods it calls. Mongoose lives only in
+// store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
+
+export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+/** 'deleting' is internal: a deletion claimed the backup; lists never show it. */
+export type BackupStatus = JobStatus | 'deleting';
+export type BackupType = 'manual' | 'auto';
+
+export interface AgentRecord {
+  id: string;
+  userId: string;
+  instanceId: string;
+  name: string;
+  hostname: string;
+  platform: string;
+  version: string;
+  databases: string[];
+  connected: boolean;
+  lastSeen: Date;
+  disconnectedAt: Date | null;
+  retired: boolean;
+  createdAt: Date;
+}
+
+export interface DatabaseRecord {
+  id: string;
+  userId: string;
+  name: string;
+  enabled: boolean;
+  createdAt: Date;
+  lastScheduledSlot: string | null;
+}
+
+interface JobRecord {
+  id: string;
+  userId: string;
+  databaseName: string;
+  agentId: string;
+  createdAt: Date;
+  commandId: string;
+  commandSentAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  error: string | null;
+  absentSince: Date | null;
+}
+
+export interface BackupRecord extends JobRecord {
+  status: BackupStatus;
+  type: BackupType;
+  size: number;
+  keyFingerprint: string | null;
+  scheduleSlot: string;
+  deletingSince: Date | null;
+  deleteReason: BackupType | null;
+}
+
+export interface RestoreRecord extends JobRecord {
+  status: JobStatus;
+  backupId: string;
+  documentsRestored: number;
+  documentsFailed: number;
+}
+
+export interface SettingsRecord {
+  frequency: number;
+  retention: number;
+}
+
+/** Which job a conditional update may touch: the id, optionally its owner and agent, and the states it may be in. */
+export interface JobFilter<S extends string> {
+  id: string;
+  userId?: string;
+  agentId?: string;
+  commandId?: string;
+  status: readonly S[];
+}
+
+/** The part of a job store the shared job logic (delivery, heartbeats, watchdog) uses. */
+export interface JobStore<R extends { status: string }> {
+  get(id: string): Promise<R | null>;
+  /** One conditional single-document update; null when the job is not (any longer) in one of `status`. */
+  transition(filter: JobFilter<R['status']>, set: Partial<R>): Promise<R | null>;
+  /** Pending jobs whose command was sent before `before`. */
+  unconfirmed(before: Date): Promise<R[]>;
+  /** Every in-progress job (watchdog). */
+  running(): Promise<R[]>;
+  /** The agent's jobs in the given states. */
+  ofAgent(agentId: string, status: readonly R['status'][]): Promise<R[]>;
+}
+
+export type NewBackup = Omit<BackupRecord, 'startedAt' | 'completedAt' | 'error' | 'absentSince'> & {
+  deletingSince?: null;
+};
+
+export interface BackupStore extends JobStore<BackupRecord> {
+  /** Inserts; rejects with a duplicate-key error when the (user, database, scheduleSlot) exists. */
+  insert(rec: NewBackup): Promise<BackupRecord>;
+  remove(id: string): Promise<boolean>;
+  /** Newest first, without backups being deleted. */
+  list(userId: string, limit: number): Promise<BackupRecord[]>;
+  /** Backups of the database that were not failed (nor being deleted) created at or after `since`, oldest first. */
+  startedSince(userId: string, databaseName: string, since: Date): Promise<BackupRecord[]>;
+  /** The newest backup of the database that did not fail (nor is being deleted). */
+  latestStarted(userId: string, databaseName: string): Promise<BackupRecord | null>;
+  /** Users owning completed or failed backups created before `before`. */
+  usersWithFinishedBefore(before: Date): Promise<string[]>;
+  /**
+   * Claims the oldest completed or failed backup of the user created before `before` for deletion
+   * (status → deleting) and returns it as it was before the claim.
+   */
+  claimExpired(userId: string, before: Date, now: Date, skip: string[]): Promise<BackupRecord | null>;
+  /** Takes over a deletion whose claim is older than `staleBefore` (its worker died). */
+  reclaimStaleDeletion(staleBefore: Date, now: Date): Promise<BackupRecord | null>;
+  ofUser(userId: string): Promise<BackupRecord[]>;
+  stats(): Promise<{ totalCount: number; totalSize: number }>;
+}
+
+export type NewRestore = Omit<RestoreRecord, 'startedAt' | 'completedAt' | 'error' | 'absentSince'>;
+
+export interface RestoreStore extends JobStore<RestoreRecord> {
+  insert(rec: NewRestore): Promise<RestoreRecord>;
+  list(userId: string, limit: number): Promise<RestoreRecord[]>;
+  /** Pending or in-progress restores reading this backup. */
+  activeForBackup(backupId: string): Promise<RestoreRecord[]>;
+  /** Pending or in-progress restores into this database. */
+  activeForDatabase(userId: string, databaseName: string): Promise<RestoreRecord[]>;
+  removeByUser(userId: string): Promise<void>;
+}
+
+export interface AgentRegistration {
+  userId: string;
+  instanceId: string;
+  name: string;
+  hostname: string;
+  platform: string;
+  version: string;
+  databases: string[];
+}
+
+export interface AgentStore {
+  /**
+   * Upserts by (userId, instanceId): connected, lastSeen = now, not retired. `isNew` is true when the
+   * instance was unknown or had been retired (it reappears in the lists).
+   */
+  register(reg: AgentRegistration, now: Date): Promise<{ agent: AgentRecord; isNew: boolean }>;
+  get(agentId: string): Promise<AgentRecord | null>;
+  /** The user's agents that are not retired, oldest first. */
+  list(userId: string): Promise<AgentRecord[]>;
+  /** Every connected, non-retired agent (scheduler). */
+  connected(): Promise<AgentRecord[]>;
+  /** lastSeen = now, connected; also the database list when given. Null for an unknown or retired agent. */
+  heartbeat(userId: string, agentId: string, now: Date, databases?: string[]): Promise<AgentRecord | null>;
+  /** connected → false; the record as it was, or null when it was not connected (or unknown). */
+  disconnect(userId: string, agentId: string, now: Date): Promise<AgentRecord | null>;
+  retire(userId: string, agentId: string): Promise<AgentRecord | null>;
+  /** Deletes the agent (of that user when given); false when there was none. */
+  remove(agentId: string, userId?: string): Promise<boolean>;
+  removeByUser(userId: string): Promise<void>;
+}
+
+export interface DatabaseStore {
+  /** Adds the names the user does not have yet (enabled, created now). */
+  ensure(userId: string, names: string[], now: Date): Promise<void>;
+  /** The user's databases, oldest first (ties by id): the order that decides which are active. */
+  list(userId: string): Promise<DatabaseRecord[]>;
+  get(userId: string, databaseId: string): Promise<DatabaseRecord | null>;
+  byName(userId: string, name: string): Promise<DatabaseRecord | null>;
+  setEnabled(userId: string, databaseId: string, enabled: boolean): Promise<boolean>;
+  /** Every enabled database of every user (scheduler). */
+  enabled(): Promise<DatabaseRecord[]>;
+  markScheduled(userId: string, name: string, slotKey: string): Promise<void>;
+  removeByUser(userId: string): Promise<void>;
+}
+
+export interface SettingsStore {
+  get(userId: string): Promise<SettingsRecord | null>;
+  all(): Promise<Map<string, SettingsRecord>>;
+  /** Writes the given fields (the rest take `defaults` on insert); returns the values before and after. */
+  save(
+    userId: string,
+    patch: Partial<SettingsRecord>,
+    defaults: SettingsRecord,
+  ): Promise<{ before: SettingsRecord | null; after: SettingsRecord }>;
+  remove(userId: string): Promise<void>;
+}
+
+export interface Stores {
+  agents: AgentStore;
+  databases: DatabaseStore;
+  backups: BackupStore;
+  restores: RestoreStore;
+  settings: SettingsStore;
+}

@@ -1,0 +1,53 @@
+import type { orchestrator } from '@coffer/proto';
+import type { AgentView } from './domain/agents.js';
+import type { DatabaseView } from './domain/databases.js';
+import type { BackupRecord, RestoreRecord } from './store/types.js';
+
+// Answers are shaped field by field, so a new field on a record never leaks by accident.
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
+
+export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
+  id: b.id,
+  databaseName: b.databaseName,
+  // 'deleting' never reaches a list; a GetBackup racing a deletion still sees the last real status.
+  status: b.status === 'deleting' ? 'completed' : b.status,
+  size: b.size,
+  createdAt: b.createdAt.toISOString(),
+  timestamp: (b.completedAt && b.status === 'completed' ? b.completedAt : b.createdAt).toISOString(),
+  type: b.type,
+  error: b.error ?? undefined,
+  completedAt: iso(b.completedAt),
+  agentId: b.agentId,
+  keyFingerprint: b.keyFingerprint ?? undefined,
+});
+
+export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
+  id: r.id,
+  backupId: r.backupId,
+  databaseName: r.databaseName,
+  status: r.status,
+  createdAt: r.createdAt.toISOString(),
+  completedAt: iso(r.completedAt),
+  error: r.error ?? undefined,
+  documentsRestored: r.documentsRestored,
+  documentsFailed: r.documentsFailed,
+});
+
+export const toAgent = (a: AgentView): orchestrator.Agent => ({
+  id: a.id,
+  name: a.name,
+  hostname: a.hostname,
+  version: a.version,
+  platform: a.platform,
+  status: a.status,
+  lastSeen: a.lastSeen.toISOString(),
+  userId: a.userId,
+});
+
+export const toDatabase = (d: DatabaseView): orchestrator.Database => ({
+  id: d.id,
+  name: d.name,
+  isActive: d.isActive,
+  enabled: d.enabled,
+});
