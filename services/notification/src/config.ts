@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { baseEnv, defaultGrpc, loadConfig, port } from '@coffer/common';
+import { baseEnv, defaultGrpc, grpcAddress, loadConfig, port } from '@coffer/common';
 
 const schema = z.object({
   ...baseEnv,
   GRPC_LISTEN: z.string().default(defaultGrpc.notification),
   NOTIFICATION_DB: z.string().min(1).default('coffer_notification'),
+  /** Auth's gRPC server: the account address and name of a user named by an event. */
+  AUTH_GRPC: grpcAddress(defaultGrpc.auth),
   SMTP_HOST: z.string().min(1).default('127.0.0.1'),
   SMTP_PORT: port(1025),
   /** true: TLS from the first byte (port 465). false: plain, upgraded with STARTTLS when offered. */

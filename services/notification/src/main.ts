@@ -18,10 +18,13 @@ import { eventHandlers } from './domain/event-handlers.js';
 import { preferences as preferencesFactory } from './domain/preferences.js';
 import { testNotifications } from './domain/test-notification.js';
 import { notificationHandlers } from './handlers.js';
+import { authAccountDirectory } from './accounts.js';
 
 // Outbox records only matter while JetStream may redeliver their event (the AUTH stream keeps 7 days).
 const OUTBOX_KEEP_MS = 30 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 6 * 3600 * 1000;
+// Notification settings changes saved while NATS was unreachable are published by this sweep.
+const ANNOUNCE_EVERY_MS = 30 * 1000;
 
 async function main() {
   const config = loadNotificationConfig();
@@ -46,8 +49,9 @@ async function main() {
     from: config.MAIL_FROM,
   });
   const links = appLinks(config.PUBLIC_URL);
+  const accounts = authAccountDirectory(config.AUTH_GRPC);
 
-  const preferences = preferencesFactory({ store: prefsStore });
+  const preferences = preferencesFactory({ store: prefsStore, events, log });
   const grpc = await startGrpcServer(config.GRPC_LISTEN, [
     {
       definition: notification.NotificationServiceService,
@@ -66,8 +70,23 @@ async function main() {
   ]);
   await startNotificationConsumers(
     events,
-    eventHandlers({ delivery: deliveryFactory({ outbox, mailer, log }), preferences, outbox }),
+    eventHandlers({
+      delivery: deliveryFactory({ outbox, mailer, log }),
+      preferences,
+      outbox,
+      accounts,
+      links,
+      log,
+    }),
   );
+
+  const announce = () =>
+    preferences
+      .announcePending()
+      .catch((err: unknown) => log.warn({ err }, 'publishing pending settings changes failed'));
+  void announce();
+  const announceTimer = setInterval(() => void announce(), ANNOUNCE_EVERY_MS);
+  announceTimer.unref();
 
   const prune = () =>
     outbox
@@ -90,9 +109,11 @@ async function main() {
     async () => grpc.setServing(false),
     () => grpc.stop(),
     async () => clearInterval(pruneTimer),
+    async () => clearInterval(announceTimer),
     // Stops the consumers after their in-flight event, then drains NATS, before Mongo closes.
     () => events.close(),
     async () => mailer.close(),
+    async () => accounts.close(),
     () => conn.close(),
     () => ops.close(),
   ]);

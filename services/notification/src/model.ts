@@ -10,9 +10,14 @@ const preferencesSchema = new Schema(
     /** Where notifications go instead of the account email; null means the account email. */
     email: { type: String, default: null },
     lastTestSentAt: { type: Date, default: null },
+    /** Number of the latest toggle change; the settings.notifications.updated event id carries it. */
+    notificationsVersion: { type: Number, default: 0 },
+    /** The latest toggle change is not known to be published yet (retried until it is). */
+    notificationsPending: { type: Boolean, default: false },
   },
   { collection: 'preferences', versionKey: false, timestamps: true },
 );
+preferencesSchema.index({ notificationsPending: 1 });
 
 /**
  * One record per mail caused by an event, keyed by the event id, so a redelivered event never sends

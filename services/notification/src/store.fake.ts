@@ -1,3 +1,5 @@
+import type { EventMap, EventSubject } from '@coffer/common';
+import type { AccountContact } from './accounts.js';
 import {
   FORGOTTEN,
   type OutboxRecord,
@@ -55,22 +57,55 @@ export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox>
   };
 }
 
+type StoredPreferences = PreferencesRecord & {
+  lastTestSentAt: Date | null;
+  notificationsVersion: number;
+  notificationsPending: boolean;
+};
+
 /** In-memory preferences for unit tests. */
-export function fakePreferencesStore(): PreferencesStore & {
-  docs: Map<string, PreferencesRecord & { lastTestSentAt: Date | null }>;
-} {
-  const docs = new Map<string, PreferencesRecord & { lastTestSentAt: Date | null }>();
-  const doc = (userId: string) => docs.get(userId) ?? { ...DEFAULT_PREFERENCES, lastTestSentAt: null };
-  const shape = ({ lastTestSentAt: _l, ...p }: PreferencesRecord & { lastTestSentAt: Date | null }) => p;
+export function fakePreferencesStore(): PreferencesStore & { docs: Map<string, StoredPreferences> } {
+  const docs = new Map<string, StoredPreferences>();
+  const doc = (userId: string): StoredPreferences =>
+    docs.get(userId) ?? {
+      ...DEFAULT_PREFERENCES,
+      lastTestSentAt: null,
+      notificationsVersion: 0,
+      notificationsPending: false,
+    };
+  const shape = ({
+    lastTestSentAt: _l,
+    notificationsVersion: _v,
+    notificationsPending: _p,
+    ...p
+  }: StoredPreferences): PreferencesRecord => p;
   return {
     docs,
     async get(userId) {
       const d = docs.get(userId);
       return d ? shape(d) : null;
     },
-    async upsert(userId, p) {
+    async updateReturningBefore(userId, p) {
+      const before = docs.get(userId);
       docs.set(userId, { ...doc(userId), ...p });
-      return shape(docs.get(userId)!);
+      return before ? shape(before) : null;
+    },
+    async noteToggleChange(userId) {
+      const d = docs.get(userId);
+      if (!d) return null;
+      const version = d.notificationsVersion + 1;
+      docs.set(userId, { ...d, notificationsVersion: version, notificationsPending: true });
+      return version;
+    },
+    async markAnnounced(userId, version) {
+      const d = docs.get(userId);
+      if (d && d.notificationsVersion === version) docs.set(userId, { ...d, notificationsPending: false });
+    },
+    async unannounced(limit) {
+      return [...docs]
+        .filter(([, d]) => d.notificationsPending)
+        .slice(0, limit)
+        .map(([userId, d]) => ({ userId, version: d.notificationsVersion, preferences: shape(d) }));
     },
     async remove(userId) {
       docs.delete(userId);
@@ -103,4 +138,38 @@ export function fakeMailer() {
     close() {},
   };
   return m;
+}
+
+/**
+ * An event bus that records what was published. Like JetStream it drops a second publish of the
+ * same message id; `fail` makes the next publishes reject (NATS unreachable).
+ */
+export function fakeEventBus() {
+  const published: Array<{ id: string; subject: EventSubject; data: unknown }> = [];
+  let seq = 0;
+  const bus = {
+    published,
+    fail: null as Error | null,
+    async publish<S extends EventSubject>(subject: S, data: EventMap[S], opts?: { id?: string }) {
+      if (bus.fail) throw bus.fail;
+      const id = opts?.id ?? `generated-${++seq}`;
+      if (!published.some((p) => p.id === id)) published.push({ id, subject, data });
+    },
+  };
+  return bus;
+}
+
+/** Accounts known by id; unknown ids have no account (deleted). `fail` makes lookups reject. */
+export function fakeAccounts(accounts: Record<string, AccountContact> = {}) {
+  const a = {
+    accounts,
+    lookups: 0,
+    fail: null as Error | null,
+    async contact(userId: string): Promise<AccountContact | null> {
+      a.lookups++;
+      if (a.fail) throw a.fail;
+      return accounts[userId] ?? null;
+    },
+  };
+  return a;
 }

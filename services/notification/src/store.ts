@@ -13,6 +13,13 @@ export interface PreferencesRecord {
 }
 export type PreferencesPatch = Partial<PreferencesRecord>;
 
+/** A toggle change whose settings.notifications.updated event may not be published yet. */
+export interface UnannouncedChange {
+  userId: string;
+  version: number;
+  preferences: PreferencesRecord;
+}
+
 export type OutboxStatus = 'sending' | 'sent' | 'failed';
 export interface OutboxRecord {
   eventId: string;
@@ -42,13 +49,45 @@ export function preferencesStore({ Preferences }: Pick<NotificationModels, 'Pref
       return d ? shape(d) : null;
     },
 
-    async upsert(userId: string, patch: PreferencesPatch): Promise<PreferencesRecord> {
+    /**
+     * Applies the patch (creating the record if needed) and returns the record as it was just
+     * before (null: there was none). One atomic operation, so the caller knows exactly what this
+     * call changed even when others update the same user at the same time.
+     */
+    async updateReturningBefore(userId: string, patch: PreferencesPatch): Promise<PreferencesRecord | null> {
       const d = await Preferences.findOneAndUpdate(
         { userId },
         { $set: patch },
-        { upsert: true, new: true, setDefaultsOnInsert: true },
+        { upsert: true, new: false, setDefaultsOnInsert: true },
       ).lean();
-      return shape(d!);
+      return d ? shape(d) : null;
+    },
+
+    /**
+     * Notes a toggle change that must be published: bumps the user's change number and marks it
+     * pending. Returns the number, or null when the user has no record (deleted meanwhile).
+     */
+    async noteToggleChange(userId: string): Promise<number | null> {
+      const d = await Preferences.findOneAndUpdate(
+        { userId },
+        { $inc: { notificationsVersion: 1 }, $set: { notificationsPending: true } },
+        { new: true },
+      ).lean();
+      return d ? d.notificationsVersion : null;
+    },
+
+    /** The change numbered `version` is published; a newer change stays pending. */
+    async markAnnounced(userId: string, version: number): Promise<void> {
+      await Preferences.updateOne(
+        { userId, notificationsVersion: version },
+        { $set: { notificationsPending: false } },
+      );
+    },
+
+    /** Users whose latest toggle change may not be published yet. */
+    async unannounced(limit: number): Promise<UnannouncedChange[]> {
+      const docs = await Preferences.find({ notificationsPending: true }).limit(limit).lean();
+      return docs.map((d) => ({ userId: d.userId, version: d.notificationsVersion, preferences: shape(d) }));
     },
 
     async remove(userId: string): Promise<void> {

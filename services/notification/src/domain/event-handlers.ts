@@ -1,29 +1,73 @@
-import type { EventEnvelope, EventSubject } from '@coffer/common';
-import { templates } from '../mail/templates.js';
+import type { EventEnvelope, EventSubject, Logger } from '@coffer/common';
+import type { AccountContact, AccountDirectory } from '../accounts.js';
+import { templates, type AppLinks, type Mail, type MailKind } from '../mail/templates.js';
 import type { OutboxStore } from '../store.js';
 import type { Delivery } from './delivery.js';
-import type { Preferences } from './preferences.js';
+import type { NotificationTopic, Preferences } from './preferences.js';
 
 /** Reset links are valid for one hour after the request (auth's RESET_TTL). */
 const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+/**
+ * A backup or agent notification more than a day late (the service was down, SMTP unreachable)
+ * is noise: newer backups have happened since. It is not sent.
+ */
+export const NOTIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
 type Handler<S extends EventSubject> = (event: EventEnvelope<S>) => Promise<void>;
 export type HandlerTable = { [S in EventSubject]?: Handler<S> };
 
 /**
  * What notification does for each event it consumes. Every handler is idempotent: mails go through
- * the outbox (once per event id), deletions are repeatable. A later mail (backup completed/failed,
- * agent disconnected) is one more row here, one template, and its subject in events.ts.
+ * the outbox (once per event id), deletions are repeatable. A new mail is one more row here, one
+ * template, and its subject in events.ts.
  */
 export function eventHandlers(deps: {
   delivery: Pick<Delivery, 'sendOnce'>;
-  preferences: Pick<Preferences, 'remove'>;
+  preferences: Pick<Preferences, 'remove' | 'recipient'>;
   outbox: Pick<OutboxStore, 'forgetUser'>;
+  accounts: AccountDirectory;
+  links: AppLinks;
+  log: Pick<Logger, 'info' | 'debug'>;
 }) {
+  const { delivery, preferences, accounts, links, log } = deps;
+
+  /**
+   * A notification the user can turn off: to the override or account address, only when `topic`
+   * is on and the account still exists, once per event.
+   */
+  async function notify(
+    event: { id: string; occurredAt: string; data: { userId: string } },
+    topic: NotificationTopic,
+    kind: MailKind,
+    build: (account: AccountContact, at: Date) => Mail,
+  ): Promise<void> {
+    const { userId } = event.data;
+    const ctx = { eventId: event.id, userId, kind };
+    const account = await accounts.contact(userId);
+    if (!account) {
+      log.info(ctx, 'no mail: the account no longer exists');
+      return;
+    }
+    const to = await preferences.recipient(userId, account.email, topic);
+    if (!to) {
+      log.debug(ctx, 'no mail: the user turned this notification off');
+      return;
+    }
+    const at = new Date(event.occurredAt);
+    await delivery.sendOnce({
+      eventId: event.id,
+      userId,
+      kind,
+      to,
+      validUntil: Number.isNaN(at.getTime()) ? undefined : new Date(at.getTime() + NOTIFICATION_TTL_MS),
+      build: () => build(account, at),
+    });
+  }
+
   const table: HandlerTable = {
     // A security mail: always to the account address, whatever the notification settings say.
     'auth.user.reset_requested': async ({ id, occurredAt, data }) => {
-      await deps.delivery.sendOnce({
+      await delivery.sendOnce({
         eventId: id,
         userId: data.userId,
         kind: 'passwordReset',
@@ -36,9 +80,45 @@ export function eventHandlers(deps: {
     // The account is gone: forget its settings and its address. Its outbox records stay (without
     // the address) so a replay of its earlier events still sends nothing.
     'auth.user.deleted': async ({ data }) => {
-      await deps.preferences.remove(data.userId);
+      await preferences.remove(data.userId);
       await deps.outbox.forgetUser(data.userId);
     },
+
+    'backup.backup.completed': (event) =>
+      notify(event, 'backupSuccess', 'backupCompleted', (account, at) =>
+        templates.backupCompleted(
+          {
+            name: account.name,
+            databaseName: event.data.databaseName,
+            size: event.data.size,
+            type: event.data.type,
+            at,
+          },
+          links,
+        ),
+      ),
+
+    'backup.backup.failed': (event) =>
+      notify(event, 'backupFailure', 'backupFailed', (account, at) =>
+        templates.backupFailed(
+          {
+            name: account.name,
+            databaseName: event.data.databaseName,
+            error: event.data.error,
+            type: event.data.type,
+            at,
+          },
+          links,
+        ),
+      ),
+
+    'agent.agent.disconnected': (event) =>
+      notify(event, 'agentDisconnection', 'agentDisconnected', (account, at) =>
+        templates.agentDisconnected(
+          { name: account.name, agentName: event.data.name, hostname: event.data.hostname, at },
+          links,
+        ),
+      ),
   };
 
   return {

@@ -1,6 +1,6 @@
 import { MailDeliveryError } from '../mail/mailer';
 import { appLinks } from '../mail/templates';
-import { fakeMailer, fakePreferencesStore } from '../store.fake';
+import { fakeEventBus, fakeMailer, fakePreferencesStore } from '../store.fake';
 import { preferences } from './preferences';
 import { testNotifications } from './test-notification';
 
@@ -12,7 +12,7 @@ function setup() {
   const mailer = fakeMailer();
   let clock = new Date('2025-05-01T10:00:00.000Z');
   const tests = testNotifications({
-    preferences: preferences({ store }),
+    preferences: preferences({ store, events: fakeEventBus(), log: { info: () => {}, warn: () => {} } }),
     slots: store,
     mailer,
     links: appLinks('http://127.0.0.1:8080'),
@@ -31,7 +31,7 @@ describe('test notification', () => {
 
   it('mails the notification email override when one is set', async () => {
     const { tests, mailer, store } = setup();
-    await store.upsert(USER, { email: 'ops@example.com' });
+    await store.updateReturningBefore(USER, { email: 'ops@example.com' });
     await tests.send(ADA);
     expect(mailer.sent[0]!.to).toBe('ops@example.com');
   });

@@ -1,3 +1,5 @@
+import { formatBytes, formatTime } from './format.js';
+
 /**
  * Every mail Coffer sends, as plain functions from data to subject + text + HTML. A new kind of
  * mail is one more function here built with render(); nothing else needs to know its wording.
@@ -13,6 +15,8 @@ interface Layout {
   subject: string;
   name?: string;
   paragraphs: string[];
+  /** Label/value lines after the paragraphs (database, size, error...); values may span lines. */
+  facts?: Array<[label: string, value: string]>;
   action?: { label: string; url: string };
   /** Paragraphs after the button (expiry notes, "ignore this if..."). */
   after?: string[];
@@ -28,6 +32,7 @@ function render(l: Layout): Mail {
   const text = [
     greeting,
     ...l.paragraphs,
+    ...(l.facts?.length ? [l.facts.map(([k, v]) => `${k}: ${v}`).join('\n')] : []),
     ...(l.action ? [`${l.action.label}: ${l.action.url}`] : []),
     ...(l.after ?? []),
     '— The Coffer team',
@@ -37,6 +42,18 @@ function render(l: Layout): Mail {
   ].join('\n\n');
 
   const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
+  const facts = l.facts?.length
+    ? `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">` +
+      l.facts
+        .map(
+          ([k, v]) =>
+            `<tr><td style="padding:2px 16px 2px 0;color:#4a5568;vertical-align:top;white-space:nowrap">` +
+            `${escapeHtml(k)}</td><td style="padding:2px 0;white-space:pre-wrap;word-break:break-word">` +
+            `${escapeHtml(v)}</td></tr>`,
+        )
+        .join('') +
+      '</table>'
+    : '';
   const button = l.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(l.action.url)}" style="background:#2b6cb0;color:#fff;` +
       `padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(l.action.label)}</a></p>` +
@@ -57,6 +74,7 @@ function render(l: Layout): Mail {
     `<h1 style="font-size:20px;margin:0 0 24px">Coffer</h1>` +
     p(greeting) +
     l.paragraphs.map(p).join('') +
+    facts +
     button +
     (l.after ?? []).map(p).join('') +
     p('— The Coffer team') +
@@ -74,6 +92,20 @@ export function appLinks(publicUrl: string) {
   };
 }
 export type AppLinks = ReturnType<typeof appLinks>;
+
+/** Agent error texts can be long (tool output): a mail shows their start. */
+const MAX_ERROR_LENGTH = 2000;
+const clip = (s: string) => (s.length > MAX_ERROR_LENGTH ? `${s.slice(0, MAX_ERROR_LENGTH - 1)}…` : s);
+
+/** 'db-box (host-1)', or just the one that is set when they are equal or one is empty. */
+export function agentLabel(a: { name: string; hostname: string }): string {
+  const name = a.name.trim();
+  const host = a.hostname.trim();
+  if (!name) return host || 'your agent';
+  return host && host !== name ? `${name} (${host})` : name;
+}
+
+const backupType = (t: 'manual' | 'auto') => (t === 'auto' ? 'Automatic' : 'Manual');
 
 const manageNotifications = (links: AppLinks) => ({
   text: 'You receive this because notifications are on for your Coffer account.',
@@ -105,6 +137,75 @@ export const templates = {
         'Your notification settings work: backup and agent alerts you have turned on will be sent to this address.',
       ],
       action: { label: 'Open notification settings', url: links.notificationSettings },
+      footer: manageNotifications(links),
+    });
+  },
+
+  /** Sent on backup.backup.completed when the user keeps "backup success" on. */
+  backupCompleted(
+    d: { name: string; databaseName: string; size: number; type: 'manual' | 'auto'; at: Date },
+    links: AppLinks,
+  ): Mail {
+    return render({
+      subject: 'Backup completed',
+      name: d.name,
+      paragraphs: [`The backup of your database "${d.databaseName}" completed and is stored encrypted.`],
+      facts: [
+        ['Database', d.databaseName],
+        ['Size', formatBytes(d.size)],
+        ['Type', backupType(d.type)],
+        ['Completed', formatTime(d.at)],
+      ],
+      action: { label: 'Open dashboard', url: links.dashboard },
+      footer: manageNotifications(links),
+    });
+  },
+
+  /** Sent on backup.backup.failed when the user keeps "backup failure" on. */
+  backupFailed(
+    d: { name: string; databaseName: string; error: string; type: 'manual' | 'auto'; at: Date },
+    links: AppLinks,
+  ): Mail {
+    return render({
+      subject: 'Backup failed',
+      name: d.name,
+      paragraphs: [`The backup of your database "${d.databaseName}" failed.`],
+      facts: [
+        ['Database', d.databaseName],
+        ['Type', backupType(d.type)],
+        ['Failed', formatTime(d.at)],
+        ['Error', clip(d.error.trim()) || 'no details were reported'],
+      ],
+      after: [
+        'Please check the Coffer agent that backs up this database: it must be running, connected to ' +
+          'Coffer, and able to reach the database with its configured credentials.',
+      ],
+      action: { label: 'Open dashboard', url: links.dashboard },
+      footer: manageNotifications(links),
+    });
+  },
+
+  /** Sent on agent.agent.disconnected when the user keeps "agent disconnection" on. */
+  agentDisconnected(
+    d: { name: string; agentName: string; hostname: string; at: Date },
+    links: AppLinks,
+  ): Mail {
+    return render({
+      subject: 'Agent disconnected',
+      name: d.name,
+      paragraphs: [
+        'One of your Coffer agents disconnected.',
+        'Scheduled backups of its databases will not run until the agent reconnects.',
+      ],
+      facts: [
+        ['Agent', agentLabel({ name: d.agentName, hostname: d.hostname })],
+        ['Disconnected', formatTime(d.at)],
+      ],
+      after: [
+        'Please check that the agent is running on its machine and can reach Coffer; it reconnects by ' +
+          'itself once it can.',
+      ],
+      action: { label: 'Open dashboard', url: links.dashboard },
       footer: manageNotifications(links),
     });
   },

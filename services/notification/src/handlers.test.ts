@@ -1,0 +1,46 @@
+import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import { createLogger } from '@coffer/common';
+import { notificationHandlers } from './handlers';
+import { preferences } from './domain/preferences';
+import { fakeEventBus, fakePreferencesStore } from './store.fake';
+import type { TestNotifications } from './domain/test-notification';
+
+const USER = '64b7f0c2a1b2c3d4e5f60718';
+
+function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req) {
+  return new Promise<Res>((resolve, reject) => {
+    const cb: sendUnaryData<Res> = (err, res) => (err ? reject(err) : resolve(res!));
+    fn({ request } as ServerUnaryCall<Req, Res>, cb);
+  });
+}
+
+function setup() {
+  const events = fakeEventBus();
+  const log = createLogger('test', 'silent');
+  const h = notificationHandlers({
+    log,
+    preferences: preferences({ store: fakePreferencesStore(), events, log }),
+    tests: {} as TestNotifications,
+  });
+  return { h, events };
+}
+
+describe('UpdatePreferences', () => {
+  it('publishes settings.notifications.updated once per real toggle change', async () => {
+    const { h, events } = setup();
+    const res = await call(h.updatePreferences, { userId: USER, backupSuccess: false });
+    expect(res).toEqual({
+      backupSuccess: false,
+      backupFailure: true,
+      agentDisconnection: true,
+      email: undefined,
+    });
+    await call(h.updatePreferences, { userId: USER, backupSuccess: false, email: 'ops@example.com' });
+    expect(events.published.map((e) => [e.subject, e.data])).toEqual([
+      [
+        'settings.notifications.updated',
+        { userId: USER, backupSuccess: false, backupFailure: true, agentDisconnection: true },
+      ],
+    ]);
+  });
+});
