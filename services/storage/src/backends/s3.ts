@@ -1,0 +1,263 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import { partPlan, S3_LIMITS, type PartPlan } from './part-plan.js';
+import { assertObjectKey, type BlobBackend, type BlobWriter, type ByteRange } from './types.js';
+
+/** Every object Coffer writes lives under this prefix of the bucket. */
+export const S3_KEY_PREFIX = 'blobs/';
+
+export interface S3Options {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** First part size (bytes); doubles every 1000 parts. */
+  partSize: number;
+  /** Parts of the first size uploaded at once; fewer as parts grow, so memory stays bounded. */
+  concurrency: number;
+}
+
+export function s3Client(o: S3Options): S3Client {
+  return new S3Client({
+    region: o.region,
+    endpoint: o.endpoint,
+    forcePathStyle: o.forcePathStyle,
+    credentials: o.credentials,
+    maxAttempts: 3,
+  });
+}
+
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchBucket' || e?.$metadata?.httpStatusCode === 404;
+};
+const isNoSuchUpload = (err: unknown) => (err as { name?: string })?.name === 'NoSuchUpload';
+
+/**
+ * Blobs as S3 objects, written with our own multipart loop: parts are filled from the stream,
+ * uploaded a few at a time, and `write` waits while the in-flight parts are at their limit, so
+ * the caller's stream pauses instead of the service buffering. Abort (or any failure) ends in
+ * AbortMultipartUpload, so no partial object survives.
+ */
+export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
+  const Bucket = o.bucket;
+  const plan = partPlan(o.partSize);
+  const keyOf = (objectKey: string) => S3_KEY_PREFIX + assertObjectKey(objectKey);
+
+  return {
+    name: 's3',
+
+    async init() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        try {
+          await client.send(new CreateBucketCommand({ Bucket }));
+        } catch (e) {
+          // Another replica created it in the meantime.
+          if ((e as { name?: string })?.name !== 'BucketAlreadyOwnedByYou') throw e;
+        }
+      }
+    },
+
+    async createWriter(objectKey) {
+      const Key = keyOf(objectKey);
+      const created = await client.send(
+        new CreateMultipartUploadCommand({ Bucket, Key, ContentType: 'application/octet-stream' }),
+      );
+      if (!created.UploadId) throw new Error('S3 did not return an upload id');
+      return multipartWriter({
+        client,
+        Bucket,
+        Key,
+        UploadId: created.UploadId,
+        plan,
+        concurrency: o.concurrency,
+        basePartSize: o.partSize,
+      });
+    },
+
+    async read(objectKey: string, range?: ByteRange): Promise<Readable> {
+      const Range = range ? `bytes=${range.start}-${range.end ?? ''}` : undefined;
+      const res = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(objectKey), Range }));
+      if (!res.Body) throw new Error('S3 returned no body');
+      return res.Body as Readable;
+    },
+
+    async remove(objectKey) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(objectKey) }));
+    },
+
+    async discard(ref, objectKey) {
+      if (!objectKey) throw new Error('an S3 upload is discarded by key and upload id');
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: keyOf(objectKey), UploadId: ref }));
+      } catch (err) {
+        if (!isNoSuchUpload(err) && !isMissing(err)) throw err;
+      }
+    },
+
+    async *listIncomplete() {
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      for (;;) {
+        const page = await client.send(
+          new ListMultipartUploadsCommand({ Bucket, Prefix: S3_KEY_PREFIX, KeyMarker, UploadIdMarker }),
+        );
+        for (const u of page.Uploads ?? []) {
+          if (!u.Key || !u.UploadId) continue;
+          yield {
+            ref: u.UploadId,
+            startedAt: u.Initiated ?? new Date(0),
+            objectKey: u.Key.slice(S3_KEY_PREFIX.length),
+          };
+        }
+        if (!page.IsTruncated) return;
+        KeyMarker = page.NextKeyMarker;
+        UploadIdMarker = page.NextUploadIdMarker;
+      }
+    },
+
+    async ping() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The multipart loop of one upload; exported for unit tests with a fake client. */
+export function multipartWriter(a: {
+  client: Pick<S3Client, 'send'>;
+  Bucket: string;
+  Key: string;
+  UploadId: string;
+  plan: PartPlan;
+  concurrency: number;
+  basePartSize: number;
+}): BlobWriter {
+  const { client, Bucket, Key, UploadId, plan } = a;
+  const abortController = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  const parts: CompletedPart[] = [];
+  let failure: unknown;
+  let partNumber = 1;
+  let current: Buffer | undefined;
+  let filled = 0;
+  let total = 0;
+  let done = false;
+
+  // Fewer parts at once as parts grow: in-flight bytes stay near concurrency × first part size.
+  const maxInFlight = () =>
+    Math.max(1, Math.floor((a.concurrency * a.basePartSize) / plan.sizeOf(partNumber)));
+
+  const check = () => {
+    if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  };
+
+  async function waitForSlot() {
+    while (inFlight.size >= maxInFlight()) await Promise.race(inFlight);
+    check();
+  }
+
+  function startPart(body: Buffer) {
+    const PartNumber = partNumber++;
+    const p: Promise<void> = client
+      .send(
+        new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body: body, ContentLength: body.length }),
+        {
+          abortSignal: abortController.signal,
+        },
+      )
+      .then(
+        (res) => {
+          parts.push({ PartNumber, ETag: res.ETag, ChecksumCRC32: res.ChecksumCRC32 });
+        },
+        (err: unknown) => {
+          failure ??= err;
+        },
+      )
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+
+  return {
+    ref: UploadId,
+
+    async write(chunk) {
+      check();
+      total += chunk.length;
+      if (total > S3_LIMITS.maxObjectSize) throw new Error('blob is larger than S3 allows (5 TiB)');
+      let off = 0;
+      while (off < chunk.length) {
+        const size = plan.sizeOf(partNumber);
+        current ??= Buffer.allocUnsafe(size);
+        const n = chunk.copy(current, filled, off, off + (size - filled));
+        filled += n;
+        off += n;
+        if (filled === size) {
+          if (partNumber >= S3_LIMITS.maxParts) throw new Error('blob needs more than 10,000 S3 parts');
+          await waitForSlot();
+          startPart(current);
+          current = undefined;
+          filled = 0;
+        }
+      }
+    },
+
+    async commit() {
+      check();
+      if (partNumber === 1 && filled === 0) {
+        // Nothing was written: an empty object, since a multipart upload needs one part.
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+        await client.send(new PutObjectCommand({ Bucket, Key, Body: Buffer.alloc(0), ContentLength: 0 }));
+        done = true;
+        return;
+      }
+      if (filled > 0) {
+        await waitForSlot();
+        startPart(current!.subarray(0, filled));
+        current = undefined;
+        filled = 0;
+      }
+      await Promise.all(inFlight);
+      check();
+      parts.sort((x, y) => x.PartNumber! - y.PartNumber!);
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+      done = true;
+    },
+
+    async abort() {
+      if (done) return;
+      done = true;
+      current = undefined;
+      abortController.abort();
+      await Promise.allSettled([...inFlight]);
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+      } catch (err) {
+        if (!isNoSuchUpload(err)) throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Readable } from 'node:stream';
+import { notFound, type Logger } from '@coffer/common';
+import type { BlobBackend } from '../backends/types.js';
+import type { BlobRecord, BlobStore, Usage } from '../store.js';
+import type { Cleanup } from './cleanup.js';
+
+export const BLOB_NOT_FOUND = 'Backup file not found';
+
+export interface BlobsDeps {
+  store: Pick<BlobStore, 'find' | 'findCommitted' | 'usage' | 'listByUser'>;
+  backend: Pick<BlobBackend, 'read'>;
+  cleanup: Pick<Cleanup, 'discard'>;
+  log: Pick<Logger, 'info' | 'error'>;
+}
+
+/** Reading, deleting and accounting for stored blobs. Another user's blob is simply not found. */
+export function blobs(deps: BlobsDeps) {
+  const { store, log } = deps;
+
+  async function stat(userId: string, blobId: string): Promise<BlobRecord> {
+    const rec = await store.findCommitted(userId, blobId);
+    if (!rec) throw notFound(BLOB_NOT_FOUND);
+    return rec;
+  }
+
+  return {
+    stat,
+
+    /** The blob's metadata and a stream of its bytes. */
+    async open(userId: string, blobId: string): Promise<{ record: BlobRecord; body: Readable }> {
+      const record = await stat(userId, blobId);
+      try {
+        return { record, body: await deps.backend.read(record.objectKey) };
+      } catch (err) {
+        // Metadata says committed but the data cannot be read: an operator must look.
+        log.error({ err, userId, blobId, objectKey: record.objectKey }, 'stored blob cannot be read');
+        throw err;
+      }
+    },
+
+    /** Removes the blob's data and metadata; a blob that is not there is already deleted. */
+    async remove(userId: string, blobId: string): Promise<void> {
+      const rec = await store.find(userId, blobId);
+      if (!rec) return;
+      await deps.cleanup.discard(rec);
+      log.info({ userId, blobId, size: rec.size, status: rec.status }, 'blob deleted');
+    },
+
+    usage(userId: string): Promise<Usage> {
+      return store.usage(userId);
+    },
+
+    /** Removes every blob of a user (account deleted); resolves to how many were removed. */
+    async removeUser(userId: string): Promise<number> {
+      let removed = 0;
+      for (const rec of await store.listByUser(userId)) {
+        if (await deps.cleanup.discard(rec)) removed++;
+      }
+      log.info({ userId, removed }, "removed a deleted user's blobs");
+      return removed;
+    },
+  };
+}
+export type Blobs = ReturnType<typeof blobs>;

@@ -1,0 +1,198 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError, conflict, limitReached, type EventBus, type Logger } from '@coffer/common';
+import type { BlobBackend, BlobWriter } from '../backends/types.js';
+import { limitExceededEvent } from '../events.js';
+import type { BlobRecord, BlobStore, UploadKey } from '../store.js';
+import type { Cleanup } from './cleanup.js';
+
+export interface PutHeader {
+  userId: string;
+  blobId: string;
+  /** Bytes the user may store in all; 0 means no limit. */
+  storageLimit: number;
+  keyFingerprint: string;
+}
+
+export interface UploadDeps {
+  store: Pick<BlobStore, 'reserve' | 'find' | 'setUploadRef' | 'touch' | 'commit' | 'remove' | 'usage'>;
+  backend: Pick<BlobBackend, 'name' | 'createWriter' | 'remove'>;
+  cleanup: Pick<Cleanup, 'discard'>;
+  events: Pick<EventBus, 'publish'>;
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** An upload silent for this long may be taken over by a new upload of the same blob. */
+  staleAfterMs: number;
+  /** How often a running upload proves it is alive; well below staleAfterMs. */
+  heartbeatMs: number;
+  now?: () => Date;
+}
+
+export const STORAGE_LIMIT_MESSAGE = 'Storage limit exceeded for your plan';
+export const STORAGE_LIMIT_CODE = 'STORAGE_LIMIT_EXCEEDED';
+
+const deletedDuringUpload = () => conflict('The backup was deleted while it was being uploaded');
+
+/**
+ * Writing blobs. The metadata document is claimed before the first byte (so two uploads of one
+ * blob cannot both run, and a crash leaves something the sweep can find), the data streams to the
+ * backend one chunk at a time, and only a clean end of stream plus a backend commit makes the
+ * blob visible. Every other ending removes what was written.
+ */
+export function uploads(deps: UploadDeps) {
+  const { store, backend, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const running = new Set<Promise<unknown>>();
+
+  async function reserve(h: PutHeader, key: UploadKey, objectKey: string) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const fresh = await store.reserve({
+        ...key,
+        backend: backend.name,
+        objectKey,
+        keyFingerprint: h.keyFingerprint,
+        touchedAt: now(),
+      });
+      if (fresh) return;
+      const existing = await store.find(h.userId, h.blobId);
+      if (!existing) continue; // deleted in the meantime
+      if (existing.status === 'committed') throw conflict('This backup is already stored');
+      const staleBefore = new Date(now().getTime() - deps.staleAfterMs);
+      if (existing.status === 'uploading' && existing.touchedAt >= staleBefore) {
+        throw conflict('This backup is already being uploaded');
+      }
+      // A dead upload or an unfinished deletion of the same blob: finish removing it, then retry.
+      await deps.cleanup.discard(existing, {
+        status: existing.status,
+        touchedBefore: existing.status === 'uploading' ? staleBefore : undefined,
+      });
+    }
+    throw conflict('This backup is already being uploaded');
+  }
+
+  async function put(h: PutHeader, chunks: AsyncIterable<Buffer>): Promise<BlobRecord> {
+    const key: UploadKey = { userId: h.userId, blobId: h.blobId, uploadId: randomBytes(8).toString('hex') };
+    const objectKey = `${h.userId}/${h.blobId}/${key.uploadId}`;
+    const ctx = { userId: h.userId, blobId: h.blobId, backend: backend.name };
+    await reserve(h, key, objectKey);
+
+    let writer: BlobWriter | undefined;
+    let backendCommitted = false;
+    let taken = false; // the document left 'uploading' (deleted or swept) while we ran
+    let size = 0;
+    const heartbeat = setInterval(() => {
+      store.touch(key, now()).then(
+        (alive) => {
+          if (!alive) taken = true;
+        },
+        (err: unknown) => log.warn({ err, ...ctx }, 'upload heartbeat failed'),
+      );
+    }, deps.heartbeatMs);
+    heartbeat.unref();
+
+    const refuseOverLimit = (bytesUsed: number) => {
+      if (h.storageLimit > 0 && bytesUsed + size > h.storageLimit) {
+        throw limitReached(STORAGE_LIMIT_MESSAGE, STORAGE_LIMIT_CODE, {
+          storageLimit: h.storageLimit,
+          bytesUsed,
+        });
+      }
+    };
+
+    try {
+      const usedBefore = h.storageLimit > 0 ? (await store.usage(h.userId)).bytesUsed : 0;
+      refuseOverLimit(usedBefore);
+      writer = await backend.createWriter(objectKey);
+      if (!(await store.setUploadRef(key, writer.ref, now()))) throw deletedDuringUpload();
+
+      const hash = createHash('sha256');
+      for await (const chunk of chunks) {
+        if (taken) throw deletedDuringUpload();
+        size += chunk.length;
+        refuseOverLimit(usedBefore);
+        hash.update(chunk);
+        await writer.write(chunk); // resolves when the backend has room: the source waits till then
+      }
+      // Another upload of this user may have committed meanwhile: check against fresh usage.
+      if (h.storageLimit > 0) refuseOverLimit((await store.usage(h.userId)).bytesUsed);
+      await writer.commit();
+      backendCommitted = true;
+      const createdAt = now();
+      const sha256 = hash.digest('hex');
+      if (!(await store.commit(key, { size, sha256, createdAt }))) throw deletedDuringUpload();
+      log.info({ ...ctx, size }, 'blob stored');
+      return {
+        ...key,
+        status: 'committed',
+        backend: backend.name,
+        objectKey,
+        uploadRef: null,
+        size,
+        sha256,
+        keyFingerprint: h.keyFingerprint,
+        createdAt,
+        touchedAt: createdAt,
+      };
+    } catch (caught) {
+      let err = caught;
+      // A backend failure because the blob was deleted under us (its upload discarded) is that.
+      if (!(err instanceof AppError) && !(await store.touch(key, now()).catch(() => true))) {
+        err = deletedDuringUpload();
+      }
+      await undo(key, objectKey, writer, backendCommitted, ctx);
+      if (err instanceof AppError && err.code === STORAGE_LIMIT_CODE) {
+        const bytesUsed = Number(err.details.bytesUsed);
+        log.info(
+          { ...ctx, received: size, storageLimit: h.storageLimit, bytesUsed },
+          'upload refused: storage limit',
+        );
+        await deps.events
+          .publish(
+            ...limitExceededEvent({
+              userId: h.userId,
+              blobId: h.blobId,
+              storageLimit: h.storageLimit,
+              bytesUsed,
+            }),
+          )
+          .catch((e: unknown) => log.warn({ err: e, ...ctx }, 'could not publish storage.limit.exceeded'));
+      } else {
+        log.info({ ...ctx, received: size, reason: (err as Error)?.message }, 'upload discarded');
+      }
+      throw err;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Removes what a failed upload wrote; if this fails too, the sweep finishes it later. */
+  async function undo(
+    key: UploadKey,
+    objectKey: string,
+    writer: BlobWriter | undefined,
+    backendCommitted: boolean,
+    ctx: object,
+  ) {
+    try {
+      if (backendCommitted) await backend.remove(objectKey);
+      else await writer?.abort();
+      await store.remove(key);
+    } catch (err) {
+      log.error({ err, ...ctx }, 'could not remove a failed upload; the sweep will');
+    }
+  }
+
+  return {
+    /** Streams one blob in; resolves with its metadata once it is committed and visible. */
+    put(h: PutHeader, chunks: AsyncIterable<Buffer>): Promise<BlobRecord> {
+      const p = put(h, chunks);
+      running.add(p);
+      const forget = () => running.delete(p);
+      p.then(forget, forget);
+      return p;
+    },
+    /** Resolves once every running upload has finished or cleaned up (graceful shutdown). */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+export type Uploads = ReturnType<typeof uploads>;

@@ -1,0 +1,164 @@
+import { isDuplicateKeyError } from '@coffer/common';
+import type { BlobStatus, StorageModels } from './model.js';
+
+/** Identifies one upload of one blob: every status change is guarded by the upload id. */
+export interface UploadKey {
+  userId: string;
+  blobId: string;
+  uploadId: string;
+}
+
+export interface BlobRecord extends UploadKey {
+  status: BlobStatus;
+  backend: 'fs' | 's3';
+  objectKey: string;
+  uploadRef: string | null;
+  size: number;
+  sha256: string;
+  keyFingerprint: string;
+  createdAt: Date | null;
+  touchedAt: Date;
+}
+
+export interface NewUpload extends UploadKey {
+  backend: 'fs' | 's3';
+  objectKey: string;
+  keyFingerprint: string;
+  touchedAt: Date;
+}
+
+export interface Usage {
+  bytesUsed: number;
+  blobCount: number;
+}
+
+const keyFilter = (k: UploadKey) => ({ userId: k.userId, blobId: k.blobId, uploadId: k.uploadId });
+
+/**
+ * Data access for blob metadata, the only code that touches mongoose. Domain modules receive the
+ * methods they call, so unit tests hand in the in-memory fake (store.fake.ts).
+ */
+export function blobStore({ Blob }: StorageModels) {
+  const toRecord = (d: Record<string, unknown>): BlobRecord => ({
+    userId: d.userId as string,
+    blobId: d.blobId as string,
+    uploadId: d.uploadId as string,
+    status: d.status as BlobStatus,
+    backend: d.backend as 'fs' | 's3',
+    objectKey: d.objectKey as string,
+    uploadRef: (d.uploadRef as string | null) ?? null,
+    size: Number(d.size ?? 0),
+    sha256: (d.sha256 as string) ?? '',
+    keyFingerprint: (d.keyFingerprint as string) ?? '',
+    createdAt: (d.createdAt as Date | null) ?? null,
+    touchedAt: d.touchedAt as Date,
+  });
+
+  return {
+    /** Claims (userId, blobId) for a new upload; false when a document for it already exists. */
+    async reserve(u: NewUpload): Promise<boolean> {
+      try {
+        await Blob.create({ ...u, status: 'uploading', uploadRef: null });
+        return true;
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return false;
+        throw err;
+      }
+    },
+
+    async find(userId: string, blobId: string): Promise<BlobRecord | null> {
+      const d = await Blob.findOne({ userId, blobId }).lean();
+      return d ? toRecord(d) : null;
+    },
+
+    async findCommitted(userId: string, blobId: string): Promise<BlobRecord | null> {
+      const d = await Blob.findOne({ userId, blobId, status: 'committed' }).lean();
+      return d ? toRecord(d) : null;
+    },
+
+    /** Records the backend's handle of the upload; false if the upload was taken away meanwhile. */
+    async setUploadRef(k: UploadKey, uploadRef: string, at: Date): Promise<boolean> {
+      const r = await Blob.updateOne(
+        { ...keyFilter(k), status: 'uploading' },
+        { $set: { uploadRef, touchedAt: at } },
+      );
+      return r.matchedCount === 1;
+    },
+
+    /** Heartbeat of a running upload; false if it is no longer 'uploading' (deleted, swept). */
+    async touch(k: UploadKey, at: Date): Promise<boolean> {
+      const r = await Blob.updateOne({ ...keyFilter(k), status: 'uploading' }, { $set: { touchedAt: at } });
+      return r.matchedCount === 1;
+    },
+
+    /** Makes the upload visible; false if it was deleted or swept while it ran. */
+    async commit(k: UploadKey, v: { size: number; sha256: string; createdAt: Date }): Promise<boolean> {
+      const r = await Blob.updateOne(
+        { ...keyFilter(k), status: 'uploading' },
+        {
+          $set: {
+            status: 'committed',
+            size: v.size,
+            sha256: v.sha256,
+            createdAt: v.createdAt,
+            touchedAt: v.createdAt,
+            uploadRef: null,
+          },
+        },
+      );
+      return r.matchedCount === 1;
+    },
+
+    /**
+     * Hides the blob and marks its data for removal. With `from`, only when it is in that status
+     * (and, with `touchedBefore`, quiet since then): how the sweeper claims left-overs.
+     */
+    async markDeleting(
+      k: UploadKey,
+      at: Date,
+      from?: { status: BlobStatus; touchedBefore?: Date },
+    ): Promise<boolean> {
+      const filter: Record<string, unknown> = keyFilter(k);
+      if (from) filter.status = from.status;
+      if (from?.touchedBefore) filter.touchedAt = { $lt: from.touchedBefore };
+      const r = await Blob.updateOne(filter, { $set: { status: 'deleting', touchedAt: at } });
+      return r.matchedCount === 1;
+    },
+
+    /** Drops the document of an upload whose data is gone. */
+    async remove(k: UploadKey): Promise<void> {
+      await Blob.deleteOne(keyFilter(k));
+    },
+
+    /** Bytes and blobs a user has stored: committed blobs only. */
+    async usage(userId: string): Promise<Usage> {
+      const [row] = await Blob.aggregate<{ bytesUsed: number; blobCount: number }>([
+        { $match: { userId, status: 'committed' } },
+        { $group: { _id: null, bytesUsed: { $sum: '$size' }, blobCount: { $sum: 1 } } },
+      ]);
+      return { bytesUsed: Number(row?.bytesUsed ?? 0), blobCount: Number(row?.blobCount ?? 0) };
+    },
+
+    async listByUser(userId: string): Promise<BlobRecord[]> {
+      return (await Blob.find({ userId }).lean()).map(toRecord);
+    },
+
+    /** Uploads and deletions nobody has touched since `before`: their owner is gone. */
+    async listStale(before: Date, limit = 500): Promise<BlobRecord[]> {
+      const docs = await Blob.find({ status: { $in: ['uploading', 'deleting'] }, touchedAt: { $lt: before } })
+        .limit(limit)
+        .lean();
+      return docs.map(toRecord);
+    },
+
+    /** Backend refs of every upload that still has a document (the rest are orphans). */
+    async knownUploadRefs(): Promise<Set<string>> {
+      const docs = await Blob.find(
+        { status: { $ne: 'committed' }, uploadRef: { $ne: null } },
+        { uploadRef: 1 },
+      ).lean();
+      return new Set(docs.map((d) => d.uploadRef).filter((r): r is string => typeof r === 'string'));
+    },
+  };
+}
+export type BlobStore = ReturnType<typeof blobStore>;
