@@ -13,7 +13,8 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   Binary,
   BSON,
@@ -26,7 +27,9 @@ import {
   BSONRegExp,
   type Document,
 } from 'mongodb';
+import { createEncryptor } from '../crypto/encrypt.js';
 import { decryptFile } from '../crypto/verify.js';
+import { buildArchive } from '../testing/archive-builder.js';
 import { CHUNK_HEADER_LENGTH, DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH } from '../crypto/format.js';
 import { generateMasterKey, keyFileText } from '../crypto/key.js';
 import { requireOnPath, startFerretDB, type FerretDB } from '../testing/ferretdb.js';
@@ -536,6 +539,25 @@ describe('backup failures', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+});
+
+describe('restore results', () => {
+  it('a restore with failed documents is reported as not clean', async () => {
+    // A real dump cannot hold duplicate _ids; a hand-built archive can.
+    const archive = buildArchive('dupsrc', [
+      { name: 'c', documents: [{ _id: 1, v: 'first' }, { _id: 1, v: 'duplicate' }, { _id: 2 }] },
+      { name: 'e', documents: [] },
+    ]);
+    const file = path.join(dir, 'dup.coffer');
+    const { stream } = createEncryptor({ masterKey: key });
+    await pipeline(Readable.from([archive]), stream, createWriteStream(file));
+    const r = await runRestore({ uri: ferret.uri, dbName: 'dupdst', file, masterKey: key });
+    expect(r).toMatchObject({ restored: 2, failed: 1, clean: false, sourceDb: 'dupsrc' });
+    expect(r.collections).toEqual([
+      { name: 'c', documents: 3 },
+      { name: 'e', documents: 0 },
+    ]);
   });
 });
 
