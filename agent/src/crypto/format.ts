@@ -1,6 +1,6 @@
 // The Coffer v1 encrypted file format: constants, header layout, key derivation and nonces.
 // docs/encryption-format.md is the normative description; keep the two in step.
-import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { hkdfSync, timingSafeEqual } from 'node:crypto';
 import { CofferFormatError } from './errors.js';
 
 export const MAGIC = Buffer.from('COFFER', 'ascii');
@@ -149,9 +149,4 @@ export function checkFingerprint(header: Header, masterKey: Buffer): void {
       { fileFingerprint: header.fingerprint.toString('hex'), keyFingerprint: mine.toString('hex') },
     );
   }
-}
-
-/** SHA-256 helper used by tests and tooling that compare payloads. */
-export function sha256Hex(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
 }
