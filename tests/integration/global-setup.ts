@@ -20,6 +20,10 @@ export default async function globalSetup(): Promise<void> {
     repoRoot,
     dataDir,
     ports: 'free',
+    // Replicas everywhere they matter: live events must cross gateways, and the scheduler must
+    // start each due backup once with two orchestrators.
+    gateways: 2,
+    orchestrators: 2,
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',

@@ -11,3 +11,4 @@ export * from './grpc/client.js';
 export * from './nats/bus.js';
 export * from './validation.js';
 export * from './audit-actions.js';
+export * from './format.js';

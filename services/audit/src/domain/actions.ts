@@ -7,7 +7,7 @@ import {
   type EventSubject,
   type RestoreEvent,
 } from '@coffer/common';
-import { formatBytes, formatFrequency, formatRetention } from './format.js';
+import { formatFrequency, formatRetention } from './format.js';
 
 export { AUDIT_ACTIONS, type AuditAction };
 

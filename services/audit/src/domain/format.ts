@@ -1,15 +1,6 @@
 // How numbers read in audit values. Same wording as the web app's display helpers (spec §9), so a
 // value in the log reads like the same setting on screen.
 
-const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Human size from bytes: '0 Bytes', '1.5 KB', … up to TB, two decimals at most. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  const i = Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${BYTE_UNITS[i]}`;
-}
-
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /** Backup frequency in hours: 'hourly', 'daily', 'weekly' for the plan values, else '6 h'. */

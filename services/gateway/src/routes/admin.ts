@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields } from '@coffer/common';
+import { fields, formatBytes } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
@@ -18,14 +18,6 @@ const adminAgentView = z
     lastSeen: z.string(),
   })
   .meta({ id: 'AdminAgent' });
-
-const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
-/** Sizes as the spec formats them: Bytes to TB with two decimals. */
-export function formatBytes(bytes: number): string {
-  if (bytes <= 0) return '0 Bytes';
-  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${UNITS[i]}`;
-}
 
 /** /api/admin/* user management (admins only). */
 export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {

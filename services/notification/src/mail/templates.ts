@@ -1,4 +1,5 @@
-import { formatBytes, formatTime } from './format.js';
+import { formatBytes } from '@coffer/common';
+import { formatTime } from './format.js';
 
 /**
  * Every mail Coffer sends, as plain functions from data to subject + text + HTML. A new kind of
