@@ -48,7 +48,7 @@ export function AgentSetupWizard({ open, onClose }: AgentSetupWizardProps) {
       onOpenChange={(e) => {
         if (!e.open) onClose();
       }}
-      size={{ base: 'full', md: 'lg' }}
+      size="lg"
       placement="center"
       scrollBehavior="inside"
       // a fresh wizard (step 1) on every opening
@@ -214,7 +214,6 @@ function PlatformStep({
       value={platform}
       onValueChange={(d) => d.value && onChange(d.value as AgentPlatform)}
       colorPalette="brand"
-      orientation="vertical"
     >
       <RadioCard.Label>Where will the agent run?</RadioCard.Label>
       <Stack direction={{ base: 'column', sm: 'row' }} gap="3" mt="2">
@@ -374,7 +373,7 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
           bg="transparent"
           color="inherit"
           whiteSpace="pre-wrap"
-          wordBreak="break-all"
+          overflowWrap="anywhere"
           fontSize="sm"
           data-testid="install-command"
         >

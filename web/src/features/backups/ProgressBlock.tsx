@@ -64,7 +64,7 @@ export function ProgressBlock({ status, progress, unit = 'documents' }: Progress
 
   const percentage = Math.max(0, Math.min(100, progress.percentage ?? 0));
   return (
-    <Stack gap="1.5" minW="56" data-testid="progress-block">
+    <Stack gap="1.5" minW="48" data-testid="progress-block">
       <HStack justify="space-between" fontSize="xs" gap="3">
         <Text color="fg.muted" truncate>
           {progress.collection ? (

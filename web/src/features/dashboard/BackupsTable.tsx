@@ -73,7 +73,7 @@ export function BackupsTable({
                         </HStack>
                       </Table.Cell>
                       {running ? (
-                        <Table.Cell colSpan={2} minW="64">
+                        <Table.Cell colSpan={2} minW="56">
                           <ProgressBlock status={b.status} progress={live ?? null} />
                         </Table.Cell>
                       ) : (
@@ -88,18 +88,18 @@ export function BackupsTable({
                         <Stack gap="1" align="flex-start">
                           <StatusBadge status={b.status} spinWhilePending />
                           {b.status === 'failed' && b.error && (
-                            <Text fontSize="xs" color="fg.error" maxW="48" truncate title={b.error}>
+                            <Text fontSize="xs" color="fg.error" maxW="40" truncate title={b.error}>
                               {b.error}
                             </Text>
                           )}
                         </Stack>
                       </Table.Cell>
                       <Table.Cell>
-                        <HStack gap="1" justify="flex-end">
+                        <HStack gap="0.5" justify="flex-end">
                           <IconButton
                             aria-label="Download backup"
                             title="Download"
-                            size="sm"
+                            size="xs"
                             variant="ghost"
                             disabled={!completed}
                             onClick={() => onDownload(b)}
@@ -109,7 +109,7 @@ export function BackupsTable({
                           <IconButton
                             aria-label="Restore backup"
                             title="Restore"
-                            size="sm"
+                            size="xs"
                             variant="ghost"
                             disabled={!completed}
                             onClick={() => onRestore(b)}
@@ -119,7 +119,7 @@ export function BackupsTable({
                           <IconButton
                             aria-label="Delete backup"
                             title="Delete"
-                            size="sm"
+                            size="xs"
                             variant="ghost"
                             colorPalette="red"
                             disabled={!completed}

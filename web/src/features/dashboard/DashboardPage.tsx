@@ -19,7 +19,7 @@ import { Link as RouterLink } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import type { Backup, Database } from '../../api/types';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
-import { useGetBackupsQuery } from '../backups/backupsApi';
+import { useGetBackupsQuery, useGetRestoresQuery } from '../backups/backupsApi';
 import { downloadBackup } from '../backups/download';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { RestoreDialog } from '../backups/RestoreDialog';
@@ -77,27 +77,32 @@ function DatabaseSelect({
 }
 
 function ActiveRestores({ jobs }: { jobs: RestoreJob[] }) {
+  // Events carry only the restore id: the name comes from the restore history when not known here.
+  const { data: restores } = useGetRestoresQuery();
   if (jobs.length === 0) return null;
   return (
     <Stack gap="3">
-      {jobs.map((job) => (
-        <Card.Root key={job.restoreId} size="sm" borderColor="blue.muted" data-testid="active-restore">
-          <Card.Body gap="3">
-            <HStack justify="space-between" wrap="wrap" gap="2">
-              <Text fontWeight="medium">
-                {job.databaseName ? `Restoring ${job.databaseName}` : 'Restoring database'}
-              </Text>
-              <StatusBadge status={job.status} />
-            </HStack>
-            <ProgressBlock status={job.status} progress={job.progress} />
-            {job.error && (
-              <Text fontSize="sm" color="fg.error">
-                {job.error}
-              </Text>
-            )}
-          </Card.Body>
-        </Card.Root>
-      ))}
+      {jobs.map((job) => {
+        const databaseName = job.databaseName ?? restores?.find((r) => r._id === job.restoreId)?.databaseName;
+        return (
+          <Card.Root key={job.restoreId} size="sm" borderColor="blue.muted" data-testid="active-restore">
+            <Card.Body gap="3">
+              <HStack justify="space-between" wrap="wrap" gap="2">
+                <Text fontWeight="medium">
+                  {databaseName ? `Restoring ${databaseName}` : 'Restoring database'}
+                </Text>
+                <StatusBadge status={job.status} />
+              </HStack>
+              <ProgressBlock status={job.status} progress={job.progress} />
+              {job.error && (
+                <Text fontSize="sm" color="fg.error">
+                  {job.error}
+                </Text>
+              )}
+            </Card.Body>
+          </Card.Root>
+        );
+      })}
     </Stack>
   );
 }
