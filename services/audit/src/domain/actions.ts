@@ -1,5 +1,6 @@
 import {
   AUDIT_ACTIONS,
+  formatBytes,
   type AgentEvent,
   type AuditAction,
   type BackupEvent,
