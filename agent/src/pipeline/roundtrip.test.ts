@@ -543,6 +543,16 @@ describe('backup failures', () => {
 });
 
 describe('restore results', () => {
+  it('a backup of an empty database restores to an empty database', async () => {
+    const file = path.join(dir, 'nothing.coffer');
+    const b = await backupTo(file, 'never_created');
+    expect(b).toMatchObject({ documents: 0, collections: [] });
+    await client.db('becomes_empty').collection('old').insertOne({ stale: true });
+    const r = await runRestore({ uri: ferret.uri, dbName: 'becomes_empty', file, masterKey: key });
+    expect(r).toMatchObject({ restored: 0, failed: 0, clean: true, sourceDb: undefined, dropped: ['old'] });
+    expect((await snapshot('becomes_empty')).collections).toEqual([]);
+  });
+
   it('a restore with failed documents is reported as not clean', async () => {
     // A real dump cannot hold duplicate _ids; a hand-built archive can.
     const archive = buildArchive('dupsrc', [
