@@ -70,8 +70,10 @@ export function storageHandlers(deps: {
     callback: sendUnaryData<storage.BlobInfo>,
   ) {
     let cancelled = false;
+    const cancel = new AbortController();
     call.on('cancelled', () => {
       cancelled = true; // grpc-js also destroys the stream, which ends the read loop below
+      cancel.abort();
     });
     call.on('error', () => {
       // reported through the read loop
@@ -95,7 +97,7 @@ export function storageHandlers(deps: {
     const run = async () => {
       const first = await messages.next();
       if (first.done || !first.value.header) throw badInput('The first message must be the header');
-      return uploads.put(parseInput(putHeader, first.value.header), chunks());
+      return uploads.put(parseInput(putHeader, first.value.header), chunks(), cancel.signal);
     };
 
     run().then(

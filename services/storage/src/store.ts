@@ -130,13 +130,21 @@ export function blobStore({ Blob }: StorageModels) {
       await Blob.deleteOne(keyFilter(k));
     },
 
-    /** Bytes and blobs a user has stored: committed blobs only. */
+    /**
+     * Bytes and blobs a user has stored: committed blobs only. Two queries, because FerretDB 1.x
+     * answers only the first accumulator of a `$group` with several ($sum of size, then $sum: 1
+     * gives 0 for the second).
+     */
     async usage(userId: string): Promise<Usage> {
-      const [row] = await Blob.aggregate<{ bytesUsed: number; blobCount: number }>([
-        { $match: { userId, status: 'committed' } },
-        { $group: { _id: null, bytesUsed: { $sum: '$size' }, blobCount: { $sum: 1 } } },
+      const match = { userId, status: 'committed' };
+      const [[row], blobCount] = await Promise.all([
+        Blob.aggregate<{ bytesUsed: number }>([
+          { $match: match },
+          { $group: { _id: null, bytesUsed: { $sum: '$size' } } },
+        ]),
+        Blob.countDocuments(match),
       ]);
-      return { bytesUsed: Number(row?.bytesUsed ?? 0), blobCount: Number(row?.blobCount ?? 0) };
+      return { bytesUsed: Number(row?.bytesUsed ?? 0), blobCount };
     },
 
     async listByUser(userId: string): Promise<BlobRecord[]> {

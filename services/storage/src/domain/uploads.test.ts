@@ -247,3 +247,28 @@ describe('uploads', () => {
     expect(settled).toBe(true);
   });
 });
+
+describe('uploads cancelled by the caller', () => {
+  it('discards a blob whose stream ended cleanly but whose caller cancelled before the commit finished', async () => {
+    const s = setup();
+    const cancel = new AbortController();
+    const commit = s.mem.backend.createWriter.bind(s.mem.backend);
+    // The cancellation arrives while the backend commits (HTTP/2 reports a reset after the end).
+    s.mem.backend.createWriter = async (key) => {
+      const w = await commit(key);
+      return {
+        ...w,
+        ref: w.ref,
+        write: (c) => w.write(c),
+        abort: () => w.abort(),
+        commit: async () => {
+          await w.commit();
+          cancel.abort();
+        },
+      };
+    };
+    await expect(s.up.put(header(), source(2, 100).chunks, cancel.signal)).rejects.toThrow('cancelled');
+    expect(s.mem.objects.size + s.mem.uploads.size).toBe(0);
+    expect(s.store.all).toEqual([]);
+  });
+});

@@ -68,7 +68,7 @@ export function uploads(deps: UploadDeps) {
     throw conflict('This backup is already being uploaded');
   }
 
-  async function put(h: PutHeader, chunks: AsyncIterable<Buffer>): Promise<BlobRecord> {
+  async function put(h: PutHeader, chunks: AsyncIterable<Buffer>, signal?: AbortSignal): Promise<BlobRecord> {
     const key: UploadKey = { userId: h.userId, blobId: h.blobId, uploadId: randomBytes(8).toString('hex') };
     const objectKey = `${h.userId}/${h.blobId}/${key.uploadId}`;
     const ctx = { userId: h.userId, blobId: h.blobId, backend: backend.name };
@@ -88,6 +88,9 @@ export function uploads(deps: UploadDeps) {
     }, deps.heartbeatMs);
     heartbeat.unref();
 
+    const refuseIfCancelled = () => {
+      if (signal?.aborted) throw new Error('upload cancelled by the client');
+    };
     const refuseOverLimit = (bytesUsed: number) => {
       if (h.storageLimit > 0 && bytesUsed + size > h.storageLimit) {
         throw limitReached(STORAGE_LIMIT_MESSAGE, STORAGE_LIMIT_CODE, {
@@ -105,6 +108,7 @@ export function uploads(deps: UploadDeps) {
 
       const hash = createHash('sha256');
       for await (const chunk of chunks) {
+        refuseIfCancelled();
         if (taken) throw deletedDuringUpload();
         size += chunk.length;
         refuseOverLimit(usedBefore);
@@ -115,6 +119,10 @@ export function uploads(deps: UploadDeps) {
       if (h.storageLimit > 0) refuseOverLimit((await store.usage(h.userId)).bytesUsed);
       await writer.commit();
       backendCommitted = true;
+      // A client that cancels can look like a clean end of stream at first (HTTP/2 ends the
+      // stream, then reports the reset): the commit's I/O gives the cancellation time to
+      // arrive, and the blob becomes visible only if it has not.
+      refuseIfCancelled();
       const createdAt = now();
       const sha256 = hash.digest('hex');
       if (!(await store.commit(key, { size, sha256, createdAt }))) throw deletedDuringUpload();
@@ -181,9 +189,12 @@ export function uploads(deps: UploadDeps) {
   }
 
   return {
-    /** Streams one blob in; resolves with its metadata once it is committed and visible. */
-    put(h: PutHeader, chunks: AsyncIterable<Buffer>): Promise<BlobRecord> {
-      const p = put(h, chunks);
+    /**
+     * Streams one blob in; resolves with its metadata once it is committed and visible. Abort
+     * `signal` when the caller goes away: the upload is then discarded, however far it got.
+     */
+    put(h: PutHeader, chunks: AsyncIterable<Buffer>, signal?: AbortSignal): Promise<BlobRecord> {
+      const p = put(h, chunks, signal);
       running.add(p);
       const forget = () => running.delete(p);
       p.then(forget, forget);
