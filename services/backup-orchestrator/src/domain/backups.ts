@@ -177,7 +177,8 @@ export function backups(deps: {
       const b = await insert({ userId, databaseName, type: 'manual', agent });
       // Two triggers that passed the check together: the earliest backup in the window stays, the
       // others withdraw before any command is sent.
-      const windowStart = new Date(b.createdAt.getTime() - plan.frequencyLimit * HOUR_MS);
+      // (The window excludes its start: a backup exactly one interval earlier is allowed.)
+      const windowStart = new Date(b.createdAt.getTime() - plan.frequencyLimit * HOUR_MS + 1);
       const first = (await store.startedSince(userId, databaseName, windowStart))[0];
       if (first && first.id !== b.id) {
         await store.remove(b.id);

@@ -1,0 +1,99 @@
+import { OTHER_USER, USER, testWorld } from '../test-world';
+
+const reg = (over = {}) => ({
+  userId: USER,
+  instanceId: 'inst-1',
+  name: 'web-1',
+  hostname: 'web-1.internal',
+  platform: 'linux',
+  version: '1.0.0',
+  databases: ['shop'],
+  ...over,
+});
+
+describe('agents', () => {
+  it('announces a new instance once; re-registering refreshes it quietly', async () => {
+    const w = testWorld({ plan: { dbLimit: 1 } });
+    const first = await w.agents.register(reg());
+    expect(first.databases.map((d) => [d.name, d.isActive])).toEqual([['shop', true]]);
+    const again = await w.agents.register(reg({ version: '1.1.0', databases: ['shop', 'crm'] }));
+    expect(again.agent.id).toBe(first.agent.id);
+    expect(again.agent.version).toBe('1.1.0');
+    expect(again.databases.map((d) => [d.name, d.isActive])).toEqual([
+      ['shop', true],
+      ['crm', false],
+    ]);
+    expect(w.events.of('agent.agent.registered').map((e) => e.data)).toEqual([
+      { userId: USER, agentId: first.agent.id, name: 'web-1', hostname: 'web-1.internal' },
+    ]);
+  });
+
+  it('keeps databases no agent reports any more', async () => {
+    const w = testWorld();
+    await w.agents.register(reg({ databases: ['a', 'b'] }));
+    await w.agents.register(reg({ databases: ['b'] }));
+    expect((await w.databases.list(USER)).map((d) => d.name)).toEqual(['a', 'b']);
+  });
+
+  it('reports status: active, inactive when the heartbeat is overdue, offline after 5 minutes or a disconnect', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent();
+    const status = async () => (await w.agents.list(USER))[0]!.status;
+    expect(await status()).toBe('active');
+    w.clock.advance(90_000);
+    expect(await status()).toBe('inactive');
+    w.clock.advance(240_000);
+    expect(await status()).toBe('offline');
+    await w.beat(agentId);
+    expect(await status()).toBe('active');
+    await w.agents.disconnected(USER, agentId);
+    expect(await status()).toBe('offline');
+  });
+
+  it('announces a disconnect once however often the gateway reports it', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent();
+    await w.agents.disconnected(USER, agentId);
+    await w.agents.disconnected(USER, agentId);
+    expect(w.events.of('agent.agent.disconnected')).toHaveLength(1);
+    await expect(w.agents.disconnected(OTHER_USER, agentId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('adds databases from heartbeats, and an empty list keeps the known ones', async () => {
+    const w = testWorld({ plan: { dbLimit: 5 } });
+    const agentId = await w.connectAgent(['shop']);
+    await w.agents.heartbeat({ userId: USER, agentId, runningJobs: [], databases: ['shop', 'crm'] });
+    await w.agents.heartbeat({ userId: USER, agentId, runningJobs: [], databases: [] });
+    expect(w.stores.agents.rows.get(agentId)!.databases).toEqual(['shop', 'crm']);
+    expect((await w.databases.list(USER)).map((d) => d.name)).toEqual(['shop', 'crm']);
+  });
+
+  it('sends restart and update commands; a reset also retires the agent until it returns as a new instance', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent();
+    await w.agents.manage(USER, agentId, 'restart');
+    await w.agents.manage(USER, agentId, 'reset');
+    expect(w.events.of('agent.command.requested').map((e) => e.data.kind)).toEqual(['restart', 'reset']);
+    expect(await w.agents.list(USER)).toEqual([]);
+    await expect(w.agents.manage(USER, agentId, 'update')).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(
+      w.agents.heartbeat({ userId: USER, agentId, runningJobs: [], databases: [] }),
+    ).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+    const back = await w.connectAgent(['shop'], USER, 'inst-2');
+    expect((await w.agents.list(USER)).map((a) => a.id)).toEqual([back]);
+    expect(w.events.of('agent.agent.registered')).toHaveLength(2);
+  });
+
+  it("answers NOT_FOUND for another user's agent", async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent();
+    await expect(w.agents.manage(OTHER_USER, agentId, 'restart')).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await w.agents.remove(agentId);
+    expect(await w.agents.list(USER)).toEqual([]);
+  });
+});

@@ -1,0 +1,199 @@
+import { OTHER_USER, USER, testWorld } from '../test-world';
+
+/** A world with one completed backup of 'shop'. */
+async function withBackup(plan = {}) {
+  const w = testWorld({ plan });
+  const agentId = await w.connectAgent(['shop']);
+  const b = await w.backups.trigger(USER, 'shop');
+  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
+  await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
+  return { w, agentId, backupId: b.id };
+}
+
+async function requested() {
+  const ctx = await withBackup();
+  const r = await ctx.w.restores.request({ userId: USER, backupId: ctx.backupId, databaseName: 'shop' });
+  return { ...ctx, r };
+}
+
+describe('requesting a restore', () => {
+  it('creates a pending restore, announces it and commands the agent', async () => {
+    const { w, agentId, backupId, r } = await requested();
+    expect(r).toMatchObject({ status: 'pending', backupId, databaseName: 'shop', agentId });
+    expect(w.events.of('restore.restore.requested')[0]).toMatchObject({
+      id: `${r.id}:requested`,
+      data: { userId: USER, restoreId: r.id, backupId, databaseName: 'shop', agentId },
+    });
+    expect(w.events.of('agent.command.requested').at(-1)!.data).toEqual({
+      commandId: r.commandId,
+      userId: USER,
+      agentId,
+      kind: 'restore',
+      jobId: r.id,
+      databaseName: 'shop',
+    });
+  });
+
+  it('only restores completed backups of the caller', async () => {
+    const { w, agentId } = await withBackup({ frequencyLimit: 1 });
+    w.clock.advance(3_600_000);
+    await w.beat(agentId);
+    const pending = await w.backups.trigger(USER, 'shop');
+    await expect(
+      w.restores.request({ userId: USER, backupId: pending.id, databaseName: 'shop' }),
+    ).rejects.toMatchObject({
+      kind: 'CONFLICT',
+      message: 'Only completed backups can be restored',
+    });
+    await expect(
+      w.restores.request({ userId: OTHER_USER, backupId: pending.id, databaseName: 'shop' }),
+    ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('restores only into the database the backup was taken of', async () => {
+    const { w, backupId } = await withBackup();
+    await expect(w.restores.request({ userId: USER, backupId, databaseName: 'other' })).rejects.toMatchObject(
+      {
+        kind: 'BAD_INPUT',
+        message: "This backup can only be restored into 'shop'",
+      },
+    );
+  });
+
+  it('refuses a second restore of the same database while one runs', async () => {
+    const { w, backupId } = await requested();
+    await expect(w.restores.request({ userId: USER, backupId, databaseName: 'shop' })).rejects.toMatchObject({
+      kind: 'CONFLICT',
+      message: "A restore of 'shop' is already in progress",
+    });
+  });
+
+  it('needs a connected agent', async () => {
+    const { w, agentId, backupId } = await withBackup();
+    await w.agents.disconnected(USER, agentId);
+    await expect(w.restores.request({ userId: USER, backupId, databaseName: 'shop' })).rejects.toMatchObject({
+      kind: 'UNAVAILABLE',
+    });
+  });
+
+  it('refuses an inactive database', async () => {
+    const { w, backupId } = await withBackup();
+    const [db] = await w.databases.list(USER);
+    await w.databases.setActive(USER, db!.id, false);
+    await expect(w.restores.request({ userId: USER, backupId, databaseName: 'shop' })).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+    });
+  });
+});
+
+describe('running a restore', () => {
+  it('moves to in-progress on the ack (RESTORE_INITIATED) and grants the download', async () => {
+    const { w, agentId, backupId, r } = await requested();
+    await w.restores.delivery({
+      userId: USER,
+      agentId,
+      commandId: r.commandId,
+      jobId: r.id,
+      delivered: true,
+    });
+    expect(w.events.of('restore.restore.initiated')).toHaveLength(1);
+    await expect(w.restores.beginDownload({ userId: USER, agentId, restoreId: r.id })).resolves.toEqual({
+      backupId,
+      databaseName: 'shop',
+      size: 2048,
+    });
+    await w.restores.started({ userId: USER, agentId, restoreId: r.id });
+    expect(w.events.of('restore.restore.initiated')).toHaveLength(1);
+  });
+
+  it("fails with 'Agent unreachable' when the command was not delivered", async () => {
+    const { w, agentId, r } = await requested();
+    await w.restores.delivery({
+      userId: USER,
+      agentId,
+      commandId: r.commandId,
+      jobId: r.id,
+      delivered: false,
+      error: 'timeout',
+    });
+    expect(w.stores.restores.rows.get(r.id)).toMatchObject({
+      status: 'failed',
+      error: 'Agent unreachable: timeout',
+    });
+  });
+
+  it('completes cleanly when no document failed', async () => {
+    const { w, agentId, r } = await requested();
+    await w.restores.started({ userId: USER, agentId, restoreId: r.id });
+    const done = await w.restores.complete({
+      userId: USER,
+      agentId,
+      restoreId: r.id,
+      documentsRestored: 500,
+      documentsFailed: 0,
+    });
+    expect(done).toMatchObject({
+      status: 'completed',
+      documentsRestored: 500,
+      documentsFailed: 0,
+      error: null,
+    });
+    expect(w.events.of('restore.restore.completed')[0]!.data).toMatchObject({
+      documentsRestored: 500,
+      documentsFailed: 0,
+    });
+  });
+
+  it('counts a restore with failed documents as failed', async () => {
+    const { w, agentId, r } = await requested();
+    await w.restores.started({ userId: USER, agentId, restoreId: r.id });
+    const done = await w.restores.complete({
+      userId: USER,
+      agentId,
+      restoreId: r.id,
+      documentsRestored: 497,
+      documentsFailed: 3,
+    });
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: '3 documents failed to restore',
+      documentsFailed: 3,
+    });
+    expect(w.events.of('restore.restore.failed')[0]!.data.error).toBe('3 documents failed to restore');
+    expect(w.events.of('restore.restore.completed')).toEqual([]);
+  });
+
+  it('refuses late reports on a finished restore', async () => {
+    const { w, agentId, r } = await requested();
+    await w.restores.fail({ userId: USER, agentId, restoreId: r.id, error: 'wrong key' });
+    await expect(
+      w.restores.complete({
+        userId: USER,
+        agentId,
+        restoreId: r.id,
+        documentsRestored: 1,
+        documentsFailed: 0,
+      }),
+    ).rejects.toMatchObject({ kind: 'CONFLICT', message: 'Restore is not in progress' });
+    await expect(w.restores.started({ userId: USER, agentId, restoreId: r.id })).rejects.toMatchObject({
+      kind: 'CONFLICT',
+    });
+    expect(w.stores.restores.rows.get(r.id)).toMatchObject({ status: 'failed', error: 'wrong key' });
+  });
+
+  it("answers NOT_FOUND to another agent's reports", async () => {
+    const { w, r } = await requested();
+    await expect(
+      w.restores.beginDownload({ userId: USER, agentId: 'f'.repeat(24), restoreId: r.id }),
+    ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('lists restores newest first', async () => {
+    const { w, agentId, backupId, r } = await requested();
+    await w.restores.fail({ userId: USER, agentId, restoreId: r.id, error: 'x' });
+    w.clock.advance(1000);
+    const r2 = await w.restores.request({ userId: USER, backupId, databaseName: 'shop' });
+    expect((await w.restores.list(USER)).map((x) => x.id)).toEqual([r2.id, r.id]);
+  });
+});

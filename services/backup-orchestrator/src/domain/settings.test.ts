@@ -1,0 +1,59 @@
+import { USER, testWorld } from '../test-world';
+
+describe('settings', () => {
+  it('answers the defaults (daily, 3 days) before the user saves anything', async () => {
+    await expect(testWorld().settings.get(USER)).resolves.toEqual({ frequency: 24, retention: 72 });
+  });
+
+  it('refuses a schedule more frequent than the plan allows', async () => {
+    const w = testWorld({ plan: { frequencyLimit: 24 } });
+    await expect(w.settings.update(USER, { frequency: 1 })).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+      code: 'PLAN_FREQUENCY_LIMIT',
+      message: 'Your plan allows scheduled backups at most once every 24 hours',
+    });
+    expect(w.events.published).toEqual([]);
+  });
+
+  it('refuses a retention longer than the plan keeps backups', async () => {
+    const w = testWorld({ plan: { retentionLimit: 168 } });
+    await expect(w.settings.update(USER, { retention: 720 })).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+      code: 'PLAN_RETENTION_LIMIT',
+      message: 'Your plan keeps backups for at most 7 days',
+    });
+  });
+
+  it('saves values within the plan and announces only what changed', async () => {
+    const w = testWorld({ plan: { frequencyLimit: 1, retentionLimit: 720 } });
+    await expect(w.settings.update(USER, { frequency: 24, retention: 720 })).resolves.toEqual({
+      frequency: 24,
+      retention: 720,
+    });
+    expect(w.events.of('settings.backup.updated').map((e) => e.data)).toEqual([
+      { userId: USER, retention: { from: 72, to: 720 } },
+    ]);
+    await w.settings.update(USER, { frequency: 1, retention: 720 });
+    expect(w.events.of('settings.backup.updated')[1]!.data).toEqual({
+      userId: USER,
+      frequency: { from: 24, to: 1 },
+    });
+  });
+
+  it('lets a user whose plan shrank save other fields while the old value stays', async () => {
+    const w = testWorld({ plan: { frequencyLimit: 1 } });
+    await w.settings.update(USER, { frequency: 1 });
+    w.plan.frequencyLimit = 24;
+    await expect(w.settings.update(USER, { frequency: 1, retention: 168 })).resolves.toEqual({
+      frequency: 1,
+      retention: 168,
+    });
+  });
+
+  it('publishes nothing and asks no plan when nothing changes', async () => {
+    const w = testWorld();
+    await w.settings.update(USER, { frequency: 24, retention: 72 });
+    expect(w.events.published).toEqual([]);
+    expect(w.plans.calls).toBe(0);
+  });
+});

@@ -1,0 +1,125 @@
+import type { handleUnaryCall, ServerUnaryCall, sendUnaryData, ServiceError } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import { createLogger, fromServiceError } from '@coffer/common';
+import { orchestratorHandlers } from './handlers';
+import { USER, testWorld } from './test-world';
+
+function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req) {
+  return new Promise<Res>((resolve, reject) => {
+    const cb: sendUnaryData<Res> = (err, res) => (err ? reject(err) : resolve(res!));
+    fn({ request } as ServerUnaryCall<Req, Res>, cb);
+  });
+}
+
+function setup() {
+  const w = testWorld();
+  const h = orchestratorHandlers({ log: createLogger('test', 'silent'), ...w });
+  return { w, h };
+}
+
+describe('orchestrator gRPC handlers', () => {
+  it.each([
+    ['a bad user id', { userId: 'nope', databaseName: 'shop' }, 'Invalid user id'],
+    ['an empty database name', { userId: USER, databaseName: '' }, 'Database name is required'],
+    [
+      'a dotted database name',
+      { userId: USER, databaseName: 'a.b' },
+      'Database name contains a character MongoDB does not allow',
+    ],
+  ])('refuses %s with INVALID_ARGUMENT', async (_what, req, message) => {
+    const { h } = setup();
+    await expect(call(h.triggerBackup, req)).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: message,
+    });
+  });
+
+  it('refuses settings outside the product options before looking at the plan', async () => {
+    const { h, w } = setup();
+    await expect(call(h.updateSettings, { userId: USER, frequency: 12 })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
+    });
+    await expect(call(h.updateSettings, { userId: USER, retention: 100 })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
+    expect(w.plans.calls).toBe(0);
+    await expect(call(h.getSettings, { userId: USER })).resolves.toEqual({ frequency: 24, retention: 72 });
+  });
+
+  it('answers a rate-limited trigger with RESOURCE_EXHAUSTED and nextBackupAvailable for the gateway', async () => {
+    const { h, w } = setup();
+    await w.connectAgent(['shop']);
+    const first = await call(h.triggerBackup, { userId: USER, databaseName: 'shop' });
+    expect(first).toMatchObject({ status: 'pending', type: 'manual', databaseName: 'shop', size: 0 });
+    expect(first.timestamp).toBe(first.createdAt);
+    const err = (await call(h.triggerBackup, { userId: USER, databaseName: 'shop' }).catch(
+      (e: unknown) => e,
+    )) as ServiceError;
+    expect(err.code).toBe(status.RESOURCE_EXHAUSTED);
+    const rebuilt = fromServiceError(err);
+    expect(rebuilt).toMatchObject({ kind: 'LIMIT_REACHED', code: 'BACKUP_RATE_LIMITED', httpStatus: 429 });
+    expect(rebuilt.details.nextBackupAvailable).toBe(
+      new Date(Date.parse(first.createdAt) + 24 * 3_600_000).toISOString(),
+    );
+  });
+
+  it('registers an agent and shows it in the system status', async () => {
+    const { h } = setup();
+    const res = await call(h.registerAgent, {
+      userId: USER,
+      instanceId: 'i-1',
+      name: 'db-host',
+      hostname: 'db-host.lan',
+      platform: 'linux',
+      version: '1.2.3',
+      databases: ['shop', 'shop', 'crm'],
+    });
+    expect(res.databases.map((d) => [d.name, d.isActive, d.enabled])).toEqual([
+      ['shop', true, true],
+      ['crm', false, true],
+    ]);
+    const s = await call(h.systemStatus, { userId: USER });
+    expect(s).toMatchObject({
+      backupService: true,
+      agents: [{ id: res.agentId, name: 'db-host', status: 'active', version: '1.2.3' }],
+    });
+  });
+
+  it('lets the admin delete an agent by id alone', async () => {
+    const { h, w } = setup();
+    const agentId = await w.connectAgent();
+    await call(h.adminDeleteAgent, { userId: '', agentId });
+    await expect(call(h.adminListAgents, { userId: USER })).resolves.toEqual({ agents: [] });
+    await expect(call(h.adminDeleteAgent, { userId: '', agentId })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
+  });
+
+  it('refuses an unknown agent action', async () => {
+    const { h, w } = setup();
+    const agentId = await w.connectAgent();
+    await expect(call(h.manageAgent, { userId: USER, agentId, action: 'explode' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Action must be restart, update or reset',
+    });
+  });
+
+  it('needs a job id for job command reports', async () => {
+    const { h, w } = setup();
+    const agentId = await w.connectAgent();
+    await expect(
+      call(h.commandDelivery, { userId: USER, agentId, commandId: 'c', kind: 'backup', delivered: true }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Invalid backup id' });
+    await expect(
+      call(h.commandDelivery, {
+        userId: USER,
+        agentId,
+        commandId: 'c',
+        kind: 'restart',
+        delivered: false,
+        error: 'x',
+      }),
+    ).resolves.toEqual({});
+  });
+});

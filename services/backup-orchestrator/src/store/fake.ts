@@ -1,0 +1,350 @@
+import type {
+  AgentRecord,
+  AgentStore,
+  BackupRecord,
+  BackupStore,
+  DatabaseRecord,
+  DatabaseStore,
+  JobFilter,
+  JobStore,
+  RestoreRecord,
+  RestoreStore,
+  SettingsRecord,
+  SettingsStore,
+  Stores,
+} from './types.js';
+
+// In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
+// the mongoose ones. Records are copied in and out, as a database would.
+
+const copy = <T>(v: T): T => structuredClone(v);
+// Increasing like ObjectIds, so creation-time ties break in insertion order as they do in MongoDB.
+let seq = 0;
+const hexId = () => (++seq).toString(16).padStart(24, '0');
+const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
+const byCreated = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+
+function jobCore<
+  R extends { id: string; status: string; agentId: string; commandSentAt: Date } & Record<string, unknown>,
+>(rows: Map<string, R>): JobStore<R> {
+  const matches = (r: R, f: JobFilter<R['status']>) =>
+    r.id === f.id &&
+    f.status.includes(r.status) &&
+    (f.userId === undefined || r.userId === f.userId) &&
+    (f.agentId === undefined || r.agentId === f.agentId) &&
+    (f.commandId === undefined || r.commandId === f.commandId);
+  return {
+    async get(id) {
+      const r = rows.get(id);
+      return r ? copy(r) : null;
+    },
+    async transition(filter, set) {
+      const r = rows.get(filter.id);
+      if (!r || !matches(r, filter)) return null;
+      const next = { ...r, ...copy(set), id: r.id };
+      rows.set(r.id, next);
+      return copy(next);
+    },
+    async unconfirmed(before) {
+      return [...rows.values()].filter((r) => r.status === 'pending' && r.commandSentAt < before).map(copy);
+    },
+    async running() {
+      return [...rows.values()].filter((r) => r.status === 'in-progress').map(copy);
+    },
+    async ofAgent(agentId, status) {
+      return [...rows.values()].filter((r) => r.agentId === agentId && status.includes(r.status)).map(copy);
+    },
+  };
+}
+
+export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecord> } {
+  const rows = new Map<string, BackupRecord & Record<string, unknown>>();
+  const core = jobCore(rows);
+  const live = (r: BackupRecord) => r.status !== 'failed' && r.status !== 'deleting';
+  const finished = (r: BackupRecord) => r.status === 'completed' || r.status === 'failed';
+  const all = () => [...rows.values()];
+  return {
+    rows,
+    ...core,
+    async insert(rec) {
+      if (
+        all().some(
+          (r) =>
+            r.userId === rec.userId &&
+            r.databaseName === rec.databaseName &&
+            r.scheduleSlot === rec.scheduleSlot,
+        )
+      )
+        throw duplicateKey();
+      const row = {
+        startedAt: null,
+        completedAt: null,
+        error: null,
+        absentSince: null,
+        ...copy(rec),
+        deletingSince: null,
+      };
+      rows.set(rec.id, row);
+      return copy(row);
+    },
+    async remove(id) {
+      return rows.delete(id);
+    },
+    async list(userId, limit) {
+      return all()
+        .filter((r) => r.userId === userId && r.status !== 'deleting')
+        .sort((a, b) => byCreated(b, a))
+        .slice(0, limit)
+        .map(copy);
+    },
+    async startedSince(userId, databaseName, since) {
+      return all()
+        .filter(
+          (r) => r.userId === userId && r.databaseName === databaseName && live(r) && r.createdAt >= since,
+        )
+        .sort(byCreated)
+        .map(copy);
+    },
+    async latestStarted(userId, databaseName) {
+      const r = all()
+        .filter((x) => x.userId === userId && x.databaseName === databaseName && live(x))
+        .sort((a, b) => byCreated(b, a))[0];
+      return r ? copy(r) : null;
+    },
+    async usersWithFinishedBefore(before) {
+      return [
+        ...new Set(
+          all()
+            .filter((r) => finished(r) && r.createdAt < before)
+            .map((r) => r.userId),
+        ),
+      ];
+    },
+    async claimExpired(userId, before, now, skip) {
+      const r = all()
+        .filter((x) => x.userId === userId && finished(x) && x.createdAt < before && !skip.includes(x.id))
+        .sort(byCreated)[0];
+      if (!r) return null;
+      rows.set(r.id, { ...r, status: 'deleting', deletingSince: now, deleteReason: 'auto' });
+      return copy(r);
+    },
+    async reclaimStaleDeletion(staleBefore, now) {
+      const r = all().find(
+        (x) => x.status === 'deleting' && x.deletingSince && x.deletingSince < staleBefore,
+      );
+      if (!r) return null;
+      const next = { ...r, deletingSince: now };
+      rows.set(r.id, next);
+      return copy(next);
+    },
+    async ofUser(userId) {
+      return all()
+        .filter((r) => r.userId === userId)
+        .map(copy);
+    },
+    async stats() {
+      const kept = all().filter((r) => r.status !== 'deleting');
+      return { totalCount: kept.length, totalSize: kept.reduce((n, r) => n + r.size, 0) };
+    },
+  };
+}
+
+export function fakeRestoreStore(): RestoreStore & { rows: Map<string, RestoreRecord> } {
+  const rows = new Map<string, RestoreRecord & Record<string, unknown>>();
+  const active = (r: RestoreRecord) => r.status === 'pending' || r.status === 'in-progress';
+  const all = () => [...rows.values()];
+  return {
+    rows,
+    ...jobCore(rows),
+    async insert(rec) {
+      const row = { startedAt: null, completedAt: null, error: null, absentSince: null, ...copy(rec) };
+      rows.set(rec.id, row);
+      return copy(row);
+    },
+    async list(userId, limit) {
+      return all()
+        .filter((r) => r.userId === userId)
+        .sort((a, b) => byCreated(b, a))
+        .slice(0, limit)
+        .map(copy);
+    },
+    async activeForBackup(backupId) {
+      return all()
+        .filter((r) => r.backupId === backupId && active(r))
+        .map(copy);
+    },
+    async activeForDatabase(userId, databaseName) {
+      return all()
+        .filter((r) => r.userId === userId && r.databaseName === databaseName && active(r))
+        .map(copy);
+    },
+    async removeByUser(userId) {
+      for (const r of all()) if (r.userId === userId) rows.delete(r.id);
+    },
+  };
+}
+
+export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> } {
+  const rows = new Map<string, AgentRecord>();
+  const all = () => [...rows.values()];
+  return {
+    rows,
+    async register(reg, now) {
+      const existing = all().find((a) => a.userId === reg.userId && a.instanceId === reg.instanceId);
+      const base = existing ?? { id: hexId(), createdAt: now };
+      const next: AgentRecord = {
+        ...base,
+        ...copy(reg),
+        connected: true,
+        lastSeen: now,
+        disconnectedAt: null,
+        retired: false,
+      } as AgentRecord;
+      rows.set(next.id, next);
+      return { agent: copy(next), isNew: !existing || existing.retired };
+    },
+    async get(agentId) {
+      const a = rows.get(agentId);
+      return a ? copy(a) : null;
+    },
+    async list(userId) {
+      return all()
+        .filter((a) => a.userId === userId && !a.retired)
+        .sort(byCreated)
+        .map(copy);
+    },
+    async connected() {
+      return all()
+        .filter((a) => a.connected && !a.retired)
+        .map(copy);
+    },
+    async heartbeat(userId, agentId, now, databases) {
+      const a = rows.get(agentId);
+      if (!a || a.userId !== userId || a.retired) return null;
+      const next = {
+        ...a,
+        lastSeen: now,
+        connected: true,
+        disconnectedAt: null,
+        ...(databases ? { databases: [...databases] } : {}),
+      };
+      rows.set(agentId, next);
+      return copy(next);
+    },
+    async disconnect(userId, agentId, now) {
+      const a = rows.get(agentId);
+      if (!a || a.userId !== userId || !a.connected) return null;
+      rows.set(agentId, { ...a, connected: false, disconnectedAt: now });
+      return copy(a);
+    },
+    async retire(userId, agentId) {
+      const a = rows.get(agentId);
+      if (!a || a.userId !== userId || a.retired) return null;
+      const next = { ...a, retired: true };
+      rows.set(agentId, next);
+      return copy(next);
+    },
+    async remove(agentId, userId) {
+      const a = rows.get(agentId);
+      if (!a || (userId && a.userId !== userId)) return false;
+      return rows.delete(agentId);
+    },
+    async removeByUser(userId) {
+      for (const a of all()) if (a.userId === userId) rows.delete(a.id);
+    },
+  };
+}
+
+export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, DatabaseRecord> } {
+  const rows = new Map<string, DatabaseRecord>();
+  const all = () => [...rows.values()];
+  const find = (userId: string, name: string) => all().find((d) => d.userId === userId && d.name === name);
+  return {
+    rows,
+    async ensure(userId, names, now) {
+      for (const name of names) {
+        if (find(userId, name)) continue;
+        const id = hexId();
+        rows.set(id, { id, userId, name, enabled: true, createdAt: now, lastScheduledSlot: null });
+      }
+    },
+    async list(userId) {
+      return all()
+        .filter((d) => d.userId === userId)
+        .sort(byCreated)
+        .map(copy);
+    },
+    async get(userId, databaseId) {
+      const d = rows.get(databaseId);
+      return d && d.userId === userId ? copy(d) : null;
+    },
+    async byName(userId, name) {
+      const d = find(userId, name);
+      return d ? copy(d) : null;
+    },
+    async setEnabled(userId, databaseId, enabled) {
+      const d = rows.get(databaseId);
+      if (!d || d.userId !== userId) return false;
+      rows.set(databaseId, { ...d, enabled });
+      return true;
+    },
+    async enabled() {
+      return all()
+        .filter((d) => d.enabled)
+        .sort(byCreated)
+        .map(copy);
+    },
+    async markScheduled(userId, name, slotKey) {
+      const d = find(userId, name);
+      if (d) rows.set(d.id, { ...d, lastScheduledSlot: slotKey });
+    },
+    async removeByUser(userId) {
+      for (const d of all()) if (d.userId === userId) rows.delete(d.id);
+    },
+  };
+}
+
+export function fakeSettingsStore(): SettingsStore & { rows: Map<string, SettingsRecord> } {
+  const rows = new Map<string, SettingsRecord>();
+  return {
+    rows,
+    async get(userId) {
+      const s = rows.get(userId);
+      return s ? { ...s } : null;
+    },
+    async all() {
+      return new Map([...rows].map(([k, v]) => [k, { ...v }]));
+    },
+    async save(userId, patch, defaults) {
+      const before = rows.get(userId) ?? null;
+      const after = {
+        ...(before ?? defaults),
+        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+      };
+      rows.set(userId, after);
+      return { before: before && { ...before }, after: { ...after } };
+    },
+    async remove(userId) {
+      rows.delete(userId);
+    },
+  };
+}
+
+export type FakeStores = {
+  agents: ReturnType<typeof fakeAgentStore>;
+  databases: ReturnType<typeof fakeDatabaseStore>;
+  backups: ReturnType<typeof fakeBackupStore>;
+  restores: ReturnType<typeof fakeRestoreStore>;
+  settings: ReturnType<typeof fakeSettingsStore>;
+} & Stores;
+
+export function fakeStores(): FakeStores {
+  return {
+    agents: fakeAgentStore(),
+    databases: fakeDatabaseStore(),
+    backups: fakeBackupStore(),
+    restores: fakeRestoreStore(),
+    settings: fakeSettingsStore(),
+  };
+}

@@ -1,0 +1,204 @@
+import type { EventMap, EventSubject } from '@coffer/common';
+import type { BlobStore, PlanLimits } from './clients.js';
+import { agents as agentsFactory } from './domain/agents.js';
+import { backups as backupsFactory } from './domain/backups.js';
+import { databases as databasesFactory } from './domain/databases.js';
+import { dispatcher } from './domain/dispatch.js';
+import { watched } from './domain/jobs.js';
+import { restores as restoresFactory } from './domain/restores.js';
+import { settings as settingsFactory } from './domain/settings.js';
+import { HOUR_MS } from './domain/rules.js';
+import { retention as retentionFactory } from './jobs/retention.js';
+import { scheduler as schedulerFactory } from './jobs/scheduler.js';
+import { watchdog as watchdogFactory } from './jobs/watchdog.js';
+import { fakeStores } from './store/fake.js';
+
+// The whole domain wired to in-memory stores, a settable clock and recording fakes, for unit tests.
+
+export const USER = '64b7f0c2a1b2c3d4e5f60718';
+export const OTHER_USER = '64b7f0c2a1b2c3d4e5f60799';
+export const GB = 1024 ** 3;
+
+export interface Published<S extends EventSubject = EventSubject> {
+  subject: S;
+  data: EventMap[S];
+  id?: string;
+}
+
+/** Records every publish; `fail` makes the next publishes of that subject reject. */
+export function fakeEvents() {
+  const published: Published[] = [];
+  const failing = new Set<EventSubject>();
+  return {
+    published,
+    failing,
+    async publish<S extends EventSubject>(subject: S, data: EventMap[S], opts?: { id?: string }) {
+      if (failing.has(subject)) throw new Error('nats: connection closed');
+      published.push({ subject, data: structuredClone(data), id: opts?.id } as Published);
+    },
+    of<S extends EventSubject>(subject: S): Array<Published<S>> {
+      return published.filter((p) => p.subject === subject) as Array<Published<S>>;
+    },
+    /** Distinct message ids: what JetStream's duplicate window would keep. */
+    distinct<S extends EventSubject>(subject: S): Array<Published<S>> {
+      const seen = new Set<string>();
+      return this.of(subject).filter((p) => !p.id || (!seen.has(p.id) && (seen.add(p.id), true)));
+    },
+  };
+}
+
+export function fakeBlobs(): BlobStore & {
+  stored: Map<string, { size: number; keyFingerprint: string }>;
+  deleted: string[];
+  fail: Error | null;
+} {
+  const stored = new Map<string, { size: number; keyFingerprint: string }>();
+  const b = {
+    stored,
+    deleted: [] as string[],
+    fail: null as Error | null,
+    async delete(_userId: string, blobId: string) {
+      if (b.fail) throw b.fail;
+      stored.delete(blobId);
+      b.deleted.push(blobId);
+    },
+    async stat(_userId: string, blobId: string) {
+      if (b.fail) throw b.fail;
+      return stored.get(blobId) ?? null;
+    },
+  };
+  return b;
+}
+
+const silent = { info() {}, warn() {}, debug() {} };
+
+export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } = {}) {
+  let t = new Date('2025-06-02T10:00:00.000Z').getTime();
+  const clock = {
+    now: () => new Date(t),
+    set: (iso: string | Date) => {
+      t = new Date(iso).getTime();
+    },
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
+  const now = clock.now;
+  const stores = fakeStores();
+  const events = fakeEvents();
+  const blobs = fakeBlobs();
+  const plan: PlanLimits = {
+    dbLimit: 1,
+    retentionLimit: 168,
+    storageLimit: GB,
+    frequencyLimit: 24,
+    ...opts.plan,
+  };
+  const plans = {
+    calls: 0,
+    async planOf() {
+      plans.calls++;
+      return { ...plan };
+    },
+  };
+  const heartbeatTimeoutMs = 60_000;
+  const limits = { commandTimeoutMs: 60_000, heartbeatTimeoutMs, jobMaxHours: 24 };
+
+  const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
+  const databases = databasesFactory({ store: stores.databases, plans });
+  const backups = backupsFactory({
+    store: stores.backups,
+    restores: stores.restores,
+    databases,
+    dispatch,
+    plans,
+    blobs,
+    events,
+    now,
+    log: silent,
+  });
+  const restores = restoresFactory({
+    store: stores.restores,
+    backups: stores.backups,
+    databases,
+    dispatch,
+    plans,
+    events,
+    now,
+    log: silent,
+  });
+  const watchdog = watchdogFactory({
+    jobs: [watched(backups.lifecycle), watched(restores.lifecycle)],
+    agents: stores.agents,
+    now,
+    limits,
+    log: silent,
+  });
+  const agents = agentsFactory({
+    store: stores.agents,
+    databaseStore: stores.databases,
+    databases,
+    dispatch,
+    reconcileJobs: (agentId, running) => watchdog.heartbeat(agentId, running),
+    events,
+    now,
+    heartbeatTimeoutMs,
+    log: silent,
+  });
+  const settings = settingsFactory({ store: stores.settings, plans, events });
+  const scheduler = schedulerFactory({
+    stores,
+    backups,
+    databases,
+    dispatch,
+    plans,
+    events,
+    now,
+    hourMs: opts.hourMs ?? HOUR_MS,
+    heartbeatTimeoutMs,
+    log: silent,
+  });
+  const retention = retentionFactory({ stores, backups, plans, now, log: silent });
+
+  /** Registers an agent reporting `dbs` for the user; returns its id. */
+  async function connectAgent(dbs: string[] = ['shop'], userId = USER, instanceId = 'inst-1') {
+    const { agent } = await agents.register({
+      userId,
+      instanceId,
+      name: 'web-1',
+      hostname: 'web-1.internal',
+      platform: 'linux',
+      version: '1.0.0',
+      databases: dbs,
+    });
+    return agent.id;
+  }
+
+  /** A heartbeat from the agent listing the jobs it runs. */
+  async function beat(agentId: string, runningJobs: string[] = [], userId = USER) {
+    await agents.heartbeat({ userId, agentId, runningJobs, databases: [] });
+  }
+
+  return {
+    beat,
+    clock,
+    now,
+    stores,
+    events,
+    blobs,
+    plan,
+    plans,
+    limits,
+    dispatch,
+    databases,
+    backups,
+    restores,
+    watchdog,
+    agents,
+    settings,
+    scheduler,
+    retention,
+    connectAgent,
+  };
+}
+export type TestWorld = ReturnType<typeof testWorld>;
