@@ -54,12 +54,12 @@ export function useSaveSettings() {
     async (form: SettingsForm, source: SaveSource) => {
       setFailed(null);
       try {
-        const email = form.email.trim();
+        // An empty address goes back to the account's e-mail on the server.
         await update({
           frequency: form.frequency,
           retention: form.retention,
           notifications: form.notifications,
-          ...(email ? { email } : {}),
+          email: form.email.trim(),
         }).unwrap();
         setSaved(source);
         if (timer.current) clearTimeout(timer.current);
