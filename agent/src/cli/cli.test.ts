@@ -362,10 +362,14 @@ describe('coffer-agent status, run and mistakes', () => {
     expect((await run(withConfig('status'))).stdout).toMatch(/^not running \(last heartbeat/);
   });
 
-  it('run is not implemented yet, unknown commands are usage errors, missing config is explained', async () => {
-    expect(await run(withConfig('run'))).toMatchObject({
+  it('run needs a server and API key, unknown commands are usage errors, missing config is explained', async () => {
+    const keyOnly = path.join(dir, 'key-only.json');
+    expect(
+      (await run(['key', 'import', '-', '--config', keyOnly], keyFileText(generateMasterKey()))).code,
+    ).toBe(0);
+    expect(await run(['run', '--config', keyOnly])).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/not implemented yet/),
+      stderr: expect.stringMatching(/has no server or API key; run `coffer-agent init/),
     });
     expect(await run(withConfig('frobnicate'))).toMatchObject({
       code: 2,

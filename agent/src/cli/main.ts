@@ -13,6 +13,7 @@ import { dbCommand } from './commands/db.js';
 import { decryptCommand, verifyCommand } from './commands/decrypt.js';
 import { initCommand } from './commands/init.js';
 import { keyCommand } from './commands/key.js';
+import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { note, out, UsageError, UserError, type CliIo } from './io.js';
 import { parseArgs } from 'node:util';
@@ -31,7 +32,7 @@ Usage: coffer-agent COMMAND [options]
   decrypt FILE [-o OUT] [--key-file KEYFILE]      verify and decrypt a downloaded backup, offline
   verify FILE [--key-file KEYFILE]                check a backup without decrypting it to disk
   status                                          is the backup daemon running?
-  run                                             run the backup daemon (not implemented yet)
+  run                                             run the backup daemon (foreground)
 
 Every command takes --config PATH (default: $COFFER_AGENT_CONFIG, else
 $XDG_CONFIG_HOME/coffer/agent.json, else ~/.config/coffer/agent.json).
@@ -123,7 +124,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         await statusCommand(rest, io, configPath);
         break;
       case 'run':
-        throw new UserError('run: the backup daemon is not implemented yet in this version of coffer-agent');
+        await runCommand(rest, io, configPath, version());
+        break;
       case 'help':
         out(io, HELP);
         break;

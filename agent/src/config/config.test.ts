@@ -77,6 +77,22 @@ describe('config file', () => {
     });
   });
 
+  it('accepts http(s) servers on an IP, localhost or a one-word host, and nothing else', async () => {
+    const file = path.join(dir, 'agent.json');
+    for (const server of [
+      'http://127.0.0.1:8080',
+      'http://localhost:8080',
+      'http://[::1]:8080',
+      'http://nas:8080',
+    ]) {
+      await saveConfig(file, { ...valid(), server });
+      expect((await loadConfig(file)).server).toBe(server);
+    }
+    await expect(saveConfig(file, { ...valid(), server: 'ftp://coffer.example.com' })).rejects.toThrow(
+      ConfigError,
+    );
+  });
+
   it('does not change the mode of an existing directory', async () => {
     const shared = path.join(dir, 'shared');
     mkdirSync(shared, { mode: 0o755 });

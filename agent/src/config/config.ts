@@ -44,7 +44,7 @@ export const DatabaseEntrySchema = z.object({
 export const AgentConfigSchema = z.looseObject({
   version: z.literal(1),
   /** Gateway base URL; absent on a key-only (offline decrypt) config. */
-  server: z.httpUrl().optional(),
+  server: z.url({ protocol: /^https?$/ }).optional(), // z.httpUrl() refuses IPs and localhost
   apiKey: z.string().min(1).max(512).optional(),
   name: z.string().min(1).max(100),
   masterKey: z.string().superRefine((s, ctx) => {

@@ -1,0 +1,315 @@
+// Runs the backups and restores the gateway asks for: one job per id, reports in the order the
+// protocol requires (docs/agent-protocol.md), progress at most once a second, and a failure
+// always reported to the server before the upload is cut.
+import type { Writable } from 'node:stream';
+import path from 'node:path';
+import type { DatabaseEntry } from '../config/config.js';
+import { fingerprintHex } from '../crypto/format.js';
+import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
+import { PipelineError } from '../pipeline/errors.js';
+import type { Progress } from '../pipeline/progress.js';
+import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
+import type { Ack, JobCommand } from './commands.js';
+import type { Logger } from './log.js';
+import { Throttle } from './throttle.js';
+
+export type ReportEvent = 'backup:failed' | 'restore:started' | 'restore:completed' | 'restore:failed';
+export type ProgressEvent = 'backup:progress' | 'restore:progress';
+export type ReportAnswer = { ok: true } | { ok: false; error: string };
+
+/** The socket as the jobs see it. */
+export interface Reporter {
+  /** Fire and forget (progress). */
+  emit(event: ProgressEvent, payload: Record<string, unknown>): void;
+  /** An acknowledged report; rejects when no answer came in time. */
+  report(event: ReportEvent, payload: Record<string, unknown>): Promise<ReportAnswer>;
+}
+
+/** The upload as a job sees it: a Writable for runBackup that the job aborts after reporting. */
+export interface Upload extends Writable {
+  abort(): void;
+}
+
+export interface JobDeps {
+  reporter: Reporter;
+  database(label: string): DatabaseEntry | undefined;
+  masterKey(): Buffer;
+  /** Opens the HTTP upload; `onEnding` is called when the body is complete and being ended. */
+  openUpload(backupId: string, keyFingerprint: string, onEnding: () => void): Upload;
+  download(
+    restoreId: string,
+    file: string,
+    opts: { onProgress: (bytes: number, total: number | undefined) => void; signal: AbortSignal },
+  ): Promise<number>;
+  backup(opts: BackupOptions): Promise<BackupResult>;
+  restore(opts: RestoreOptions): Promise<RestoreResult>;
+  /** A fresh private (0700) directory for a restore's ciphertext. */
+  makeTempDir(): Promise<string>;
+  removeDir(dir: string): Promise<void>;
+  log: Logger;
+  /** Something worth writing to the status file happened. */
+  onChange(): void;
+  /** Removes secrets from a message that leaves the machine. */
+  scrub(text: string): string;
+  progressIntervalMs?: number;
+  now?: () => Date;
+}
+
+export type JobPhase = 'dumping' | 'uploading' | 'downloading' | 'verifying' | 'restoring' | 'reporting';
+
+export interface JobInfo {
+  id: string;
+  kind: 'backup' | 'restore';
+  database: string;
+  startedAt: string;
+  phase: JobPhase;
+  progress?: Progress;
+  /** Bytes of the encrypted file downloaded so far (restores). */
+  downloaded?: { bytes: number; total?: number };
+}
+
+interface Job extends JobInfo {
+  abort: AbortController;
+  /** Why the agent itself stopped the job ('Agent stopped'), if it did. */
+  stopReason?: string;
+  done: Promise<void>;
+}
+
+/** The server keeps at most this much of an error (the gateway validates it). */
+export const MAX_ERROR_LENGTH = 4000;
+
+export class JobRunner {
+  private readonly jobs = new Map<string, Job>();
+  private closedReason: string | undefined;
+  private readonly interval: number;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: JobDeps) {
+    this.interval = deps.progressIntervalMs ?? 1000;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Ids of the running jobs (what heartbeats report). */
+  runningIds(): string[] {
+    return [...this.jobs.keys()];
+  }
+
+  /** The running jobs, for the status file. */
+  list(): JobInfo[] {
+    return [...this.jobs.values()].map(({ id, kind, database, startedAt, phase, progress, downloaded }) => ({
+      id,
+      kind,
+      database,
+      startedAt,
+      phase,
+      ...(progress ? { progress } : {}),
+      ...(downloaded ? { downloaded } : {}),
+    }));
+  }
+
+  /**
+   * Decides at once whether to take a backup or restore command (the acknowledgement), and if so
+   * starts it in the background.
+   */
+  accept(cmd: JobCommand): Ack {
+    if (this.closedReason) return { accepted: false, error: this.closedReason };
+    const db = this.deps.database(cmd.databaseName);
+    if (!db)
+      return {
+        accepted: false,
+        error: `Database "${cmd.databaseName}" is not configured on this agent (see coffer-agent db list)`,
+      };
+    if (this.jobs.has(cmd.jobId))
+      return { accepted: false, error: `This ${cmd.kind} (${cmd.jobId}) is already running on the agent` };
+    const busy = [...this.jobs.values()].find(
+      (j) => j.database === cmd.databaseName && (j.kind === 'restore' || cmd.kind === 'restore'),
+    );
+    if (busy)
+      return {
+        accepted: false,
+        error: `Database "${cmd.databaseName}" is busy: a ${busy.kind} of it is running on the agent`,
+      };
+
+    const job: Job = {
+      id: cmd.jobId,
+      kind: cmd.kind,
+      database: cmd.databaseName,
+      startedAt: this.now().toISOString(),
+      phase: cmd.kind === 'backup' ? 'dumping' : 'downloading',
+      abort: new AbortController(),
+      done: Promise.resolve(),
+    };
+    this.jobs.set(job.id, job);
+    this.deps.log.info(`${cmd.kind} started`, { jobId: job.id, database: job.database });
+    job.done = (cmd.kind === 'backup' ? this.runBackup(job, db) : this.runRestore(job, db))
+      .catch((e: unknown) => this.deps.log.error(`${cmd.kind} crashed`, { jobId: job.id, err: e }))
+      .finally(() => {
+        this.jobs.delete(job.id);
+        this.deps.onChange();
+      });
+    this.deps.onChange();
+    return { accepted: true };
+  }
+
+  /**
+   * Refuses new jobs from now on (with `reason`), stops the running ones (each reports its
+   * failure with `reason`) and resolves when they have all finished reporting.
+   */
+  async stopAll(reason: string): Promise<void> {
+    this.closedReason ??= reason;
+    const running = [...this.jobs.values()];
+    for (const job of running) {
+      job.stopReason ??= reason;
+      job.abort.abort(new Error(reason));
+    }
+    await Promise.all(running.map((j) => j.done));
+  }
+
+  /** Takes commands again after stopAll (a reset or restart that happens in process). */
+  reopen(): void {
+    this.closedReason = undefined;
+  }
+
+  private describe(job: Job, e: unknown): string {
+    let message = e instanceof Error ? e.message : String(e);
+    if (job.stopReason) {
+      // Say what was stopped; a restore cut short in mongorestore left an incomplete database.
+      const partial = e instanceof PipelineError && e.code === 'ABORTED' && /incomplete/.test(e.message);
+      message = partial ? `${job.stopReason}: ${e.message}` : job.stopReason;
+    }
+    message = this.deps.scrub(message).trim() || `The ${job.kind} failed`;
+    return message.length > MAX_ERROR_LENGTH ? message.slice(0, MAX_ERROR_LENGTH - 1) + '…' : message;
+  }
+
+  private async send(job: Job, event: ReportEvent, payload: Record<string, unknown>): Promise<boolean> {
+    try {
+      const answer = await this.deps.reporter.report(event, payload);
+      if (!answer.ok) {
+        this.deps.log.warn(`the server refused ${event}`, { jobId: job.id, error: answer.error });
+        return false;
+      }
+      return true;
+    } catch (e) {
+      this.deps.log.warn(`${event} was not acknowledged`, { jobId: job.id, err: e });
+      return false;
+    }
+  }
+
+  private progressReporter(job: Job, event: ProgressEvent, idField: 'backupId' | 'restoreId') {
+    const throttle = new Throttle<Progress>(this.interval, (progress) =>
+      this.deps.reporter.emit(event, { [idField]: job.id, progress }),
+    );
+    return {
+      throttle,
+      onProgress: (p: Progress) => {
+        job.progress = p;
+        if (job.phase === 'verifying') job.phase = 'restoring';
+        throttle.push(p);
+        this.deps.onChange();
+      },
+    };
+  }
+
+  private async runBackup(job: Job, db: DatabaseEntry): Promise<void> {
+    const { deps } = this;
+    const masterKey = deps.masterKey();
+    const { throttle, onProgress } = this.progressReporter(job, 'backup:progress', 'backupId');
+    let upload: Upload | undefined;
+    try {
+      // Nothing is sent after the body is complete: "in progress" must not follow "completed".
+      upload = deps.openUpload(job.id, fingerprintHex(masterKey), () => {
+        throttle.stop();
+        job.phase = 'uploading';
+        deps.onChange();
+      });
+      const result = await deps.backup({
+        uri: db.uri,
+        dbName: db.db,
+        label: db.name,
+        sink: upload,
+        masterKey,
+        onProgress,
+        signal: job.abort.signal,
+      });
+      throttle.stop();
+      deps.log.info('backup completed', {
+        jobId: job.id,
+        database: job.database,
+        documents: result.documents,
+        collections: result.collections.length,
+        bytes: result.fileBytes,
+        durationMs: result.durationMs,
+      });
+    } catch (e) {
+      throttle.stop();
+      job.phase = 'reporting';
+      const error = this.describe(job, e);
+      deps.log.error('backup failed', { jobId: job.id, database: job.database, error });
+      // The order matters (protocol): the reason reaches the server first, then the upload is cut,
+      // so storage discards the partial file and the backup shows this reason.
+      await this.send(job, 'backup:failed', { backupId: job.id, error });
+      upload?.abort();
+    }
+  }
+
+  private async runRestore(job: Job, db: DatabaseEntry): Promise<void> {
+    const { deps } = this;
+    const { throttle, onProgress } = this.progressReporter(job, 'restore:progress', 'restoreId');
+    let dir: string | undefined;
+    try {
+      const started = await this.send(job, 'restore:started', { restoreId: job.id });
+      // Refused or unanswered: carry on, the download asks the server again and is refused if the
+      // restore may not run, so the database is never touched without the server's consent.
+      if (!started) deps.log.warn('continuing without an acknowledged restore:started', { jobId: job.id });
+      dir = await deps.makeTempDir();
+      const file = path.join(dir, `${job.id}.coffer`);
+      job.abort.signal.throwIfAborted();
+      const bytes = await deps.download(job.id, file, {
+        signal: job.abort.signal,
+        onProgress: (n, total) => {
+          job.downloaded = { bytes: n, ...(total !== undefined ? { total } : {}) };
+          deps.onChange();
+        },
+      });
+      deps.log.info('backup file downloaded; verifying', { jobId: job.id, bytes });
+      job.phase = 'verifying';
+      deps.onChange();
+      const result = await deps.restore({
+        uri: db.uri,
+        dbName: db.db,
+        label: db.name,
+        file,
+        masterKey: deps.masterKey(),
+        onProgress,
+        signal: job.abort.signal,
+      });
+      throttle.stop();
+      job.phase = 'reporting';
+      deps.log.info('restore finished', {
+        jobId: job.id,
+        database: job.database,
+        documentsRestored: result.restored,
+        documentsFailed: result.failed,
+        droppedCollections: result.dropped.length,
+        durationMs: result.durationMs,
+      });
+      await this.send(job, 'restore:completed', {
+        restoreId: job.id,
+        documentsRestored: result.restored,
+        documentsFailed: result.failed,
+      });
+    } catch (e) {
+      throttle.stop();
+      job.phase = 'reporting';
+      const error = this.describe(job, e);
+      deps.log.error('restore failed', { jobId: job.id, database: job.database, error });
+      await this.send(job, 'restore:failed', { restoreId: job.id, error });
+    } finally {
+      if (dir) {
+        await deps
+          .removeDir(dir)
+          .catch((e: unknown) => deps.log.warn('could not remove the temporary restore file', { err: e }));
+      }
+    }
+  }
+}

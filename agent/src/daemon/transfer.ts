@@ -1,0 +1,231 @@
+// The data plane of docs/agent-protocol.md: the encrypted backup goes up as a streamed HTTP PUT,
+// a restore's file comes down with a GET. Both carry the API key and the agent id in headers.
+import { createWriteStream } from 'node:fs';
+import http, { type ClientRequest, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { Transform, Writable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface ServerAccess {
+  /** Gateway base URL, e.g. https://coffer.example.com */
+  server: string;
+  apiKey: string;
+  agentId: string;
+}
+
+/** The server refused a transfer, or the connection broke; `message` is fit for the dashboard. */
+export class TransferError extends Error {
+  override readonly name = 'TransferError';
+  constructor(
+    message: string,
+    /** HTTP status when the server answered, else undefined. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+function request(url: URL, options: http.RequestOptions): ClientRequest {
+  return (url.protocol === 'https:' ? https : http).request(url, options);
+}
+
+function headersFor(access: ServerAccess, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'X-Api-Key': access.apiKey, 'X-Coffer-Agent-Id': access.agentId, ...extra };
+}
+
+/** Reads a (small) error answer and turns it into the server's own message. */
+async function serverMessage(res: IncomingMessage, what: string): Promise<string> {
+  let text = '';
+  try {
+    for await (const chunk of res) {
+      text += (chunk as Buffer).toString('utf8');
+      if (text.length > MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // the connection closed; use what arrived
+  }
+  let message: string | undefined;
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (typeof body.message === 'string' && body.message.trim()) message = body.message.trim();
+  } catch {
+    // not JSON
+  }
+  return `${what}: ${message ?? (res.statusMessage || 'no reason given')} (HTTP ${res.statusCode})`;
+}
+
+const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
+/**
+ * A Writable for `runBackup` that streams into a chunked HTTP PUT, with backpressure.
+ *
+ * - Ending it ends the request body, then waits for the answer: a 2xx completes the write, any
+ *   other answer fails it with the server's message.
+ * - Destroying it (what runBackup does on failure) does NOT touch the request: the caller first
+ *   reports the failure to the server, then calls `abort()`, so the server never sees a
+ *   cleanly ended body for a failed dump, and hears the reason before the connection drops.
+ * - An early refusal (an error answer while the body is still being sent) or a broken connection
+ *   fails the stream at once, so the dump stops instead of feeding a dead connection.
+ */
+export class UploadSink extends Writable {
+  private readonly req: ClientRequest;
+  private answer: { status: number; message?: string } | undefined;
+  private failure: Error | undefined;
+  private readonly answered: Promise<{ status: number; message?: string }>;
+  /** Set when the body is complete and the request is being ended. */
+  ending = false;
+  /** Size of the answer's `size` field (the stored size) after a 2xx. */
+  storedSize: number | undefined;
+
+  constructor(
+    access: ServerAccess,
+    backupId: string,
+    keyFingerprint: string,
+    private readonly onEnding: () => void = () => undefined,
+  ) {
+    super({ highWaterMark: 256 * 1024 });
+    const url = new URL(`/api/agent/backups/${encodeURIComponent(backupId)}/data`, access.server);
+    this.req = request(url, {
+      method: 'PUT',
+      headers: headersFor(access, {
+        'Content-Type': 'application/octet-stream',
+        'X-Coffer-Key-Fingerprint': keyFingerprint,
+      }),
+    });
+    this.answered = new Promise((resolve, reject) => {
+      this.req.once('response', (res) => {
+        if (ok(res.statusCode)) {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (s: string) => (text = (text + s).slice(0, MAX_ERROR_BODY)));
+          res.once('end', () => {
+            try {
+              const size = (JSON.parse(text) as { size?: unknown }).size;
+              if (typeof size === 'number') this.storedSize = size;
+            } catch {
+              // the size is informative only
+            }
+            this.answer = { status: res.statusCode! };
+            resolve(this.answer);
+          });
+          res.once('error', reject);
+          return;
+        }
+        void serverMessage(res, 'The server refused the upload').then((message) => {
+          this.answer = { status: res.statusCode!, message };
+          resolve(this.answer);
+          this.fail(new TransferError(message, res.statusCode));
+        });
+      });
+      this.req.on('error', (e) => {
+        const err = new TransferError(`Upload to the server failed: ${e.message}`);
+        reject(err);
+        this.fail(err);
+      });
+    });
+    this.answered.catch(() => undefined); // observed in _final or through fail()
+  }
+
+  /** Fails the stream with `err` unless it has already finished. */
+  private fail(err: Error): void {
+    // A refusal that explains a broken connection wins over the connection error.
+    this.failure ??= err;
+    if (!this.writableFinished && !this.destroyed) this.destroy(this.failure);
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    if (this.failure) return cb(this.failure);
+    if (this.req.write(chunk)) return cb();
+    const done = (e?: Error | null) => {
+      this.req.off('drain', onDrain);
+      this.req.off('close', onClose);
+      cb(e);
+    };
+    const onDrain = () => done();
+    const onClose = () => done(this.failure ?? new TransferError('The upload connection closed'));
+    this.req.once('drain', onDrain);
+    this.req.once('close', onClose);
+  }
+
+  override _final(cb: (e?: Error | null) => void): void {
+    this.ending = true;
+    this.onEnding();
+    this.req.end();
+    this.answered.then(
+      (a) => cb(ok(a.status) ? null : (this.failure ?? new TransferError(a.message ?? 'Upload refused'))),
+      (e: Error) => cb(this.failure ?? e),
+    );
+  }
+
+  override _destroy(err: Error | null, cb: (e?: Error | null) => void): void {
+    // Deliberately leaves the request alone: see abort().
+    cb(err);
+  }
+
+  /** Cuts the upload (the server then discards what it received). Safe to call more than once. */
+  abort(): void {
+    if (!this.req.destroyed) this.req.destroy();
+  }
+
+  /** The server's message when it refused the upload. */
+  get refusal(): string | undefined {
+    return this.answer && !ok(this.answer.status) ? this.answer.message : undefined;
+  }
+}
+
+/** Counts bytes and reports them (the download's progress). */
+class Counter extends Transform {
+  bytes = 0;
+  constructor(private readonly onBytes: (n: number) => void) {
+    super();
+  }
+  override _transform(chunk: Buffer, _e: BufferEncoding, cb: TransformCallback): void {
+    this.bytes += chunk.length;
+    this.onBytes(this.bytes);
+    cb(null, chunk);
+  }
+}
+
+/**
+ * Downloads a restore's encrypted file into `file` (created with mode 0600; it must not exist).
+ * Resolves with the byte count once the whole body (per Content-Length) is on disk.
+ */
+export async function downloadRestore(
+  access: ServerAccess,
+  restoreId: string,
+  file: string,
+  opts: { onProgress?: (bytes: number, total: number | undefined) => void; signal?: AbortSignal } = {},
+): Promise<number> {
+  const url = new URL(`/api/agent/restores/${encodeURIComponent(restoreId)}/data`, access.server);
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers: headersFor(access), signal: opts.signal });
+    req.once('response', resolve);
+    req.on('error', (e) =>
+      reject(opts.signal?.aborted ? e : new TransferError(`Download from the server failed: ${e.message}`)),
+    );
+    req.end();
+  });
+  if (!ok(res.statusCode)) {
+    throw new TransferError(await serverMessage(res, 'The server refused the download'), res.statusCode);
+  }
+  const length = res.headers['content-length'];
+  const total = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+  const counter = new Counter((n) => opts.onProgress?.(n, total));
+  try {
+    await pipeline(res, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }), {
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (opts.signal?.aborted) throw e;
+    if ((e as NodeJS.ErrnoException).syscall) throw e; // a local file error
+    throw new TransferError(`Download from the server failed: ${(e as Error).message}`);
+  }
+  if (total !== undefined && counter.bytes !== total) {
+    throw new TransferError(
+      `The download ended early: ${counter.bytes} of ${total} bytes arrived. Try the restore again.`,
+    );
+  }
+  return counter.bytes;
+}
