@@ -78,7 +78,13 @@ export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
     async createWriter(objectKey) {
       const Key = keyOf(objectKey);
       const created = await client.send(
-        new CreateMultipartUploadCommand({ Bucket, Key, ContentType: 'application/octet-stream' }),
+        new CreateMultipartUploadCommand({
+          Bucket,
+          Key,
+          ContentType: 'application/octet-stream',
+          // The SDK sends a CRC32 with every part; declaring it here keeps S3 from refusing the mix.
+          ChecksumAlgorithm: 'CRC32',
+        }),
       );
       if (!created.UploadId) throw new Error('S3 did not return an upload id');
       return multipartWriter({

@@ -32,6 +32,8 @@ export function blobs(deps: BlobsDeps) {
       try {
         return { record, body: await deps.backend.read(record.objectKey) };
       } catch (err) {
+        // Deleted between the lookup and the read: simply gone.
+        if (!(await store.findCommitted(userId, blobId))) throw notFound(BLOB_NOT_FOUND);
         // Metadata says committed but the data cannot be read: an operator must look.
         log.error({ err, userId, blobId, objectKey: record.objectKey }, 'stored blob cannot be read');
         throw err;
