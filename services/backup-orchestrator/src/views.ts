@@ -10,8 +10,8 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
 export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   id: b.id,
   databaseName: b.databaseName,
-  // 'deleting' never reaches a list; a GetBackup racing a deletion still sees the last real status.
-  status: b.status === 'deleting' ? 'completed' : b.status,
+  // Lists and lookups skip 'deleting' backups, so callers see pending | in-progress | completed | failed.
+  status: b.status,
   size: b.size,
   createdAt: b.createdAt.toISOString(),
   timestamp: (b.completedAt && b.status === 'completed' ? b.completedAt : b.createdAt).toISOString(),

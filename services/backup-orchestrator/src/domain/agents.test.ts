@@ -81,6 +81,8 @@ describe('agents', () => {
     ).rejects.toMatchObject({
       kind: 'NOT_FOUND',
     });
+    await w.agents.disconnected(USER, agentId); // its old socket closing: no mail about a replaced agent
+    expect(w.events.of('agent.agent.disconnected')).toEqual([]);
     const back = await w.connectAgent(['shop'], USER, 'inst-2');
     expect((await w.agents.list(USER)).map((a) => a.id)).toEqual([back]);
     expect(w.events.of('agent.agent.registered')).toHaveLength(2);

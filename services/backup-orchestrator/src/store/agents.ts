@@ -62,7 +62,8 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
       if (!validId(agentId)) return null;
       return shape(
         await Agent.findOneAndUpdate(
-          { _id: agentId, userId, connected: true },
+          // A reset (retired) agent's old socket closing is not news: the user replaced it.
+          { _id: agentId, userId, connected: true, retired: false },
           { $set: { connected: false, disconnectedAt: now } },
           { new: false },
         ).lean<Lean>(),

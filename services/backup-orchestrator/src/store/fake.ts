@@ -234,7 +234,7 @@ export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> 
     },
     async disconnect(userId, agentId, now) {
       const a = rows.get(agentId);
-      if (!a || a.userId !== userId || !a.connected) return null;
+      if (!a || a.userId !== userId || !a.connected || a.retired) return null;
       rows.set(agentId, { ...a, connected: false, disconnectedAt: now });
       return copy(a);
     },

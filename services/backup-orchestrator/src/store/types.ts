@@ -151,7 +151,7 @@ export interface AgentStore {
   connected(): Promise<AgentRecord[]>;
   /** lastSeen = now, connected; also the database list when given. Null for an unknown or retired agent. */
   heartbeat(userId: string, agentId: string, now: Date, databases?: string[]): Promise<AgentRecord | null>;
-  /** connected → false; the record as it was, or null when it was not connected (or unknown). */
+  /** connected → false; the record as it was, or null when it was not connected, retired or unknown. */
   disconnect(userId: string, agentId: string, now: Date): Promise<AgentRecord | null>;
   retire(userId: string, agentId: string): Promise<AgentRecord | null>;
   /** Deletes the agent (of that user when given); false when there was none. */
