@@ -18,8 +18,7 @@ import type { Backup, Restore } from '../../api/types';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatBackupDate } from '../../lib/format';
 import { useRestoreBackupMutation } from './backupsApi';
-
-export const restoreMismatchMessage = (databaseName: string) => `Please type '${databaseName}' to confirm`;
+import { restoreConfirmMatches, restoreMismatchMessage } from './status';
 
 interface RestoreDialogProps {
   /** the backup to restore; the dialog is open while set */
@@ -82,7 +81,7 @@ function RestoreSteps({
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [restore, { isLoading }] = useRestoreBackupMutation();
-  const matches = typed === databaseName;
+  const matches = restoreConfirmMatches(typed, databaseName);
   const backupDate = formatBackupDate(backup.timestamp || backup.createdAt);
 
   const submit = async (e?: FormEvent) => {

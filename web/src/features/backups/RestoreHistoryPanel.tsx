@@ -3,39 +3,17 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Center, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
-import type { Restore } from '../../api/types';
 import { formatBackupDate } from '../../lib/format';
 import type { ProgressInfo } from '../../realtime/events';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { backupsApi, useGetRestoresQuery } from './backupsApi';
 import { RefreshIcon } from '../shell/icons';
 import { ProgressBlock } from './ProgressBlock';
-import { isActiveStatus, StatusBadge } from './StatusBadge';
+import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
+import { StatusBadge } from './StatusBadge';
 
 export const RESTORE_POLL_MS = 5000;
 export const RESTORE_HISTORY_CLEANUP_MS = 2000;
-export const RESTORE_ERROR_MAX = 50;
-
-/** Error text cut to 50 characters plus an ellipsis. */
-export function truncateError(error: string, max = RESTORE_ERROR_MAX): string {
-  return error.length > max ? `${error.slice(0, max)}…` : error;
-}
-
-/** The Details column: the (cut) error when there is one, else a text for the status. */
-export function restoreDetail(restore: Pick<Restore, 'status' | 'error'>): string {
-  if (restore.error) return truncateError(restore.error);
-  switch (restore.status) {
-    case 'completed':
-      return 'Restore completed successfully';
-    case 'failed':
-      return 'Restore failed';
-    case 'pending':
-      return 'Restore in progress';
-    default:
-      return 'Waiting for agent';
-  }
-}
-
 export function RestoreHistoryPanel() {
   const dispatch = useAppDispatch();
   const [polling, setPolling] = useState(false);
@@ -73,7 +51,7 @@ export function RestoreHistoryPanel() {
     );
     const p = e.progress;
     if (p) setProgress((prev) => ({ ...prev, [e.restoreId]: p }));
-    if (e.status === 'completed' || e.status === 'failed') {
+    if (isFinalStatus(e.status)) {
       const t = setTimeout(() => {
         timers.current.delete(t);
         setProgress((prev) => {

@@ -2,31 +2,7 @@
 // spinner 'In Progress', completed green, failed red, anything else grey with the capitalised status.
 import { Badge, Spinner } from '@chakra-ui/react';
 import type { JobStatusValue } from '../../api/types';
-
-export function statusLabel(status: JobStatusValue): string {
-  return String(status)
-    .split(/[-_\s]+/)
-    .filter(Boolean)
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join(' ');
-}
-
-function statusPalette(status: JobStatusValue): string {
-  switch (status) {
-    case 'completed':
-      return 'green';
-    case 'failed':
-      return 'red';
-    case 'pending':
-      return 'yellow';
-    case 'in-progress':
-      return 'blue';
-    default:
-      return 'gray';
-  }
-}
-
-export const isActiveStatus = (status: JobStatusValue) => status === 'pending' || status === 'in-progress';
+import { statusLabel, statusPalette } from './status';
 
 /**
  * `spinWhilePending`: the backups table spins for every unfinished status (a pending backup is

@@ -5,7 +5,8 @@ import type { Backup } from '../../api/types';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import type { ProgressInfo } from '../../realtime/events';
 import { ProgressBlock } from '../backups/ProgressBlock';
-import { isActiveStatus, StatusBadge } from '../backups/StatusBadge';
+import { isActiveStatus } from '../backups/status';
+import { StatusBadge } from '../backups/StatusBadge';
 import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
 
 interface BackupsTableProps {

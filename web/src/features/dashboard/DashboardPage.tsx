@@ -32,20 +32,11 @@ import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
 import { BackupsTable } from './BackupsTable';
+import { databaseOptionLabel, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
 import { useBackupJobs } from './useBackupJobs';
 import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
-
-export const DEFAULT_DATABASE = 'production-db';
-export const INACTIVE_SUFFIX = '(Inactive - Plan Limit Exceeded)';
-
-/** The database a backup goes to: the user's choice if still active, else the first active one. */
-export function pickDatabase(databases: readonly Database[] | undefined, chosen: string | null): string {
-  if (!databases || databases.length === 0) return chosen ?? DEFAULT_DATABASE;
-  if (chosen && databases.some((d) => d.name === chosen && d.isActive)) return chosen;
-  return databases.find((d) => d.isActive)?.name ?? chosen ?? DEFAULT_DATABASE;
-}
 
 function DatabaseSelect({
   databases,
@@ -67,7 +58,7 @@ function DatabaseSelect({
       >
         {options.map((d) => (
           <option key={d._id || d.name} value={d.name} disabled={!d.isActive}>
-            {d.isActive ? d.name : `${d.name} ${INACTIVE_SUFFIX}`}
+            {databaseOptionLabel(d)}
           </option>
         ))}
       </NativeSelect.Field>

@@ -5,30 +5,7 @@ import type { Backup, Plan, Profile } from '../../api/types';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import { storagePercent } from '../../lib/plan';
 import { StorageBar } from '../profile/StorageBar';
-
-export interface BackupStats {
-  total: number;
-  failures: number;
-  /** whole percent of completed backups; 0 without backups */
-  successRate: number;
-  lastBackup: string | null;
-}
-
-/** Completed / total as a whole percent, failures counted; the list is newest first. */
-export function backupStats(
-  backups: readonly Pick<Backup, 'status' | 'timestamp' | 'createdAt'>[],
-): BackupStats {
-  const total = backups.length;
-  const completed = backups.filter((b) => b.status === 'completed').length;
-  const failures = backups.filter((b) => b.status === 'failed').length;
-  const newest = backups[0];
-  return {
-    total,
-    failures,
-    successRate: total === 0 ? 0 : Math.round((completed / total) * 100),
-    lastBackup: newest ? newest.timestamp || newest.createdAt : null,
-  };
-}
+import { backupStats } from './summary';
 
 function SummaryCard({ label, value, children }: { label: string; value: string; children: ReactNode }) {
   return (

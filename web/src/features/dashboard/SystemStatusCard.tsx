@@ -3,16 +3,11 @@ import { Badge, Box, Button, Card, Center, HStack, Link, Stack, Text } from '@ch
 import { Link as RouterLink } from 'react-router';
 import type { Agent } from '../../api/types';
 import { isHttpError } from '../../lib/errors';
+import { agentDotColor } from '../agents/agentStatus';
 import { notify } from '../shell/toaster';
 import { useCheckServerStatusMutation, useGetSystemStatusQuery } from './dashboardApi';
 
 export const STATUS_REFRESH_MS = 30_000;
-
-function agentDotColor(status: Agent['status']): string {
-  if (status === 'active') return 'green.500';
-  if (status === 'inactive') return 'yellow.500';
-  return 'red.500';
-}
 
 function AgentRow({ agent }: { agent: Agent }) {
   return (

@@ -7,24 +7,15 @@ import { httpStatus, serverMessage } from '../../lib/errors';
 import type { ProgressInfo } from '../../realtime/events';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { backupsApi, useDeleteBackupMutation, useTriggerBackupMutation } from '../backups/backupsApi';
-import { isActiveStatus } from '../backups/StatusBadge';
+import { isActiveStatus, isFinalStatus } from '../backups/status';
 import { notify } from '../shell/toaster';
+import { rateLimitDescription } from './summary';
 
 /** Poll a triggered backup every 2 s, for 30 s at most (spec §9). */
 export const BACKUP_POLL_MS = 2000;
 export const BACKUP_POLL_CAP_MS = 30_000;
 /** Progress of a finished backup stays visible this long before the list reloads. */
 export const BACKUP_PROGRESS_CLEANUP_MS = 2000;
-
-/** 'Next backup available at {time} on {date}.' for the 429 toast. */
-export function nextBackupText(iso: string | undefined): string | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  const time = d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-  const date = d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-  return `Next backup available at ${time} on ${date}.`;
-}
 
 export function useBackupJobs() {
   const dispatch = useAppDispatch();
@@ -73,7 +64,7 @@ export function useBackupJobs() {
     if (e.error) patch.error = e.error;
     patchBackup(e.backupId, patch);
     if (e.progress) setProgress((p) => ({ ...p, [e.backupId]: e.progress ?? null }));
-    if (e.status === 'completed' || e.status === 'failed') {
+    if (isFinalStatus(e.status)) {
       later(() => {
         setProgress((p) => {
           const next = { ...p };
@@ -104,10 +95,9 @@ export function useBackupJobs() {
         const message = serverMessage(err);
         if (httpStatus(err) === 429) {
           const body = (err as { data?: Partial<BackupRateLimitedBody> }).data;
-          const next = nextBackupText(body?.nextBackupAvailable);
           notify({
             title: 'Backup Limit Reached',
-            description: [message, next].filter(Boolean).join(' '),
+            description: rateLimitDescription(message, body?.nextBackupAvailable),
             type: 'error',
           });
         } else {

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobStatusValue, Restore } from '../../api/types';
 import type { ProgressInfo } from '../../realtime/events';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
+import { isFinalStatus } from '../backups/status';
 
 export const RESTORE_PROGRESS_CLEANUP_MS = 5000;
 
@@ -68,7 +69,7 @@ export function useRestoreJobs() {
         },
       };
     });
-    if (e.status === 'completed' || e.status === 'failed') clearLater(e.restoreId);
+    if (isFinalStatus(e.status)) clearLater(e.restoreId);
   });
 
   return { jobs: Object.values(jobs), started };

@@ -14,22 +14,11 @@ import {
 } from '@chakra-ui/react';
 import type { Agent, AgentAction } from '../../api/types';
 import { formatDate } from '../../lib/format';
+import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
 import { useGetSystemStatusQuery } from '../dashboard/dashboardApi';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
 import { useManageAgentMutation } from './settingsApi';
-
-export function agentDotColor(status: Agent['status']): string {
-  if (status === 'active') return 'green.500';
-  if (status === 'inactive') return 'yellow.500';
-  return 'red.500';
-}
-
-export function agentStatusLabel(status: Agent['status']): string {
-  if (status === 'active') return 'Online';
-  if (status === 'inactive') return 'Inactive';
-  return 'Offline';
-}
 
 const ACTION_TEXT: Record<AgentAction, { ok: string; failed: string }> = {
   restart: { ok: 'Restart command sent to agent', failed: 'Failed to send restart command' },

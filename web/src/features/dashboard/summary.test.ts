@@ -1,0 +1,57 @@
+import {
+  backupStats,
+  databaseOptionLabel,
+  nextBackupText,
+  pickDatabase,
+  rateLimitDescription,
+} from './summary';
+
+const b = (status: string, timestamp = '2025-01-01T00:00:00.000Z') => ({
+  status,
+  timestamp,
+  createdAt: timestamp,
+});
+
+describe('backupStats', () => {
+  it('is empty without backups', () => {
+    expect(backupStats([])).toEqual({ total: 0, failures: 0, successRate: 0, lastBackup: null });
+  });
+
+  it('counts completed as a whole percent and failures; last backup is the newest', () => {
+    const stats = backupStats([b('in-progress', '2025-02-01T00:00:00.000Z'), b('completed'), b('failed')]);
+    expect(stats).toEqual({ total: 3, failures: 1, successRate: 33, lastBackup: '2025-02-01T00:00:00.000Z' });
+    expect(backupStats([b('completed'), b('completed'), b('failed')]).successRate).toBe(67);
+  });
+});
+
+describe('pickDatabase', () => {
+  const dbs = [
+    { _id: '1', name: 'alpha', isActive: false },
+    { _id: '2', name: 'beta', isActive: true },
+  ];
+  it("is 'production-db' until databases load", () => {
+    expect(pickDatabase(undefined, null)).toBe('production-db');
+    expect(pickDatabase([], null)).toBe('production-db');
+  });
+  it('takes the first active database, or the active choice', () => {
+    expect(pickDatabase(dbs, null)).toBe('beta');
+    expect(pickDatabase(dbs, 'alpha')).toBe('beta');
+    expect(pickDatabase([...dbs, { _id: '3', name: 'gamma', isActive: true }], 'gamma')).toBe('gamma');
+  });
+  it('labels inactive databases', () => {
+    expect(databaseOptionLabel(dbs[0]!)).toBe('alpha (Inactive - Plan Limit Exceeded)');
+    expect(databaseOptionLabel(dbs[1]!)).toBe('beta');
+  });
+});
+
+describe('429 text', () => {
+  it('adds when the next backup is possible', () => {
+    const iso = new Date(2025, 5, 3, 14, 5).toISOString();
+    expect(nextBackupText(iso)).toBe('Next backup available at 2:05 PM on Jun 3, 2025.');
+    expect(rateLimitDescription('Backup limit reached.', iso)).toBe(
+      'Backup limit reached. Next backup available at 2:05 PM on Jun 3, 2025.',
+    );
+    expect(rateLimitDescription('Backup limit reached.', undefined)).toBe('Backup limit reached.');
+    expect(nextBackupText('nope')).toBeNull();
+  });
+});

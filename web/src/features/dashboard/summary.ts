@@ -1,0 +1,59 @@
+// Pure dashboard logic (spec §2 Dashboard, §8): summary numbers, the database to back up, the 429 text.
+import type { Backup, Database } from '../../api/types';
+
+export const DEFAULT_DATABASE = 'production-db';
+export const INACTIVE_SUFFIX = '(Inactive - Plan Limit Exceeded)';
+
+export interface BackupStats {
+  total: number;
+  failures: number;
+  /** whole percent of completed backups; 0 without backups */
+  successRate: number;
+  lastBackup: string | null;
+}
+
+/** Completed / total as a whole percent, failures counted; the list is newest first. */
+export function backupStats(
+  backups: readonly Pick<Backup, 'status' | 'timestamp' | 'createdAt'>[],
+): BackupStats {
+  const total = backups.length;
+  const completed = backups.filter((b) => b.status === 'completed').length;
+  const failures = backups.filter((b) => b.status === 'failed').length;
+  const newest = backups[0];
+  return {
+    total,
+    failures,
+    successRate: total === 0 ? 0 : Math.round((completed / total) * 100),
+    lastBackup: newest ? newest.timestamp || newest.createdAt : null,
+  };
+}
+
+/** The database a backup goes to: the user's choice while it is active, else the first active one. */
+export function pickDatabase(databases: readonly Database[] | undefined, chosen: string | null): string {
+  if (!databases || databases.length === 0) return chosen ?? DEFAULT_DATABASE;
+  if (chosen && databases.some((d) => d.name === chosen && d.isActive)) return chosen;
+  return databases.find((d) => d.isActive)?.name ?? chosen ?? DEFAULT_DATABASE;
+}
+
+/** Selector label: inactive databases carry '(Inactive - Plan Limit Exceeded)'. */
+export function databaseOptionLabel(db: Pick<Database, 'name' | 'isActive'>): string {
+  return db.isActive ? db.name : `${db.name} ${INACTIVE_SUFFIX}`;
+}
+
+/** 'Next backup available at {time} on {date}.' for the 429 toast; null without a usable date. */
+export function nextBackupText(iso: string | undefined | null): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  const time = d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const date = d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return `Next backup available at ${time} on ${date}.`;
+}
+
+/** The 429 toast text: the server's message, then when the next backup is possible. */
+export function rateLimitDescription(
+  message: string | undefined,
+  nextBackupAvailable: string | undefined,
+): string {
+  return [message, nextBackupText(nextBackupAvailable)].filter(Boolean).join(' ');
+}
