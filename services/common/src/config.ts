@@ -15,7 +15,7 @@ export function loadConfig<S extends z.ZodType>(service: string, schema: S, env 
 }
 
 /** A TCP port number from the environment. */
-export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Settings every service shares: where its servers are and how it logs. */
 export const baseEnv = {
