@@ -68,9 +68,12 @@ const ok = (status: number | undefined) => status !== undefined && status >= 200
  *   cleanly ended body for a failed dump, and hears the reason before the connection drops.
  * - An early refusal (an error answer while the body is still being sent) or a broken connection
  *   fails the stream at once, so the dump stops instead of feeding a dead connection.
+ * - The request starts (headers sent) as soon as the sink is created.
  */
 export class UploadSink extends Writable {
-  private readonly req: ClientRequest;
+  // Not `req`: stream.pipeline() aborts a `.req` it finds on a stream it destroys (Node's
+  // destroyer duck-types HTTP requests), which would cut the upload before the failure is reported.
+  readonly #req: ClientRequest;
   private answer: { status: number; message?: string } | undefined;
   private failure: Error | undefined;
   private readonly answered: Promise<{ status: number; message?: string }>;
@@ -87,7 +90,7 @@ export class UploadSink extends Writable {
   ) {
     super({ highWaterMark: 256 * 1024 });
     const url = new URL(`/api/agent/backups/${encodeURIComponent(backupId)}/data`, access.server);
-    this.req = request(url, {
+    this.#req = request(url, {
       method: 'PUT',
       headers: headersFor(access, {
         'Content-Type': 'application/octet-stream',
@@ -95,7 +98,7 @@ export class UploadSink extends Writable {
       }),
     });
     this.answered = new Promise((resolve, reject) => {
-      this.req.once('response', (res) => {
+      this.#req.once('response', (res) => {
         if (ok(res.statusCode)) {
           let text = '';
           res.setEncoding('utf8');
@@ -119,13 +122,17 @@ export class UploadSink extends Writable {
           this.fail(new TransferError(message, res.statusCode));
         });
       });
-      this.req.on('error', (e) => {
+      this.#req.on('error', (e) => {
         const err = new TransferError(`Upload to the server failed: ${e.message}`);
         reject(err);
         this.fail(err);
       });
     });
     this.answered.catch(() => undefined); // observed in _final or through fail()
+    // Start the upload now, not at the first byte: mongodump may hold back its output for seconds
+    // (it writes the archive in blocks of up to 16 MB), and an open upload is how the server
+    // notices at once that an agent died mid-backup (the connection drops).
+    this.#req.flushHeaders();
   }
 
   /** Fails the stream with `err` unless it has already finished. */
@@ -137,22 +144,22 @@ export class UploadSink extends Writable {
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
     if (this.failure) return cb(this.failure);
-    if (this.req.write(chunk)) return cb();
+    if (this.#req.write(chunk)) return cb();
     const done = (e?: Error | null) => {
-      this.req.off('drain', onDrain);
-      this.req.off('close', onClose);
+      this.#req.off('drain', onDrain);
+      this.#req.off('close', onClose);
       cb(e);
     };
     const onDrain = () => done();
     const onClose = () => done(this.failure ?? new TransferError('The upload connection closed'));
-    this.req.once('drain', onDrain);
-    this.req.once('close', onClose);
+    this.#req.once('drain', onDrain);
+    this.#req.once('close', onClose);
   }
 
   override _final(cb: (e?: Error | null) => void): void {
     this.ending = true;
     this.onEnding();
-    this.req.end();
+    this.#req.end();
     this.answered.then(
       (a) => cb(ok(a.status) ? null : (this.failure ?? new TransferError(a.message ?? 'Upload refused'))),
       (e: Error) => cb(this.failure ?? e),
@@ -166,7 +173,7 @@ export class UploadSink extends Writable {
 
   /** Cuts the upload (the server then discards what it received). Safe to call more than once. */
   abort(): void {
-    if (!this.req.destroyed) this.req.destroy();
+    if (!this.#req.destroyed) this.#req.destroy();
   }
 
   /** The server's message when it refused the upload. */
@@ -187,6 +194,12 @@ class Counter extends Transform {
     cb(null, chunk);
   }
 }
+
+const cutOff = (bytes: number, total: number | undefined, why: string) =>
+  new TransferError(
+    `The download of the backup file was cut off after ${bytes}${total !== undefined ? ` of ${total}` : ''} bytes (${why}). ` +
+      'Try the restore again; if this keeps happening, the stored file may be damaged.',
+  );
 
 /**
  * Downloads a restore's encrypted file into `file` (created with mode 0600; it must not exist).
@@ -219,13 +232,9 @@ export async function downloadRestore(
     });
   } catch (e) {
     if (opts.signal?.aborted) throw e;
-    if ((e as NodeJS.ErrnoException).syscall) throw e; // a local file error
-    throw new TransferError(`Download from the server failed: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).syscall && (e as NodeJS.ErrnoException).path) throw e; // local file
+    throw cutOff(counter.bytes, total, (e as Error).message);
   }
-  if (total !== undefined && counter.bytes !== total) {
-    throw new TransferError(
-      `The download ended early: ${counter.bytes} of ${total} bytes arrived. Try the restore again.`,
-    );
-  }
+  if (total !== undefined && counter.bytes !== total) throw cutOff(counter.bytes, total, 'the body ended');
   return counter.bytes;
 }

@@ -1,0 +1,135 @@
+// The agent process through its life: killed mid-backup, stopped mid-backup, and the dashboard's
+// agent commands (check for updates, reset the connection, restart).
+import fs from 'node:fs';
+import { api, eventually, newUser, type TestUser } from '../helpers';
+import { seedDatabase } from './data';
+import {
+  blobFiles,
+  cleanupAll,
+  profile,
+  requirePrerequisites,
+  setupAgent,
+  startCustomerDb,
+  triggerBackup,
+  uniqueName,
+  waitAgentActive,
+  waitBackup,
+  type Agent,
+  type CustomerDb,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+const LABEL = 'big-db';
+const DB = uniqueName('big_');
+let customer: CustomerDb;
+
+beforeAll(async () => {
+  requirePrerequisites();
+  customer = await startCustomerDb();
+  // Enough data that mongodump runs for a few seconds (about 4 MB of incompressible payload).
+  await seedDatabase(customer.client, DB, { events: 16_000 });
+});
+
+afterAll(() => cleanupAll());
+
+/**
+ * Starts a backup and resolves while the agent is dumping it: a second into the dump (which takes
+ * several seconds), when the upload is open but far from complete.
+ */
+async function backupUnderWay(user: TestUser, agent: Agent): Promise<string> {
+  const created = await triggerBackup(user.token, LABEL);
+  const job = await eventually(async () => {
+    const found = (agent.status()?.jobs ?? []).find((j: any) => j.id === created._id);
+    if (found?.phase !== 'dumping') throw new Error(`not dumping yet:\n${agent.output.slice(-2000)}`);
+    return found;
+  }, 30_000);
+  await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(job.startedAt) + 1000 - Date.now())));
+  const still = (agent.status()?.jobs ?? []).find((j: any) => j.id === created._id);
+  expect(still?.phase).toBe('dumping');
+  return created._id;
+}
+
+describe('an agent that goes away during a backup', () => {
+  it('killed (SIGKILL): the backup fails with a reason, storage keeps nothing, usage unchanged', async () => {
+    const owner = await newUser('killed');
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const usedBefore = (await profile(owner.token)).storageUsed;
+    const id = await backupUnderWay(owner, agent);
+    expect(await agent.stop('SIGKILL')).toBeNull();
+
+    // Well within the orchestrator's heartbeat timeout: the open upload breaks with the process.
+    const done = await waitBackup(owner.token, id, 20_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toBe('Upload interrupted: the agent stopped sending before the backup was complete');
+    expect(done.size).toBe(0);
+    await eventually(async () => expect(blobFiles(owner.id, id)).toEqual([]), 10_000);
+    expect((await profile(owner.token)).storageUsed).toBe(usedBefore);
+  });
+
+  it("stopped (SIGTERM): the agent reports 'Agent stopped' before it exits cleanly", async () => {
+    const owner = await newUser('stopped');
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const id = await backupUnderWay(owner, agent);
+    expect(await agent.stop('SIGTERM')).toBe(0);
+
+    const done = await waitBackup(owner.token, id, 20_000);
+    expect(done).toMatchObject({ status: 'failed', error: 'Agent stopped', size: 0 });
+    expect(blobFiles(owner.id, id)).toEqual([]);
+    const failed = agent.logs().find((l) => l.msg === 'backup failed');
+    expect(failed).toMatchObject({ level: 'error', jobId: id, error: 'Agent stopped' });
+    expect(agent.status()).toMatchObject({ connected: false, jobs: [] });
+  });
+});
+
+describe('agent commands from the dashboard', () => {
+  let owner: TestUser;
+  let agent: Agent;
+  let agentId: string;
+
+  beforeAll(async () => {
+    owner = await newUser('commands');
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    agentId = (await waitAgentActive(owner.token, agent.name)).id;
+  });
+
+  const manage = async (id: string, action: string) => {
+    const res = await api('POST', `/api/agents/manage/${id}`, { token: owner.token, body: { action } });
+    expect(res.status).toBe(200);
+  };
+
+  it('update: the agent says honestly that it is the latest version it knows of', async () => {
+    await manage(agentId, 'update');
+    const line = await agent.waitForLog((l) => /is the latest version available/.test(l.msg));
+    expect(line.msg).toMatch(/^coffer-agent \d+\.\d+\.\d+ is the latest version available$/);
+    expect(String(line.note)).toMatch(/no update server/);
+  });
+
+  it('reset: a new instance id, registered as a new agent', async () => {
+    const instanceBefore = JSON.parse(fs.readFileSync(agent.config, 'utf8')).instanceId;
+    await manage(agentId, 'reset');
+    const fresh = await eventually(async () => {
+      const found = await waitAgentActive(owner.token, agent.name, 1000);
+      expect(found.id).not.toBe(agentId);
+      return found;
+    }, 20_000);
+    const agents = (await api('GET', '/api/settings/system-status', { token: owner.token })).body.agents;
+    expect(agents.map((a: any) => a.id)).not.toContain(agentId);
+    expect(JSON.parse(fs.readFileSync(agent.config, 'utf8')).instanceId).not.toBe(instanceBefore);
+    expect(agent.status()).toMatchObject({ agentId: fresh.id, connected: true });
+    agentId = fresh.id;
+  });
+
+  it('restart: the agent starts again as a new process and reconnects', async () => {
+    const pidBefore = agent.status()!.pid;
+    expect(pidBefore).toBe(agent.child!.pid);
+    await manage(agentId, 'restart');
+    await eventually(async () => {
+      const s = agent.status();
+      expect(s?.pid).not.toBe(pidBefore);
+      expect(s).toMatchObject({ connected: true, agentId });
+    }, 20_000);
+    expect(agent.child!.exitCode).toBe(0);
+    expect((await waitAgentActive(owner.token, agent.name)).id).toBe(agentId);
+  });
+});

@@ -1,0 +1,147 @@
+// A stored backup altered on the server's disk (bit flip, truncation, swapped chunks, appended
+// bytes), or restored with another master key, must make the restore fail with a clear reason
+// before anything in the target database changes.
+import fs from 'node:fs';
+import { MongoClient } from 'mongodb';
+import { newUser, type TestUser } from '../helpers';
+import { mutate, seedDatabase, snapshot, type Snapshot } from './data';
+import {
+  agentCli,
+  backupCompleted,
+  blobFiles,
+  cleanupAll,
+  requestRestore,
+  requirePrerequisites,
+  setupAgent,
+  startCustomerDb,
+  uniqueName,
+  waitRestore,
+  type Agent,
+  type CustomerDb,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+const LABEL = 'ledger';
+const DB = uniqueName('ledger_');
+const HEADER = 67;
+const CHUNK = 4 + 64 * 1024 + 16; // a full chunk as written: length word, 64 KiB, tag
+
+let customer: CustomerDb;
+let service: MongoClient;
+let owner: TestUser;
+let agent: Agent;
+let backup: any;
+let blob: string;
+let original: Buffer;
+let before: Snapshot;
+
+beforeAll(async () => {
+  requirePrerequisites();
+  customer = await startCustomerDb();
+  service = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  owner = await newUser('tamper');
+  await seedDatabase(customer.client, DB, { events: 1500 }); // several 64 KiB chunks
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  backup = await backupCompleted(owner.token, LABEL, agent);
+  const files = blobFiles(owner.id, backup._id);
+  expect(files).toHaveLength(1);
+  blob = files[0]!;
+  original = fs.readFileSync(blob);
+  expect(original.length).toBe(backup.size);
+  expect(original.length).toBeGreaterThan(HEADER + 3 * CHUNK);
+  // The database moves on after the backup: a restore that ran would visibly change it back.
+  await mutate(customer.client, DB);
+  before = await snapshot(customer.client, DB);
+});
+
+afterAll(async () => {
+  await service?.close();
+  await cleanupAll();
+});
+
+const blobs = () => service.db('coffer_storage').collection('blobs');
+
+/**
+ * Replaces the stored file with `bytes` (optionally recording the new size, as storage would for
+ * a file that was stored that way), runs a restore through the service, then puts the original
+ * back. Resolves with the finished restore record.
+ */
+async function restoreAltered(bytes: Buffer, opts: { recordSize?: boolean } = {}): Promise<any> {
+  fs.writeFileSync(blob, bytes);
+  if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: bytes.length } });
+  try {
+    const requested = await requestRestore(owner.token, backup._id, LABEL);
+    return await waitRestore(owner.token, requested._id, 60_000, agent);
+  } finally {
+    fs.writeFileSync(blob, original);
+    if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: original.length } });
+  }
+}
+
+async function expectFailedUntouched(restore: any, reason: RegExp): Promise<void> {
+  expect(restore.status).toBe('failed');
+  expect(restore.error).toMatch(reason);
+  expect(await snapshot(customer.client, DB)).toEqual(before);
+}
+
+describe('a restore refuses an altered or foreign backup and leaves the database as it was', () => {
+  it('a flipped bit in a chunk', async () => {
+    const bytes = Buffer.from(original);
+    bytes[HEADER + CHUNK + 100]! ^= 0x01; // inside chunk 1's ciphertext
+    await expectFailedUntouched(await restoreAltered(bytes), /Chunk 1 \(at byte \d+\) is corrupt/);
+  });
+
+  it('two chunks swapped', async () => {
+    const bytes = Buffer.from(original);
+    original.copy(bytes, HEADER, HEADER + CHUNK, HEADER + 2 * CHUNK);
+    original.copy(bytes, HEADER + CHUNK, HEADER, HEADER + CHUNK);
+    await expectFailedUntouched(await restoreAltered(bytes), /Chunk 0 \(at byte 67\) is corrupt/);
+  });
+
+  it('the final chunk cut off (truncated at a chunk boundary)', async () => {
+    const chunks = Math.floor((original.length - HEADER) / CHUNK);
+    const bytes = original.subarray(0, HEADER + chunks * CHUNK);
+    expect(bytes.length).toBeLessThan(original.length);
+    await expectFailedUntouched(
+      await restoreAltered(bytes, { recordSize: true }),
+      /truncated: it ends after chunk \d+ and the final chunk is missing/,
+    );
+  });
+
+  it('a file shorter than storage recorded (the download ends early)', async () => {
+    await expectFailedUntouched(
+      await restoreAltered(original.subarray(0, original.length - 1000)),
+      /^The download of the backup file was cut off after \d+ of \d+ bytes/,
+    );
+  });
+
+  it('bytes appended after the final chunk', async () => {
+    const bytes = Buffer.concat([original, Buffer.from('appended by someone else')]);
+    await expectFailedUntouched(
+      await restoreAltered(bytes, { recordSize: true }),
+      /24 byte\(s\) of unexpected data after its final chunk/,
+    );
+  });
+
+  it('another master key on the agent', async () => {
+    await agent.stop();
+    const other = await agentCli(['key', 'import', '-', '--force'], agent.config, keyText());
+    expect(other.code).toBe(0);
+    await agent.start();
+    const requested = await requestRestore(owner.token, backup._id, LABEL);
+    const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
+    await expectFailedUntouched(
+      restore,
+      /^This backup was encrypted with a different key \(fingerprint [0-9a-f]{32}, agent key [0-9a-f]{32}\)\.$/,
+    );
+    // The stored file itself is intact: the right key still restores it.
+    expect(fs.readFileSync(blob).equals(original)).toBe(true);
+  });
+});
+
+/** A fresh key in the exported key-file form. */
+function keyText(): string {
+  const raw = Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256)));
+  return `coffer-key-v1:${raw.toString('base64url')}\n`;
+}
