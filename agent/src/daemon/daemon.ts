@@ -122,6 +122,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   let stopping = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
+  /** lastError in the status file is a connection problem (cleared once connected again). */
+  let connectionTrouble = false;
   const backoff = new Backoff();
   let resolveDone!: (o: DaemonOutcome) => void;
   const done = new Promise<DaemonOutcome>((r) => (resolveDone = r));
@@ -177,6 +179,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     removeDir: (dir) => rm(dir, { recursive: true, force: true }),
     log,
     onChange: () => status.update({ jobs: runner.list() }),
+    onFailed: (job, error) => {
+      connectionTrouble = false;
+      status.update({ lastError: `${job.kind} of "${job.database}" failed: ${error}` });
+    },
     scrub,
   });
 
@@ -213,7 +219,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
 
   socket.on('connect', () => {
     log.info('connected', { server: displayServer(server) });
-    status.update({ connected: true, lastError: undefined });
+    status.update({ connected: true, ...(connectionTrouble ? { lastError: undefined } : {}) });
+    connectionTrouble = false;
   });
 
   socket.on('registered', (payload: { agentId?: unknown; databases?: unknown }) => {
@@ -256,6 +263,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     if (stopping) return;
     const message = scrub(err.message || 'connection failed');
     const { auth, advice } = classifyConnectError(message);
+    connectionTrouble = true;
     status.update({ connected: false, lastError: `Cannot connect to ${displayServer(server)}: ${message}` });
     if (auth) {
       log.error('the server refused the connection', { error: message, advice });

@@ -49,6 +49,8 @@ export interface JobDeps {
   log: Logger;
   /** Something worth writing to the status file happened. */
   onChange(): void;
+  /** A job failed with this (reported) reason. */
+  onFailed?(job: JobInfo, error: string): void;
   /** Removes secrets from a message that leaves the machine. */
   scrub(text: string): string;
   progressIntervalMs?: number;
@@ -165,6 +167,11 @@ export class JobRunner {
     await Promise.all(running.map((j) => j.done));
   }
 
+  /** Resolves when the jobs running now have finished (and reported). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.jobs.values()].map((j) => j.done));
+  }
+
   /** Takes commands again after stopAll (a reset or restart that happens in process). */
   reopen(): void {
     this.closedReason = undefined;
@@ -222,6 +229,9 @@ export class JobRunner {
         job.phase = 'uploading';
         deps.onChange();
       });
+      // runBackup destroys the sink with its error (maybe before any pipeline listens) and throws
+      // it: the error is handled below, it must not surface as an unhandled 'error' event.
+      upload.on('error', () => undefined);
       const result = await deps.backup({
         uri: db.uri,
         dbName: db.db,
@@ -245,6 +255,7 @@ export class JobRunner {
       job.phase = 'reporting';
       const error = this.describe(job, e);
       deps.log.error('backup failed', { jobId: job.id, database: job.database, error });
+      deps.onFailed?.(job, error);
       // The order matters (protocol): the reason reaches the server first, then the upload is cut,
       // so storage discards the partial file and the backup shows this reason.
       await this.send(job, 'backup:failed', { backupId: job.id, error });
@@ -303,6 +314,7 @@ export class JobRunner {
       job.phase = 'reporting';
       const error = this.describe(job, e);
       deps.log.error('restore failed', { jobId: job.id, database: job.database, error });
+      deps.onFailed?.(job, error);
       await this.send(job, 'restore:failed', { restoreId: job.id, error });
     } finally {
       if (dir) {

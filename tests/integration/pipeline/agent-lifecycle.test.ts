@@ -82,6 +82,23 @@ describe('an agent that goes away during a backup', () => {
   });
 });
 
+describe('a database the agent cannot reach', () => {
+  it('fails the backup with the reason, without the password, and the agent carries on', async () => {
+    const owner = await newUser('unreachable');
+    const password = uniqueName('pw-');
+    const uri = `mongodb://app:${password}@127.0.0.1:1/${DB}?authMechanism=PLAIN&serverSelectionTimeoutMS=1000&connectTimeoutMS=1000`;
+    const agent = await setupAgent(owner, [{ label: 'down-db', uri, check: false }]);
+    const created = await triggerBackup(owner.token, 'down-db');
+    const done = await waitBackup(owner.token, created._id, 30_000, agent);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/^Cannot connect to database "down-db": /);
+    expect(done.error).not.toContain(password);
+    expect(agent.output).not.toContain(password);
+    expect(agent.child!.exitCode).toBeNull();
+    await waitAgentActive(owner.token, agent.name);
+  });
+});
+
 describe('agent commands from the dashboard', () => {
   let owner: TestUser;
   let agent: Agent;

@@ -174,14 +174,17 @@ export interface Agent {
  */
 export async function setupAgent(
   user: TestUser,
-  databases: Array<{ label: string; uri: string }>,
+  databases: Array<{ label: string; uri: string; check?: boolean }>,
   opts: { start?: boolean } = {},
 ): Promise<Agent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-agent-'));
   const config = path.join(dir, 'agent.json');
   const name = `e2e-${randomBytes(4).toString('hex')}`;
   await cliOk(['init', '--server', baseUrl(), '--api-key', user.apiKey, '--name', name], config);
-  for (const d of databases) await cliOk(['db', 'add', d.label, '--uri', '-'], config, d.uri + '\n');
+  for (const d of databases) {
+    const args = ['db', 'add', d.label, '--uri', '-', ...(d.check === false ? ['--no-check'] : [])];
+    await cliOk(args, config, d.uri + '\n');
+  }
 
   const pids = new Set<number>();
   const agent: Agent = {

@@ -1,0 +1,408 @@
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { DatabaseEntry } from '../config/config.js';
+import { generateMasterKey } from '../crypto/key.js';
+import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
+import { PipelineError } from '../pipeline/errors.js';
+import type { Progress } from '../pipeline/progress.js';
+import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
+import { parseCommand, type JobCommand } from './commands.js';
+import { JobRunner, MAX_ERROR_LENGTH, type JobDeps, type ReportAnswer } from './jobs.js';
+import { silentLogger } from './log.js';
+import { TransferError } from './transfer.js';
+
+const BACKUP_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const RESTORE_ID = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+const db: DatabaseEntry = { name: 'shop', uri: 'mongodb://u:hunter2@db.local:27017/shop', db: 'shop' };
+const key = generateMasterKey();
+
+const backupCmd = (jobId = BACKUP_ID, databaseName = 'shop'): JobCommand => ({
+  commandId: 'c1',
+  kind: 'backup',
+  jobId,
+  databaseName,
+});
+const restoreCmd = (jobId = RESTORE_ID, databaseName = 'shop'): JobCommand => ({
+  commandId: 'c2',
+  kind: 'restore',
+  jobId,
+  databaseName,
+});
+
+const progress = (current: number): Progress => ({
+  current,
+  total: 100,
+  percentage: current,
+  collection: 'c',
+});
+
+/** The upload as runBackup sees it; records when it is aborted. */
+class FakeUpload extends Writable {
+  bytes = 0;
+  constructor(
+    private readonly log: string[],
+    private readonly onEnding: () => void,
+  ) {
+    super();
+  }
+  override _write(chunk: Buffer, _e: BufferEncoding, cb: () => void) {
+    this.bytes += chunk.length;
+    cb();
+  }
+  override _final(cb: () => void) {
+    this.onEnding();
+    this.log.push('upload ended');
+    cb();
+  }
+  abort() {
+    this.log.push('upload aborted');
+  }
+}
+
+const result = (): BackupResult => ({
+  collections: [{ name: 'c', documents: 3 }],
+  documents: 3,
+  archiveBytes: 10,
+  fileBytes: 20,
+  fingerprint: 'f',
+  durationMs: 1,
+});
+
+function setup(over: Partial<JobDeps> = {}) {
+  const log: string[] = [];
+  const emitted: Array<{ event: string; payload: Record<string, unknown> }> = [];
+  const reports: Array<{ event: string; payload: Record<string, unknown> }> = [];
+  let answer: () => Promise<ReportAnswer> = async () => ({ ok: true });
+  const uploads: FakeUpload[] = [];
+  const dirs: string[] = [];
+  const deps: JobDeps = {
+    reporter: {
+      emit: (event, payload) => emitted.push({ event, payload }),
+      report: async (event, payload) => {
+        log.push(`report ${event}`);
+        reports.push({ event, payload });
+        return answer();
+      },
+    },
+    database: (label) => (label === db.name ? db : undefined),
+    masterKey: () => key,
+    openUpload: (_id, _fp, onEnding) => {
+      const u = new FakeUpload(log, onEnding);
+      uploads.push(u);
+      return u;
+    },
+    download: async () => {
+      log.push('download');
+      return 123;
+    },
+    backup: async (o: BackupOptions) => {
+      o.onProgress?.(progress(0));
+      o.sink.end(Buffer.from('encrypted'));
+      await finished(o.sink);
+      return result();
+    },
+    restore: async (): Promise<RestoreResult> => {
+      log.push('restore');
+      return {
+        restored: 5,
+        failed: 0,
+        clean: true,
+        sourceDb: 'shop',
+        collections: [],
+        dropped: [],
+        fingerprint: 'f',
+        durationMs: 1,
+      };
+    },
+    makeTempDir: async () => {
+      const d = `/tmp/fake-${dirs.length}`;
+      dirs.push(d);
+      log.push('tempdir');
+      return d;
+    },
+    removeDir: async (d) => {
+      log.push(`removed ${d}`);
+    },
+    log: silentLogger,
+    onChange: () => undefined,
+    scrub: (t) => t.split('hunter2').join('****'),
+    ...over,
+  };
+  const runner = new JobRunner(deps);
+  return {
+    runner,
+    log,
+    emitted,
+    reports,
+    uploads,
+    setAnswer: (a: () => Promise<ReportAnswer>) => (answer = a),
+  };
+}
+
+/** A backup that fails the way runBackup does: the sink is destroyed, then the error is thrown. */
+const failingBackup = (error: Error) => async (o: BackupOptions) => {
+  o.sink.write(Buffer.from('partial'));
+  o.sink.destroy(error);
+  throw error;
+};
+
+describe('command validation', () => {
+  it('parses job commands and refuses malformed ones with a reason', () => {
+    expect(parseCommand({ commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' })).toEqual({
+      command: { commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' },
+    });
+    expect(parseCommand({ commandId: 'x', kind: 'restart' })).toEqual({
+      command: { commandId: 'x', kind: 'restart' },
+    });
+    expect(parseCommand(null)).toEqual({ error: 'Invalid command' });
+    expect(parseCommand({ kind: 'format-disk' })).toEqual({ error: 'Unknown command kind "format-disk"' });
+    expect(parseCommand({ kind: 'backup', jobId: 'nope', databaseName: 'shop' })).toEqual({
+      error: 'Invalid backup command: jobId must be a 24-hex id',
+    });
+    expect(parseCommand({ kind: 'restore', jobId: RESTORE_ID, databaseName: ' ' })).toEqual({
+      error: 'Invalid restore command: databaseName is missing',
+    });
+  });
+
+  it('refuses an unknown database, a job already running, a busy database, and anything after stop', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { runner } = setup({
+      backup: async (o) => {
+        await gate;
+        o.sink.end();
+        await finished(o.sink);
+        return result();
+      },
+    });
+    expect(runner.accept(backupCmd(BACKUP_ID, 'other'))).toEqual({
+      accepted: false,
+      error: 'Database "other" is not configured on this agent (see coffer-agent db list)',
+    });
+    expect(runner.accept(backupCmd())).toEqual({ accepted: true });
+    expect(runner.runningIds()).toEqual([BACKUP_ID]);
+    expect(runner.accept(backupCmd())).toEqual({
+      accepted: false,
+      error: `This backup (${BACKUP_ID}) is already running on the agent`,
+    });
+    expect(runner.accept(restoreCmd())).toEqual({
+      accepted: false,
+      error: 'Database "shop" is busy: a backup of it is running on the agent',
+    });
+    release();
+    await runner.idle();
+    expect(runner.runningIds()).toEqual([]);
+    await runner.stopAll('Agent stopped');
+    expect(runner.accept(backupCmd())).toEqual({ accepted: false, error: 'Agent stopped' });
+  });
+});
+
+describe('backups', () => {
+  it('a successful backup ends the upload and reports nothing else', async () => {
+    const { runner, log, reports, uploads } = setup();
+    runner.accept(backupCmd());
+    await runner.idle();
+    expect(log).toEqual(['upload ended']);
+    expect(reports).toEqual([]);
+    expect(uploads[0]!.bytes).toBe(9);
+  });
+
+  it('a failure is reported (with its ack awaited) before the upload is aborted', async () => {
+    const { runner, log, reports, setAnswer } = setup({
+      backup: failingBackup(new PipelineError('TOOL_FAILED', 'mongodump exited with code 1: bad')),
+    });
+    let ack!: () => void;
+    setAnswer(() => new Promise((r) => (ack = () => r({ ok: true }))));
+    runner.accept(backupCmd());
+    await new Promise((r) => setImmediate(r));
+    expect(log).toEqual(['report backup:failed']); // not aborted while the report is unanswered
+    ack();
+    await runner.idle();
+    expect(log).toEqual(['report backup:failed', 'upload aborted']);
+    expect(reports[0]).toEqual({
+      event: 'backup:failed',
+      payload: { backupId: BACKUP_ID, error: 'mongodump exited with code 1: bad' },
+    });
+  });
+
+  it('still aborts the upload when the report is refused or never answered', async () => {
+    for (const answer of [
+      async (): Promise<ReportAnswer> => ({ ok: false, error: 'Backup not found' }),
+      async (): Promise<ReportAnswer> => {
+        throw new Error('operation has timed out');
+      },
+    ]) {
+      const { runner, log, setAnswer } = setup({ backup: failingBackup(new Error('boom')) });
+      setAnswer(answer);
+      runner.accept(backupCmd());
+      await runner.idle();
+      expect(log).toEqual(['report backup:failed', 'upload aborted']);
+    }
+  });
+
+  it("the server's refusal of the upload (429 storage limit) is the reported reason", async () => {
+    const refusal = new TransferError(
+      'The server refused the upload: Storage limit exceeded for your plan (HTTP 429)',
+      429,
+    );
+    const { runner, reports } = setup({ backup: failingBackup(refusal) });
+    runner.accept(backupCmd());
+    await runner.idle();
+    expect(reports[0]!.payload.error).toBe(
+      'The server refused the upload: Storage limit exceeded for your plan (HTTP 429)',
+    );
+  });
+
+  it('errors are scrubbed of secrets and clipped to what the server keeps', async () => {
+    const { runner, reports } = setup({
+      backup: failingBackup(new Error(`cannot connect with hunter2 ${'x'.repeat(5000)}`)),
+    });
+    runner.accept(backupCmd());
+    await runner.idle();
+    const error = reports[0]!.payload.error as string;
+    expect(error).not.toContain('hunter2');
+    expect(error.startsWith('cannot connect with ****')).toBe(true);
+    expect(error).toHaveLength(MAX_ERROR_LENGTH);
+  });
+
+  it("stopping the agent fails a running backup with 'Agent stopped', reported before the abort", async () => {
+    const { runner, log, reports } = setup({
+      backup: async (o) =>
+        new Promise<BackupResult>((_resolve, reject) => {
+          o.signal!.addEventListener('abort', () => {
+            const e = new PipelineError('ABORTED', 'Backup of "shop" was cancelled.');
+            o.sink.destroy(e);
+            reject(e);
+          });
+        }),
+    });
+    runner.accept(backupCmd());
+    await runner.stopAll('Agent stopped');
+    expect(reports).toEqual([
+      { event: 'backup:failed', payload: { backupId: BACKUP_ID, error: 'Agent stopped' } },
+    ]);
+    expect(log).toEqual(['report backup:failed', 'upload aborted']);
+    expect(runner.runningIds()).toEqual([]);
+  });
+});
+
+describe('progress', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('is sent at most once a second, the newest reading last, and never after the upload ends', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    let report!: (p: Progress) => void;
+    let finish!: () => Promise<void>;
+    const { runner, emitted } = setup({
+      backup: (o) =>
+        new Promise<BackupResult>((resolve) => {
+          report = (p) => o.onProgress!(p);
+          finish = async () => {
+            o.sink.end();
+            await finished(o.sink);
+            resolve(result());
+          };
+        }),
+    });
+    runner.accept(backupCmd());
+    const sent = () => emitted.map((e) => (e.payload.progress as Progress).current);
+    report(progress(1));
+    report(progress(2));
+    report(progress(3));
+    expect(sent()).toEqual([1]);
+    jest.advanceTimersByTime(999);
+    expect(sent()).toEqual([1]);
+    jest.advanceTimersByTime(1);
+    expect(sent()).toEqual([1, 3]);
+    expect(emitted[0]).toEqual({
+      event: 'backup:progress',
+      payload: { backupId: BACKUP_ID, progress: progress(1) },
+    });
+    report(progress(50));
+    await finish(); // the body is complete: a pending reading must not follow
+    jest.advanceTimersByTime(5000);
+    report(progress(100));
+    expect(sent()).toEqual([1, 3]);
+    await runner.idle();
+  });
+});
+
+describe('restores', () => {
+  it('reports started, downloads, restores, reports completed, and removes the temporary file', async () => {
+    const { runner, log, reports } = setup();
+    runner.accept(restoreCmd());
+    await runner.idle();
+    expect(log).toEqual([
+      'report restore:started',
+      'tempdir',
+      'download',
+      'restore',
+      'report restore:completed',
+      'removed /tmp/fake-0',
+    ]);
+    expect(reports.at(-1)).toEqual({
+      event: 'restore:completed',
+      payload: { restoreId: RESTORE_ID, documentsRestored: 5, documentsFailed: 0 },
+    });
+  });
+
+  it('a failed download never reaches mongorestore, is reported, and the temporary file goes', async () => {
+    const { runner, log, reports } = setup({
+      download: async () => {
+        throw new TransferError(
+          'The server refused the download: Restore is not in progress (HTTP 409)',
+          409,
+        );
+      },
+    });
+    runner.accept(restoreCmd());
+    await runner.idle();
+    expect(log).toEqual([
+      'report restore:started',
+      'tempdir',
+      'report restore:failed',
+      'removed /tmp/fake-0',
+    ]);
+    expect(reports.at(-1)!.payload).toEqual({
+      restoreId: RESTORE_ID,
+      error: 'The server refused the download: Restore is not in progress (HTTP 409)',
+    });
+  });
+
+  it('a verification failure (wrong key, damaged file) is reported with its message', async () => {
+    const { runner, reports, log } = setup({
+      restore: async (o: RestoreOptions) => {
+        expect(o.file).toBe(`/tmp/fake-0/${RESTORE_ID}.coffer`);
+        throw new Error('This backup was encrypted with a different key (fingerprint a, agent key b).');
+      },
+    });
+    runner.accept(restoreCmd());
+    await runner.idle();
+    expect(reports.at(-1)!.payload.error).toBe(
+      'This backup was encrypted with a different key (fingerprint a, agent key b).',
+    );
+    expect(log.at(-1)).toBe('removed /tmp/fake-0');
+  });
+
+  it('a restore stopped inside mongorestore says the database is incomplete', async () => {
+    const { runner, reports } = setup({
+      restore: (o: RestoreOptions) =>
+        new Promise((_r, reject) =>
+          o.signal!.addEventListener('abort', () =>
+            reject(
+              new PipelineError(
+                'ABORTED',
+                'Restore of "shop" was cancelled after 7 document(s) were restored; the database is incomplete.',
+              ),
+            ),
+          ),
+        ),
+    });
+    runner.accept(restoreCmd());
+    await new Promise((r) => setImmediate(r));
+    await runner.stopAll('Agent stopped');
+    expect(reports.at(-1)!.payload.error).toBe(
+      'Agent stopped: Restore of "shop" was cancelled after 7 document(s) were restored; the database is incomplete.',
+    );
+  });
+});
