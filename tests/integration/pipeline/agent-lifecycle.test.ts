@@ -1,9 +1,10 @@
 // The agent process through its life: killed mid-backup, stopped mid-backup, and the dashboard's
 // agent commands (check for updates, reset the connection, restart).
 import fs from 'node:fs';
-import { api, eventually, newUser, type TestUser } from '../helpers';
+import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from './data';
 import {
+  agentCli,
   blobFiles,
   cleanupAll,
   profile,
@@ -96,6 +97,51 @@ describe('a database the agent cannot reach', () => {
     expect(agent.output).not.toContain(password);
     expect(agent.child!.exitCode).toBeNull();
     await waitAgentActive(owner.token, agent.name);
+  });
+});
+
+describe('a connection the server refuses', () => {
+  const refusals = (agent: Agent) =>
+    agent.logs().filter((l) => l.msg === 'the server refused the connection');
+
+  it('a wrong API key or a suspended account is logged clearly and retried slowly', async () => {
+    const owner = await newUser('refused');
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }], { start: false });
+    // A key that is not (or no longer) valid.
+    expect(
+      (await agentCli(['init', '--server', baseUrl(), '--api-key', 'cof_not_a_key'], agent.config)).code,
+    ).toBe(0);
+    await agent.start({ wait: false, env: { COFFER_AGENT_AUTH_RETRY_MS: '700' } });
+    await eventually(async () => expect(refusals(agent).length).toBeGreaterThanOrEqual(2), 15_000);
+    expect(refusals(agent)[0]).toMatchObject({
+      level: 'error',
+      error: 'Invalid API key',
+      advice: /Settings → Security/,
+    });
+    const [first, second] = refusals(agent).map((l) => Date.parse(String(l.time)));
+    expect(second! - first!).toBeGreaterThanOrEqual(600);
+    expect(agent.output).not.toContain('cof_not_a_key');
+    expect(agent.status()).toMatchObject({
+      connected: false,
+      lastError: expect.stringMatching(/Invalid API key/),
+    });
+    await agent.stop();
+
+    // The right key, but the account is suspended.
+    expect(
+      (await agentCli(['init', '--server', baseUrl(), '--api-key', owner.apiKey], agent.config)).code,
+    ).toBe(0);
+    const admin = await adminToken();
+    const ban = await api('PUT', `/api/admin/users/${owner.id}/ban`, {
+      token: admin.token,
+      body: { isBanned: true, banReason: 'e2e' },
+    });
+    expect(ban.status).toBe(200);
+    agent.output = '';
+    await agent.start({ wait: false, env: { COFFER_AGENT_AUTH_RETRY_MS: '700' } });
+    await eventually(async () => expect(refusals(agent).length).toBeGreaterThanOrEqual(1), 15_000);
+    expect(refusals(agent)[0]).toMatchObject({ error: 'Your account has been suspended' });
+    expect(agent.output).not.toContain(owner.apiKey);
   });
 });
 

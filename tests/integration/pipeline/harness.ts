@@ -163,7 +163,8 @@ export interface Agent {
   waitForLog(match: (l: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   /** The status file the daemon keeps beside its config. */
   status(): Record<string, any> | undefined;
-  start(): Promise<void>;
+  /** Starts `coffer-agent run`; by default waits until the dashboard lists the agent as active. */
+  start(opts?: { wait?: boolean; env?: NodeJS.ProcessEnv }): Promise<void>;
   /** Sends `signal` and waits for the process to exit; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -220,16 +221,16 @@ export async function setupAgent(
         return undefined;
       }
     },
-    async start() {
+    async start(o = {}) {
       const child = spawn(process.execPath, [AGENT_BIN, 'run', '--config', config], {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, HEARTBEAT_INTERVAL_MS: '1000' },
+        env: { ...process.env, HEARTBEAT_INTERVAL_MS: '1000', ...o.env },
       });
       agent.child = child;
       pids.add(child.pid!);
       child.stdout!.setEncoding('utf8').on('data', (s: string) => (agent.output += s));
       child.stderr!.setEncoding('utf8').on('data', (s: string) => (agent.output += s));
-      await waitAgentActive(user.token, name);
+      if (o.wait ?? true) await waitAgentActive(user.token, name);
     },
     async stop(signal = 'SIGTERM') {
       const child = agent.child;
