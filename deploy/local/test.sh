@@ -7,9 +7,17 @@ cd "$(dirname "$0")/../.."
 . deploy/local/setup.sh --with-browser --with-minio
 python3 -c 'import cryptography, zstandard' 2>/dev/null || pip install -q cryptography zstandard >&2
 mkdir -p test-results
+rm -f test-results/*.json
 set +e
 npx jest --ci --json --outputFile=test-results/jest.json "$@"
 status=$?
+if [ $# -eq 0 ]; then
+  # The backup round trip once more, against a stack whose storage is S3 (MinIO) instead of files.
+  COFFER_STORAGE_BACKEND=s3 npx jest --ci --json --outputFile=test-results/jest-s3.json \
+    --selectProjects integration --testPathPatterns tests/integration/pipeline/roundtrip
+  s3_status=$?
+  [ $status -ne 0 ] || status=$s3_status
+fi
 set -e
-node deploy/local/summarise-jest.cjs test-results/jest.json
+node deploy/local/summarise-jest.cjs test-results/jest*.json
 exit $status

@@ -24,6 +24,8 @@ export default async function globalSetup(): Promise<void> {
     // start each due backup once with two orchestrators.
     gateways: 2,
     orchestrators: 2,
+    // test.sh runs the backup round trip a second time with storage on S3 (MinIO).
+    storageBackend: process.env.COFFER_STORAGE_BACKEND === 's3' ? 's3' : 'fs',
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -44,6 +46,7 @@ export default async function globalSetup(): Promise<void> {
     COFFER_MONGO_URL: stack.urls.mongo,
     COFFER_REDIS_URL: stack.urls.redis,
     COFFER_DATA_DIR: dataDir,
+    COFFER_STORAGE_BACKEND: stack.urls.s3 ? 's3' : 'fs',
     COFFER_LOG_DIR: stack.logDir,
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,
