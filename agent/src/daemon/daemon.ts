@@ -24,6 +24,7 @@ import { isJobCommand, parseCommand, type Ack, type Command } from './commands.j
 import { JobRunner, type ReportAnswer, type Reporter } from './jobs.js';
 import { createLogger, type Logger } from './log.js';
 import { StatusFile } from './status-file.js';
+import { sweepToolConfigs } from './sweep.js';
 import { downloadRestore, UploadSink, type ServerAccess } from './transfer.js';
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -346,6 +347,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     log.info(outcome === 'restart' ? 'restarting' : 'stopping', { reason });
     await runner.stopAll(reason);
     stopHeartbeat();
+    clearInterval(sweeper);
     if (reconnectTimer) clearTimeout(reconnectTimer);
     socket.close();
     status.stop();
@@ -353,6 +355,16 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     await status.flush();
     resolveDone(outcome);
   }
+
+  const sweep = () =>
+    sweepToolConfigs().then(
+      (n) =>
+        n && log.info('removed tool config files left by an interrupted backup or restore', { count: n }),
+      () => undefined,
+    );
+  void sweep();
+  const sweeper = setInterval(() => void sweep(), 3_600_000);
+  sweeper.unref();
 
   status.start();
   status.update({ connected: false });

@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -7,6 +16,7 @@ import { Backoff } from './backoff.js';
 import { classifyConnectError } from './daemon.js';
 import { createLogger } from './log.js';
 import { StatusFile } from './status-file.js';
+import { sweepToolConfigs } from './sweep.js';
 import { Throttle } from './throttle.js';
 
 describe('Backoff', () => {
@@ -134,5 +144,32 @@ describe('StatusFile', () => {
     const after = JSON.parse(readFileSync(file, 'utf8'));
     expect(after.connected).toBe(false);
     expect(after.activity).toBeUndefined();
+  });
+});
+
+describe('sweepToolConfigs', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'coffer-sweep-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('removes stale tool-config folders a killed agent left, and nothing else', async () => {
+    const make = (name: string, files: string[], ageMs: number) => {
+      const d = path.join(dir, name);
+      mkdirSync(d, { mode: 0o700 });
+      for (const f of files) writeFileSync(path.join(d, f), 'uri: "mongodb://u:p@h/db"\n', { mode: 0o600 });
+      const t = new Date(Date.now() - ageMs);
+      utimesSync(d, t, t);
+    };
+    make('coffer-agent-Old123', ['tool-config.yaml'], 60 * 60_000);
+    make('coffer-agent-Empty1', [], 60 * 60_000);
+    make('coffer-agent-New123', ['tool-config.yaml'], 1000); // a tool may be starting with it
+    make('coffer-agent-Other1', ['tool-config.yaml', 'something-else'], 60 * 60_000);
+    make('unrelated-Old123', ['tool-config.yaml'], 60 * 60_000);
+    expect(await sweepToolConfigs(dir)).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual([
+      'coffer-agent-New123',
+      'coffer-agent-Other1',
+      'unrelated-Old123',
+    ]);
   });
 });

@@ -179,7 +179,9 @@ describe('agent commands from the dashboard', () => {
     const agents = (await api('GET', '/api/settings/system-status', { token: owner.token })).body.agents;
     expect(agents.map((a: any) => a.id)).not.toContain(agentId);
     expect(JSON.parse(fs.readFileSync(agent.config, 'utf8')).instanceId).not.toBe(instanceBefore);
-    expect(agent.status()).toMatchObject({ agentId: fresh.id, connected: true });
+    await eventually(async () =>
+      expect(agent.status()).toMatchObject({ agentId: fresh.id, connected: true }),
+    );
     agentId = fresh.id;
   });
 

@@ -230,7 +230,16 @@ export async function setupAgent(
       pids.add(child.pid!);
       child.stdout!.setEncoding('utf8').on('data', (s: string) => (agent.output += s));
       child.stderr!.setEncoding('utf8').on('data', (s: string) => (agent.output += s));
-      if (o.wait ?? true) await waitAgentActive(user.token, name);
+      if (o.wait ?? true) {
+        await waitAgentActive(user.token, name);
+        // The agent is listed a moment before its databases are: wait for those too.
+        await eventually(async () => {
+          const res = await api('GET', '/api/settings/databases', { token: user.token });
+          const known = (res.body as any[]).map((d) => d.name);
+          for (const d of databases)
+            if (!known.includes(d.label)) throw new Error(`${d.label} not listed yet`);
+        });
+      }
     },
     async stop(signal = 'SIGTERM') {
       const child = agent.child;
@@ -248,11 +257,18 @@ export async function setupAgent(
     // A daemon that re-executed itself (the 'restart' command) runs under a new pid.
     const pid = agent.status()?.pid;
     if (typeof pid === 'number' && !pids.has(pid)) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (alive()) process.kill(pid, 'SIGTERM');
+      // It writes its final status on the way out: wait, or it recreates the folder.
+      for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+      if (alive()) process.kill(pid, 'SIGKILL');
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
