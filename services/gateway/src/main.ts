@@ -49,7 +49,9 @@ async function main() {
   adminRoutes(routes, { clients, identity });
 
   const app = createApp({ log, routes, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
-  const server = http.createServer(app);
+  // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute
+  // request timeout would cut large ones. Slow-header clients are still cut by headersTimeout.
+  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 }, app);
   const io = await startRealtime({ server, redis, identity, log });
   const fanout = await startFanout(bus, io);
   const agents = startAgentNamespace({ io, identity, clients, bus, log });

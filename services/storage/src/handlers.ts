@@ -81,14 +81,23 @@ export function storageHandlers(deps: {
     const messages = (call as AsyncIterable<storage.PutRequest>)[Symbol.asyncIterator]();
 
     async function* chunks(): AsyncGenerator<Buffer> {
+      let received = 0;
       for (;;) {
         const next = await messages.next();
-        if (next.done) return;
+        // Without the end marker the sender never finished (a cancel can look like a clean end).
+        if (next.done) throw badInput('The upload stopped before its end marker; nothing was stored');
         const msg = next.value;
+        if (msg.end) {
+          if (msg.end.size !== received) {
+            throw badInput(`The upload announced ${msg.end.size} bytes but ${received} arrived`);
+          }
+          return;
+        }
         if (msg.header) throw badInput('Only the first message may carry the header');
         const chunk = msg.chunk;
         if (!chunk || chunk.length === 0) continue;
         if (chunk.length > MAX_CHUNK) throw badInput('A chunk must be at most 1 MiB');
+        received += chunk.length;
         metrics.bytesIn.inc(chunk.length);
         yield chunk;
       }

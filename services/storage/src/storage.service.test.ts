@@ -246,15 +246,27 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
       'Only the first message may carry the header',
     ],
     ['a bad backup id', [{ header: 'bad-id' }], 'Invalid backup id'],
+    [
+      'a stream that stops without its end marker',
+      [{ header: 'ok' }, { chunk: 10 }],
+      'The upload stopped before its end marker; nothing was stored',
+    ],
+    [
+      'an end marker with the wrong size',
+      [{ header: 'ok' }, { chunk: 10 }, { end: 11 }],
+      'The upload announced 11 bytes but 10 arrived',
+    ],
   ])('refuses %s as bad input and keeps nothing', async (_name, messages, message) => {
     const before = await stored();
     const up = startPut(raw);
-    for (const m of messages as Array<{ header?: string; chunk?: number }>) {
+    for (const m of messages as Array<{ header?: string; chunk?: number; end?: number }>) {
       await up
         .send(
           m.header
             ? { header: header(m.header === 'ok' ? blob(4) : 'not-a-backup-id') }
-            : { chunk: randomBytes(m.chunk!) },
+            : m.end !== undefined
+              ? { end: { size: m.end } }
+              : { chunk: randomBytes(m.chunk!) },
         )
         .catch(() => undefined);
     }

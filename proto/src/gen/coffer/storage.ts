@@ -52,9 +52,15 @@ export interface PutHeader {
   keyFingerprint: string;
 }
 
+export interface PutEnd {
+  /** bytes sent in chunks; must match what storage received */
+  size: number;
+}
+
 export interface PutRequest {
   header?: PutHeader | undefined;
   chunk?: Buffer | undefined;
+  end?: PutEnd | undefined;
 }
 
 export interface BlobInfo {
@@ -428,8 +434,75 @@ export const PutHeader: MessageFns<PutHeader> = {
   },
 };
 
+function createBasePutEnd(): PutEnd {
+  return { size: 0 };
+}
+
+export const PutEnd: MessageFns<PutEnd> = {
+  encode(message: PutEnd, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.size !== 0) {
+      writer.uint32(8).int64(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutEnd {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutEnd();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutEnd {
+    return { size: isSet(object.size) ? globalThis.Number(object.size) : 0 };
+  },
+
+  toJSON(message: PutEnd): unknown {
+    const obj: any = {};
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PutEnd>): PutEnd {
+    return PutEnd.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutEnd>): PutEnd {
+    const message = createBasePutEnd();
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
 function createBasePutRequest(): PutRequest {
-  return { header: undefined, chunk: undefined };
+  return { header: undefined, chunk: undefined, end: undefined };
 }
 
 export const PutRequest: MessageFns<PutRequest> = {
@@ -439,6 +512,9 @@ export const PutRequest: MessageFns<PutRequest> = {
     }
     if (message.chunk !== undefined) {
       writer.uint32(18).bytes(message.chunk);
+    }
+    if (message.end !== undefined) {
+      PutEnd.encode(message.end, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -472,6 +548,14 @@ export const PutRequest: MessageFns<PutRequest> = {
             message.chunk = Buffer.from(reader.bytes());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.end = PutEnd.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -488,6 +572,7 @@ export const PutRequest: MessageFns<PutRequest> = {
     return {
       header: isSet(object.header) ? PutHeader.fromJSON(object.header) : undefined,
       chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : undefined,
+      end: isSet(object.end) ? PutEnd.fromJSON(object.end) : undefined,
     };
   },
 
@@ -498,6 +583,9 @@ export const PutRequest: MessageFns<PutRequest> = {
     }
     if (message.chunk !== undefined) {
       obj.chunk = base64FromBytes(message.chunk);
+    }
+    if (message.end !== undefined) {
+      obj.end = PutEnd.toJSON(message.end);
     }
     return obj;
   },
@@ -511,6 +599,7 @@ export const PutRequest: MessageFns<PutRequest> = {
       ? PutHeader.fromPartial(object.header)
       : undefined;
     message.chunk = object.chunk ?? undefined;
+    message.end = (object.end !== undefined && object.end !== null) ? PutEnd.fromPartial(object.end) : undefined;
     return message;
   },
 };
@@ -865,9 +954,10 @@ export const UsageInfo: MessageFns<UsageInfo> = {
 export type StorageServiceService = typeof StorageServiceService;
 export const StorageServiceService = {
   /**
-   * Client stream: the first message is the header, every later one a chunk of at most 1 MiB.
-   * The blob becomes visible (and counts toward usage) only when the stream ends cleanly; a
-   * cancelled or failed upload leaves nothing behind.
+   * Client stream: the first message is the header, then chunks of at most 1 MiB, then `end`
+   * with the total size. The blob becomes visible (and counts toward usage) only after `end`
+   * arrived with the right size and the backend committed it: a stream that stops without
+   * `end` (a cancelled call can look like a clean end to the server) leaves nothing behind.
    */
   put: {
     path: "/coffer.storage.v1.StorageService/Put" as const,
@@ -919,9 +1009,10 @@ export const StorageServiceService = {
 
 export interface StorageServiceServer extends UntypedServiceImplementation {
   /**
-   * Client stream: the first message is the header, every later one a chunk of at most 1 MiB.
-   * The blob becomes visible (and counts toward usage) only when the stream ends cleanly; a
-   * cancelled or failed upload leaves nothing behind.
+   * Client stream: the first message is the header, then chunks of at most 1 MiB, then `end`
+   * with the total size. The blob becomes visible (and counts toward usage) only after `end`
+   * arrived with the right size and the backend committed it: a stream that stops without
+   * `end` (a cancelled call can look like a clean end to the server) leaves nothing behind.
    */
   put: handleClientStreamingCall<PutRequest, BlobInfo>;
   /** Server stream of the blob's bytes in chunks of at most 1 MiB; the first message carries the size. */
@@ -933,9 +1024,10 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
 
 export interface StorageServiceClient extends Client {
   /**
-   * Client stream: the first message is the header, every later one a chunk of at most 1 MiB.
-   * The blob becomes visible (and counts toward usage) only when the stream ends cleanly; a
-   * cancelled or failed upload leaves nothing behind.
+   * Client stream: the first message is the header, then chunks of at most 1 MiB, then `end`
+   * with the total size. The blob becomes visible (and counts toward usage) only after `end`
+   * arrived with the right size and the backend committed it: a stream that stops without
+   * `end` (a cancelled call can look like a clean end to the server) leaves nothing behind.
    */
   put(callback: (error: ServiceError | null, response: BlobInfo) => void): ClientWritableStream<PutRequest>;
   put(

@@ -39,8 +39,9 @@ export function agents(deps: {
     /** Registers or refreshes the agent and adds the database names it reports. */
     async register(reg: AgentRegistration): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
       const at = now();
-      const { agent, isNew } = await store.register(reg, at);
+      // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, reg.databases, at);
+      const { agent, isNew } = await store.register(reg, at);
       if (isNew) {
         await deps.events.publish('agent.agent.registered', agentEvent(agent));
         deps.log.info({ userId: agent.userId, agentId: agent.id }, 'agent registered');

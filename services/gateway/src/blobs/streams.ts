@@ -67,13 +67,20 @@ export function putBlob(
       else resolve(res!);
     };
     const call = client.put((err, res) => settle(err, res));
+    let size = 0;
     const toMessages = new Transform({
       readableObjectMode: true,
       transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
         for (let off = 0; off < chunk.length; off += MAX_CHUNK) {
           this.push({ chunk: chunk.subarray(off, off + MAX_CHUNK) });
         }
         done();
+      },
+      // Only a source that ended cleanly gets here; storage commits only after this marker.
+      flush(done) {
+        if (!complete()) return done(new Error('The upload ended before all data arrived'));
+        done(null, { end: { size } });
       },
     });
     const abort = (err: Error) => {

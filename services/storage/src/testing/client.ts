@@ -37,11 +37,15 @@ export async function putBlob(
   try {
     await up.send({ header });
     const pieces = Buffer.isBuffer(data) ? [data] : data;
+    let size = 0;
     for (const piece of pieces) {
       for (let off = 0; off < piece.length; off += chunkSize) {
-        await up.send({ chunk: piece.subarray(off, off + chunkSize) });
+        const chunk = piece.subarray(off, off + chunkSize);
+        size += chunk.length;
+        await up.send({ chunk });
       }
     }
+    await up.send({ end: { size } });
     up.call.end();
   } catch {
     // the server answered early (a refusal); the result says why
