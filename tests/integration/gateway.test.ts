@@ -58,3 +58,20 @@ describe('gateway', () => {
     expect(await connect('bad-token')).toBe('Invalid or expired token');
   });
 });
+
+describe('agent downloads', () => {
+  it('serves the installer and the single-file Linux agent the setup wizard links to', async () => {
+    const installer = await fetch(`${baseUrl()}/downloads/install.sh`);
+    expect(installer.status).toBe(200);
+    expect(await installer.text()).toMatch(/coffer-agent init --server/);
+    const agent = await fetch(`${baseUrl()}/downloads/coffer-agent-linux-x64`);
+    expect(agent.status).toBe(200);
+    expect((await agent.text()).startsWith('#!/usr/bin/env node')).toBe(true);
+  });
+
+  it('says the Windows agent is not available yet', async () => {
+    const res = await api('GET', '/downloads/coffer-agent-windows-x64.exe');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toMatch(/Windows agent is not available yet/);
+  });
+});

@@ -119,6 +119,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         }
       : { STORAGE_BACKEND: 'fs', STORAGE_DIR: path.join(opts.dataDir, 'storage') }),
     WEB_DIST: path.join(opts.repoRoot, 'web/dist'),
+    AGENT_INSTALLER: path.join(opts.repoRoot, 'deploy/downloads/install.sh'),
+    AGENT_LINUX_BUNDLE: path.join(opts.repoRoot, 'agent/dist/bundle/coffer-agent-linux-x64'),
     ...opts.env,
   };
   // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.

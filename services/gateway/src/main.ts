@@ -48,7 +48,13 @@ async function main() {
   agentDataRoutes(routes, { clients, log });
   adminRoutes(routes, { clients, identity });
 
-  const app = createApp({ log, routes, webDist: config.WEB_DIST, trustProxy: config.TRUST_PROXY });
+  const app = createApp({
+    log,
+    routes,
+    webDist: config.WEB_DIST,
+    downloads: { installer: config.AGENT_INSTALLER, linuxAgent: config.AGENT_LINUX_BUNDLE },
+    trustProxy: config.TRUST_PROXY,
+  });
   // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute
   // request timeout would cut large ones. Slow-header clients are still cut by headersTimeout.
   const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 }, app);

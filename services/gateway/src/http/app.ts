@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@coffer/common';
+import { downloadsRouter } from './downloads.js';
 import { apiNotFound, errorHandler } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import type { RouteTable } from './route.js';
@@ -12,6 +13,7 @@ export function createApp(deps: {
   log: Logger;
   routes: RouteTable;
   webDist?: string;
+  downloads: { installer?: string; linuxAgent?: string };
   trustProxy: string;
 }): Express {
   const app = express();
@@ -46,6 +48,7 @@ export function createApp(deps: {
   deps.routes.mount(api);
   app.use(api);
   app.use('/api', apiNotFound);
+  app.use(downloadsRouter(deps.downloads));
 
   const webDist = deps.webDist;
   if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
