@@ -15,18 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  Binary,
-  BSON,
-  Double,
-  Int32,
-  Long,
-  MongoClient,
-  ObjectId,
-  Timestamp,
-  BSONRegExp,
-  type Document,
-} from 'mongodb';
+import { BSON, Int32, MongoClient, type Document } from 'mongodb';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { decryptFile } from '../crypto/verify.js';
 import { buildArchive } from '../testing/archive-builder.js';
@@ -37,6 +26,7 @@ import { runBackup, type BackupResult } from './backup.js';
 import { PipelineError } from './errors.js';
 import type { Progress } from './progress.js';
 import { runRestore } from './restore.js';
+import { everyType } from '../testing/bson-fixtures';
 
 jest.setTimeout(180_000);
 
@@ -65,40 +55,6 @@ const uriFor = (db: string) => `${ferret.uri}${encodeURIComponent(db)}`;
 // ---------------------------------------------------------------------------------------------
 // Seed data: every BSON type FerretDB stores (architecture §6), awkward collection names,
 // unique/compound/sparse indexes, an empty collection, and enough random data for many chunks.
-
-function everyType(i: number): Document {
-  return {
-    _id: new ObjectId(),
-    seq: new Int32(i),
-    double: new Double(i + 0.25),
-    bigDouble: 1.7976931348623157e308,
-    string: `ünïcode ✓ ${i} "quoted" \\ back`,
-    emptyString: '',
-    object: { nested: { deep: true, list: [1, 'two', { three: 3 }] } },
-    array: [new Int32(1), 'two', new Double(3.5), null, { k: 'v' }],
-    emptyArray: [],
-    binGeneric: new Binary(Buffer.from([0, 1, 2, 255]), 0),
-    binFunction: new Binary(Buffer.from('function'), 1),
-    binOld: new Binary(Buffer.from('old binary'), 2),
-    binUuidOld: new Binary(randomBytes(16), 3),
-    binUuid: new Binary(randomBytes(16), 4),
-    binMd5: new Binary(randomBytes(16), 5),
-    binEncrypted: new Binary(randomBytes(20), 6),
-    binColumn: new Binary(randomBytes(12), 7),
-    binUser: new Binary(randomBytes(9), 128),
-    oid: new ObjectId(),
-    yes: true,
-    no: false,
-    date: new Date(Date.UTC(2024, 1, 29, 12, 30, 45, 123) + i),
-    oldDate: new Date(-86_400_000 * 365 * 40),
-    nothing: null,
-    regex: new BSONRegExp('^coffer.*\\d+$', 'im'),
-    int32: new Int32(-2_147_483_648 + i),
-    timestamp: new Timestamp({ t: 1_700_000_000 + i, i: 7 }),
-    int64: Long.fromString('9007199254740993'),
-    negInt64: Long.fromNumber(-42 - i),
-  };
-}
 
 /** Documents whose _id is not an ObjectId. */
 type FreeDoc = { _id: unknown; [field: string]: unknown };
