@@ -2,6 +2,7 @@
 // wizard, General save, Databases empty state, Security key regeneration, Agents empty state.
 import type { Browser, Page } from 'playwright-core';
 import { api, launch, newSession, registeredUser, signIn, toast, visible, expectTitle } from './helpers';
+import { eventually } from '../integration/helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -113,21 +114,26 @@ describe('settings', () => {
       // General is the default tab; the Free plan allows daily at most and 7 days of retention.
       await visible(page.getByRole('button', { name: 'Save Changes' }));
       expect(await page.getByLabel('Backup Frequency').inputValue()).toBe('daily');
-      expect(await optionStates(page, 'Backup Frequency')).toEqual([
-        'hourly:true',
-        'daily:false',
-        'weekly:false',
-        'monthly:false',
-      ]);
+      // The plan arrives separately from the settings: wait until its limits are applied.
+      await eventually(async () =>
+        expect(await optionStates(page, 'Backup Frequency')).toEqual([
+          'hourly:true',
+          'daily:false',
+          'weekly:false',
+          'monthly:false',
+        ]),
+      );
       expect(await page.getByLabel('Retention Period').inputValue()).toBe('72');
-      expect(await optionStates(page, 'Retention Period')).toEqual([
-        '72:false',
-        '168:false',
-        '336:true',
-        '720:true',
-        '2160:true',
-        '4320:true',
-      ]);
+      await eventually(async () =>
+        expect(await optionStates(page, 'Retention Period')).toEqual([
+          '72:false',
+          '168:false',
+          '336:true',
+          '720:true',
+          '2160:true',
+          '4320:true',
+        ]),
+      );
       await page.getByLabel('Backup Frequency').selectOption('weekly');
       await page.getByLabel('Retention Period').selectOption('168');
       await page.getByRole('button', { name: 'Save Changes' }).click();
