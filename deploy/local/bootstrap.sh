@@ -50,8 +50,8 @@ fi
 
 # Builds one Go package at a pinned module version inside a small module of our own: the module
 # proxy here serves pinned versions but refuses the version lists `go install pkg@v` asks for.
-go_build() { # name module version package [extra env]
-  local name=$1 module=$2 version=$3 pkg=$4 out=$BIN/$1-$3
+go_build() { # name version package
+  local name=$1 version=$2 pkg=$3 out=$BIN/$1-$2
   if [ -x "$out" ]; then ln -sf "$out" "$BIN/$name"; return; fi
   log "building $name $version (first run only)"
   local dir=$CACHE/gobuild/$name-$version
@@ -61,13 +61,13 @@ go_build() { # name module version package [extra env]
   mv "$out.tmp" "$out"; ln -sf "$out" "$BIN/$name"
 }
 
-go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" github.com/nats-io/nats-server/v2
+go_build nats-server "$NATS_SERVER_VERSION" github.com/nats-io/nats-server/v2
 GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
-  go_build mongodump github.com/mongodb/mongo-tools "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongodump/main
+  go_build mongodump "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongodump/main
 GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
-  go_build mongorestore github.com/mongodb/mongo-tools "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongorestore/main
-[ $with_natscli = 1 ] && go_build nats github.com/nats-io/natscli "$NATSCLI_VERSION" github.com/nats-io/natscli/nats
-[ $with_minio = 1 ] && go_build minio github.com/minio/minio "$MINIO_VERSION" github.com/minio/minio
+  go_build mongorestore "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongorestore/main
+[ $with_natscli = 1 ] && go_build nats "$NATSCLI_VERSION" github.com/nats-io/natscli/nats
+[ $with_minio = 1 ] && go_build minio "$MINIO_VERSION" github.com/minio/minio
 
 # FerretDB 1.24.2, vendored with two changes (architecture §6): the version file upstream generates,
 # and createIndexes ignoring the deprecated `ns` option that mongorestore always sends.
