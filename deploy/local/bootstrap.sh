@@ -26,6 +26,9 @@ done
 apt_needed=()
 command -v redis-server >/dev/null || apt_needed+=(redis-server)
 command -v protoc >/dev/null || apt_needed+=(protobuf-compiler)
+# The agent downloads: zstd compresses them; the arm64 strip makes that binary a sixth smaller.
+command -v zstd >/dev/null || apt_needed+=(zstd)
+command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ ${#apt_needed[@]} -gt 0 ]; then
   log "apt-get install ${apt_needed[*]}"

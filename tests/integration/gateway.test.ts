@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { api, baseUrl, newUser } from './helpers';
 
@@ -60,18 +61,47 @@ describe('gateway', () => {
 });
 
 describe('agent downloads', () => {
-  it('serves the installer and the single-file Linux agent the setup wizard links to', async () => {
-    const installer = await fetch(`${baseUrl()}/downloads/install.sh`);
-    expect(installer.status).toBe(200);
-    expect(await installer.text()).toMatch(/coffer-agent init --server/);
-    const agent = await fetch(`${baseUrl()}/downloads/coffer-agent-linux-x64`);
-    expect(agent.status).toBe(200);
-    expect((await agent.text()).startsWith('#!/usr/bin/env node')).toBe(true);
+  it('serves every file of SHA256SUMS with the hash it lists, and release.json for updating agents', async () => {
+    const sums = await fetch(`${baseUrl()}/downloads/SHA256SUMS`);
+    expect(sums.status).toBe(200);
+    const listed = new Map(
+      (await sums.text())
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/))
+        .map(([hash, name]) => [name!, hash!]),
+    );
+    expect([...listed.keys()].sort()).toEqual([
+      'coffer-agent-linux-arm64',
+      'coffer-agent-linux-arm64.zst',
+      'coffer-agent-linux-x64',
+      'coffer-agent-linux-x64.zst',
+      'coffer-agent-service.exe',
+      'coffer-agent-windows-x64.exe',
+      'coffer-agent-windows-x64.exe.zst',
+      'install.ps1',
+      'install.sh',
+    ]);
+    for (const [name, hash] of listed) {
+      const res = await fetch(`${baseUrl()}/downloads/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(createHash('sha256').update(body).digest('hex')).toBe(hash);
+    }
+    const release = await (await fetch(`${baseUrl()}/downloads/release.json`)).json();
+    expect(release.files['linux-x64']).toMatchObject({
+      name: 'coffer-agent-linux-x64',
+      sha256: listed.get('coffer-agent-linux-x64'),
+      compressed: { name: 'coffer-agent-linux-x64.zst', sha256: listed.get('coffer-agent-linux-x64.zst') },
+    });
+    expect(Object.keys(release.files).sort()).toEqual(['linux-arm64', 'linux-x64', 'windows-x64']);
   });
 
-  it('says the Windows agent is not available yet', async () => {
-    const res = await api('GET', '/downloads/coffer-agent-windows-x64.exe');
-    expect(res.status).toBe(404);
-    expect(res.body.message).toMatch(/Windows agent is not available yet/);
+  it('serves nothing that SHA256SUMS does not list', async () => {
+    for (const name of ['agent.json', '..%2F..%2Fpackage.json', '.coffer-build', 'coffer-agent-darwin-x64']) {
+      const res = await api('GET', `/downloads/${name}`);
+      expect(res.status).toBe(404);
+    }
   });
 });

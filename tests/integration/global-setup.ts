@@ -15,6 +15,9 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.COFFER_BASE_URL) return; // another project of this run started it
   const repoRoot = path.resolve(__dirname, '../..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
+  // The gateways serve a copy of the agent downloads: the update tests replace files in it.
+  const downloads = path.join(dataDir, 'downloads');
+  fs.cpSync(path.join(repoRoot, 'agent/dist/downloads'), downloads, { recursive: true });
   const admin = { email: 'admin@coffer.test', password: 'admin-password-1' };
   const stack = await startStack({
     repoRoot,
@@ -26,6 +29,7 @@ export default async function globalSetup(): Promise<void> {
     orchestrators: 2,
     // test.sh runs the backup round trip a second time with storage on S3 (MinIO).
     storageBackend: process.env.COFFER_STORAGE_BACKEND === 's3' ? 's3' : 'fs',
+    agentDownloadsDir: downloads,
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -46,6 +50,7 @@ export default async function globalSetup(): Promise<void> {
     COFFER_MONGO_URL: stack.urls.mongo,
     COFFER_REDIS_URL: stack.urls.redis,
     COFFER_DATA_DIR: dataDir,
+    COFFER_DOWNLOADS_DIR: downloads,
     COFFER_STORAGE_BACKEND: stack.urls.s3 ? 's3' : 'fs',
     COFFER_LOG_DIR: stack.logDir,
     COFFER_ADMIN_EMAIL: admin.email,

@@ -1,13 +1,13 @@
 // coffer-agent command line. `bin/coffer-agent` calls `cli()`; tests call `main()` with their
 // own streams and environment.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { ConfigError, permissionWarning, resolveConfigPath } from '../config/config.js';
 import { DatabaseNameError } from '../config/names.js';
 import { UriError } from '../config/uri.js';
 import { CofferFormatError } from '../crypto/errors.js';
 import { KeyFormatError } from '../crypto/key.js';
 import { PipelineError } from '../pipeline/errors.js';
+import { AGENT_VERSION, versionLine } from '../runtime/build-info.js';
+import { PreflightError } from '../runtime/preflight.js';
 import { GLOBAL_OPTIONS, splitCommand } from './args.js';
 import { dbCommand } from './commands/db.js';
 import { decryptCommand, verifyCommand } from './commands/decrypt.js';
@@ -15,6 +15,7 @@ import { initCommand } from './commands/init.js';
 import { keyCommand } from './commands/key.js';
 import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
+import { updateCommand } from './commands/update.js';
 import { note, out, UsageError, UserError, type CliIo } from './io.js';
 import { parseArgs } from 'node:util';
 
@@ -33,23 +34,14 @@ Usage: coffer-agent COMMAND [options]
   verify FILE [--key-file KEYFILE]                check a backup without decrypting it to disk
   status                                          is the backup daemon running?
   run                                             run the backup daemon (foreground)
+  update [--check]                                install the newest agent your Coffer server offers
+  --version                                       version, platform and the Node.js inside
 
 Every command takes --config PATH (default: $COFFER_AGENT_CONFIG, else
 $XDG_CONFIG_HOME/coffer/agent.json, else ~/.config/coffer/agent.json).
 COMMAND --help shows a command's options.`;
 
 const GROUPS = { key: ['export', 'import', 'fingerprint'], db: ['add', 'list', 'remove'] } as const;
-
-export function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Errors a user can act on, shown as one line; anything else is a bug and says so. */
 function describeError(e: unknown): { message: string; code: number; expected: boolean } {
@@ -63,7 +55,8 @@ function describeError(e: unknown): { message: string; code: number; expected: b
     return { message: e.message, code: 1, expected: true };
   }
   if (e instanceof CofferFormatError) return { message: e.message, code: 1, expected: true };
-  if (e instanceof PipelineError) return { message: e.message, code: 1, expected: true };
+  if (e instanceof PipelineError || e instanceof PreflightError)
+    return { message: e.message, code: 1, expected: true };
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && err.syscall && err.path) {
     const what = {
@@ -87,7 +80,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         options: { ...GLOBAL_OPTIONS, version: { type: 'boolean', short: 'v' } },
         strict: false,
       });
-      if (values.version) out(io, version());
+      if (values.version) out(io, versionLine());
       else if (values.help) out(io, HELP);
       else {
         note(io, HELP);
@@ -124,7 +117,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         await statusCommand(rest, io, configPath);
         break;
       case 'run':
-        await runCommand(rest, io, configPath, version());
+        await runCommand(rest, io, configPath, AGENT_VERSION);
+        break;
+      case 'update':
+        await updateCommand(rest, io, configPath);
         break;
       case 'help':
         out(io, HELP);

@@ -1,6 +1,7 @@
 // The agent's local config file: server, API key, master key and the databases it backs up.
 // It is the only place connection strings and the key live (architecture §3): mode 0600, in a
 // 0700 directory, never sent anywhere.
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,11 @@ export const AgentConfigSchema = z.looseObject({
     }
   }),
   createdAt: z.string().optional(),
+  /**
+   * Where the daemon writes (status file, instance id, updates); the config's folder when absent.
+   * A service install points it at a folder of its own, so the config can be read-only for it.
+   */
+  stateDir: z.string().min(1).max(1000).optional(),
   databases: z
     .array(DatabaseEntrySchema)
     .default([])
@@ -75,20 +81,46 @@ export const AgentConfigSchema = z.looseObject({
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type DatabaseEntry = z.infer<typeof DatabaseEntrySchema>;
 
-/** --config, else $COFFER_AGENT_CONFIG, else $XDG_CONFIG_HOME/coffer/agent.json, else ~/.config/coffer/agent.json. */
-export function resolveConfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+/** Where the service installers put the config (install.sh, install.ps1). */
+export function systemConfigPath(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  return platform === 'win32'
+    ? path.win32.join(env.ProgramData ?? 'C:\\ProgramData', 'Coffer', 'agent.json')
+    : '/etc/coffer/agent.json';
+}
+
+/**
+ * --config, else $COFFER_AGENT_CONFIG, else the user's config ($XDG_CONFIG_HOME/coffer/agent.json
+ * or ~/.config/coffer/agent.json) when it exists, else the service install's config when that
+ * exists (so `sudo coffer-agent db add` finds it), else the user's path.
+ */
+export function resolveConfigPath(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (file: string) => boolean = existsSync,
+): string {
   if (flag) return path.resolve(flag);
   if (env.COFFER_AGENT_CONFIG) return path.resolve(env.COFFER_AGENT_CONFIG);
   const base =
     env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
       ? env.XDG_CONFIG_HOME
       : path.join(os.homedir(), '.config');
-  return path.join(base, 'coffer', 'agent.json');
+  const user = path.join(base, 'coffer', 'agent.json');
+  if (exists(user)) return user;
+  const system = systemConfigPath(process.platform, env);
+  return exists(system) ? system : user;
 }
 
-/** The daemon's status file sits beside the config. */
-export function statusPathFor(configPath: string): string {
-  return path.join(path.dirname(configPath), 'agent.status.json');
+/** The folder the daemon writes to: the config's `stateDir`, else the config's own folder. */
+export function stateDirFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
+  return config?.stateDir ? path.resolve(config.stateDir) : path.dirname(configPath);
+}
+
+/** The daemon's status file, in its state folder. */
+export function statusPathFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
+  return path.join(stateDirFor(configPath, config), 'agent.status.json');
 }
 
 function describeIssues(error: z.ZodError): string {

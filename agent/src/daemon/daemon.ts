@@ -1,8 +1,7 @@
 // `coffer-agent run`: keeps one Socket.IO connection to the gateway (namespace /agents), answers
 // its commands, runs backups and restores, heartbeats, and mirrors its state into the status
 // file. Connection strings and the master key stay in this process (docs/agent-protocol.md).
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -11,7 +10,7 @@ import {
   findDatabase,
   loadConfig,
   masterKeyOf,
-  saveConfig,
+  stateDirFor,
   statusPathFor,
   type AgentConfig,
 } from '../config/config.js';
@@ -19,6 +18,10 @@ import { uriSecrets } from '../config/uri.js';
 import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
 import { runRestore } from '../pipeline/restore.js';
+import type { ToolInfo } from '../runtime/preflight.js';
+import { loadInstanceId, renewInstanceId } from './instance.js';
+import { createUpdater } from './update.js';
+import { isSingleExecutable } from '../runtime/build-info.js';
 import { Backoff } from './backoff.js';
 import { isJobCommand, parseCommand, type Ack, type Command } from './commands.js';
 import { JobRunner, type ReportAnswer, type Reporter } from './jobs.js';
@@ -32,6 +35,8 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const REPORT_TIMEOUT_MS = 10_000;
 /** Retry interval after the server refused the API key or the account is suspended. */
 export const AUTH_RETRY_MS = 60_000;
+/** How often the config is looked at for databases added or removed while the daemon runs. */
+export const CONFIG_POLL_MS = 5_000;
 
 export type DaemonOutcome = 'stopped' | 'restart';
 
@@ -41,6 +46,8 @@ export interface DaemonOptions {
   /** Where the log lines go (stdout). */
   out: Writable;
   env: NodeJS.ProcessEnv;
+  /** What the start-up check found (logged once). */
+  tools?: ToolInfo[];
 }
 
 export interface Daemon {
@@ -91,16 +98,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   if (!config.server || !config.apiKey) {
     throw new Error('this config has no server or API key');
   }
-  let instanceId = typeof config.instanceId === 'string' ? config.instanceId : '';
-  if (instanceId.length < 8) {
-    instanceId = randomUUID();
-    config = { ...config, instanceId };
-    await saveConfig(opts.configPath, config);
-  }
+  const stateDir = stateDirFor(opts.configPath, config);
+  let instanceId = await loadInstanceId(stateDir, config.instanceId);
   const server = config.server!;
   const apiKey = config.apiKey!;
   const heartbeatMs = positiveInt(opts.env.HEARTBEAT_INTERVAL_MS, DEFAULT_HEARTBEAT_MS);
   const authRetryMs = positiveInt(opts.env.COFFER_AGENT_AUTH_RETRY_MS, AUTH_RETRY_MS);
+  const configPollMs = positiveInt(opts.env.COFFER_AGENT_CONFIG_POLL_MS, CONFIG_POLL_MS);
 
   const log: Logger = createLogger({
     out: opts.out,
@@ -109,7 +113,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   });
   const scrub = (text: string) => redact(text, secretsOf(config));
   const status = new StatusFile(
-    statusPathFor(opts.configPath),
+    statusPathFor(opts.configPath, config),
     {
       pid: process.pid,
       version: opts.version,
@@ -166,6 +170,23 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       return answer && typeof answer === 'object' ? answer : { ok: false, error: 'no answer' };
     },
   };
+
+  const updater = createUpdater({
+    server,
+    version: opts.version,
+    stateDir,
+    execPath: process.execPath,
+    singleExecutable: isSingleExecutable(),
+    supervised: opts.env.COFFER_AGENT_SUPERVISED === '1',
+    log,
+    report: async (outcome) => {
+      if (!socket.connected) return false;
+      const answer = (await socket.timeout(REPORT_TIMEOUT_MS).emitWithAck('agent:update', outcome)) as
+        ReportAnswer | undefined;
+      return answer?.ok === true;
+    },
+    restart: (reason) => void shutdown(reason, 'restart'),
+  });
 
   const runner = new JobRunner({
     reporter,
@@ -249,6 +270,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     stopHeartbeat();
     heartbeat = setInterval(sendHeartbeat, heartbeatMs);
     sendHeartbeat();
+    void updater.reportPending().catch((e: unknown) => log.warn('could not report the update', { err: e }));
   });
 
   socket.on('disconnect', (reason) => {
@@ -307,9 +329,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     answer({ accepted: true });
     switch (cmd.kind) {
       case 'update':
-        log.info(`coffer-agent ${opts.version} is the latest version available`, {
-          note: 'Coffer has no update server yet, so this agent cannot look for or install a newer version; install new releases by hand.',
-        });
+        log.info('update check requested by the server');
+        void updater.run().catch((e: unknown) => log.error('the update failed', { err: e }));
         break;
       case 'restart':
         log.info('restart requested by the server');
@@ -327,10 +348,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     log.info('connection reset requested by the server; registering as a new agent');
     await runner.stopAll('Agent connection reset');
     try {
-      const fresh = await loadConfig(opts.configPath); // keep edits made while running
-      instanceId = randomUUID();
-      config = { ...fresh, instanceId };
-      await saveConfig(opts.configPath, config);
+      instanceId = await renewInstanceId(stateDir);
     } catch (e) {
       log.error('could not save the new instance id; keeping the old one', { err: e });
     }
@@ -348,6 +366,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     await runner.stopAll(reason);
     stopHeartbeat();
     clearInterval(sweeper);
+    clearInterval(configWatch);
     if (reconnectTimer) clearTimeout(reconnectTimer);
     socket.close();
     status.stop();
@@ -366,10 +385,40 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const sweeper = setInterval(() => void sweep(), 3_600_000);
   sweeper.unref();
 
+  // `coffer-agent db add|remove` (often run as root beside a running service) only edits the
+  // config: pick the change up and tell the server at once.
+  let configStamp = (await stat(opts.configPath)).mtimeMs;
+  const reloadConfig = async () => {
+    const st = await stat(opts.configPath).catch(() => undefined);
+    if (!st || st.mtimeMs === configStamp || stopping) return;
+    configStamp = st.mtimeMs;
+    try {
+      const fresh = await loadConfig(opts.configPath);
+      const names = (c: AgentConfig) => c.databases.map((d) => d.name).join('\n');
+      const changed = names(fresh) !== names(config);
+      if (fresh.server !== config.server || fresh.apiKey !== config.apiKey)
+        log.warn('the server or API key changed in the config; restart the agent to use them');
+      config = { ...fresh, server: config.server, apiKey: config.apiKey };
+      if (changed) {
+        log.info('databases changed in the config', { databases: config.databases.map((d) => d.name) });
+        sendHeartbeat();
+      }
+    } catch (e) {
+      log.warn('the config changed but cannot be used; keeping the previous one', {
+        error: (e as Error).message,
+      });
+    }
+  };
+  const configWatch = setInterval(() => void reloadConfig(), configPollMs);
+  configWatch.unref();
+
   status.start();
   status.update({ connected: false });
   log.info('starting', {
     version: opts.version,
+    node: process.version,
+    ...(opts.tools ? { tools: opts.tools.map((t) => `${t.path} (${t.version})`) } : {}),
+    stateDir,
     server: displayServer(server),
     instanceId,
     databases: config.databases.map((d) => d.name),

@@ -11,12 +11,17 @@ export type ToolName = 'mongodump' | 'mongorestore';
 export const INSTALL_HINT =
   'Install the MongoDB Database Tools (https://www.mongodb.com/docs/database-tools/installation/ — ' +
   'e.g. `apt install mongodb-database-tools` from the MongoDB repository, or the .tgz/.zip from ' +
-  'https://www.mongodb.com/try/download/database-tools) and make sure they are on PATH.';
+  'https://www.mongodb.com/try/download/database-tools) and make sure they are on PATH ' +
+  '(or set COFFER_TOOLS_DIR to their folder).';
 
-/** Finds `name` on PATH (like `which`); a missing tool is a TOOL_MISSING error saying how to install it. */
+/**
+ * Finds `name` in $COFFER_TOOLS_DIR, then on PATH (like `which`); a missing tool is a
+ * TOOL_MISSING error saying how to install it.
+ */
 export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+  const dirs = [env.COFFER_TOOLS_DIR ?? '', ...(env.PATH ?? '').split(path.delimiter)];
+  for (const dir of dirs) {
     if (!dir) continue;
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext.toLowerCase());
@@ -28,7 +33,7 @@ export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.
       }
     }
   }
-  throw new PipelineError('TOOL_MISSING', `${name} was not found on PATH. ${INSTALL_HINT}`);
+  throw new PipelineError('TOOL_MISSING', `${name} was not found${env.COFFER_TOOLS_DIR ? ` in ${env.COFFER_TOOLS_DIR} or` : ''} on PATH. ${INSTALL_HINT}`);
 }
 
 function checkedName(db: string): string {

@@ -19,6 +19,8 @@ export interface StackOptions {
   orchestrators?: number;
   /** Where storage keeps blobs: its filesystem backend (default) or S3 on a local MinIO. */
   storageBackend?: 'fs' | 's3';
+  /** The folder served under /downloads; default agent/dist/downloads (built by `npm run build`). */
+  agentDownloadsDir?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -119,8 +121,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         }
       : { STORAGE_BACKEND: 'fs', STORAGE_DIR: path.join(opts.dataDir, 'storage') }),
     WEB_DIST: path.join(opts.repoRoot, 'web/dist'),
-    AGENT_INSTALLER: path.join(opts.repoRoot, 'deploy/downloads/install.sh'),
-    AGENT_LINUX_BUNDLE: path.join(opts.repoRoot, 'agent/dist/bundle/coffer-agent-linux-x64'),
+    AGENT_DOWNLOADS_DIR: opts.agentDownloadsDir ?? path.join(opts.repoRoot, 'agent/dist/downloads'),
     ...opts.env,
   };
   // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.

@@ -14,9 +14,8 @@ const schema = z.object({
   STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
   /** The built web app (web/dist); served on the same origin as /api when present. */
   WEB_DIST: z.string().optional(),
-  /** The agent installer and the single-file Linux agent, served under /downloads. */
-  AGENT_INSTALLER: z.string().optional(),
-  AGENT_LINUX_BUNDLE: z.string().optional(),
+  /** The agent downloads (agent binaries, installers, SHA256SUMS), served under /downloads. */
+  AGENT_DOWNLOADS_DIR: z.string().optional(),
   /** Express 'trust proxy' setting: which hops may set X-Forwarded-For (e.g. 'loopback'). */
   TRUST_PROXY: z.string().default('false'),
   /** How long a user's account state (ban, role) is cached before asking auth again. */

@@ -52,7 +52,7 @@ async function main() {
     log,
     routes,
     webDist: config.WEB_DIST,
-    downloads: { installer: config.AGENT_INSTALLER, linuxAgent: config.AGENT_LINUX_BUNDLE },
+    downloads: config.AGENT_DOWNLOADS_DIR,
     trustProxy: config.TRUST_PROXY,
   });
   // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute

