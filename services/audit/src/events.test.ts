@@ -23,7 +23,11 @@ describe('audit subscriptions', () => {
     const backup = subs.find((s) => s.stream === 'BACKUP')!;
     expect(backup.subjects).not.toContain('backup.backup.started');
     expect(backup.subjects).not.toContain('backup.schedule.due');
-    expect(subs.find((s) => s.stream === 'AGENT')!.subjects).not.toContain('agent.command.requested');
+    const agent = subs.find((s) => s.stream === 'AGENT')!;
+    expect(agent.subjects).toEqual(
+      expect.arrayContaining(['agent.agent.updated', 'agent.agent.update_failed']),
+    );
+    expect(agent.subjects).not.toContain('agent.command.requested');
   });
 
   it('finds the stream of a subject from its domain', () => {

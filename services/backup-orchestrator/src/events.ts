@@ -4,7 +4,7 @@ import type { EventBus, EventEnvelope, EventMap, StreamName } from '@coffer/comm
  * What the orchestrator publishes:
  * - BACKUP: backup.backup.{created,started,completed,failed,deleted}, backup.schedule.due
  * - RESTORE: restore.restore.{requested,initiated,completed,failed}
- * - AGENT: agent.agent.{registered,disconnected}, agent.command.requested
+ * - AGENT: agent.agent.{registered,disconnected,updated,update_failed}, agent.command.requested
  * - SETTINGS: settings.backup.updated
  * Message ids are derived from the job and the step (`<backupId>:completed`, a command's id, a
  * schedule slot), so a retried step is dropped by JetStream's duplicate window and by audit's

@@ -122,4 +122,20 @@ describe('orchestrator gRPC handlers', () => {
       }),
     ).resolves.toEqual({});
   });
+
+  it('relays an update report to the domain and refuses an unknown status or a version with whitespace', async () => {
+    const { h, w } = setup();
+    const agentId = await w.connectAgent();
+    const req = { userId: USER, agentId, status: 'updated', fromVersion: '1.0.0', toVersion: '1.1.0' };
+    await expect(call(h.reportAgentUpdate, req)).resolves.toEqual({});
+    expect(w.events.of('agent.agent.updated')).toHaveLength(1);
+    await expect(call(h.reportAgentUpdate, { ...req, status: 'done' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Update status must be updated, current or failed',
+    });
+    await expect(call(h.reportAgentUpdate, { ...req, toVersion: '1.1.0\r\nX: y' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Version must not contain whitespace',
+    });
+  });
 });

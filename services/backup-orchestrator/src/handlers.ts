@@ -40,6 +40,8 @@ const retention = z.number().refine((h) => (RETENTION_OPTIONS as readonly number
 
 const agentJob = z.object({ userId, agentId });
 const agentError = z.string().max(100_000).default('');
+// Versions end up in message ids, which travel as NATS headers (no line breaks there).
+const version = text('Version', 50).regex(/^\S*$/, 'Version must not contain whitespace');
 
 /** gRPC edge of the orchestrator: validate, call the domain, shape the answer. */
 export function orchestratorHandlers(deps: {
@@ -246,6 +248,21 @@ export function orchestratorHandlers(deps: {
     async failRestore(req) {
       const input = parseInput(agentJob.extend({ jobId: restoreId, error: agentError }), req);
       await restores.fail({ ...input, restoreId: input.jobId });
+      return {};
+    },
+    async reportAgentUpdate(req) {
+      const input = parseInput(
+        agentJob.extend({
+          status: z.enum(['updated', 'current', 'failed'], {
+            error: 'Update status must be updated, current or failed',
+          }),
+          fromVersion: version,
+          toVersion: version,
+          error: agentError,
+        }),
+        req,
+      );
+      await agents.updateReported(input);
       return {};
     },
   });

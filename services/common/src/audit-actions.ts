@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'EMAIL_CHANGED',
   'AGENT_REGISTERED',
   'AGENT_DISCONNECTED',
+  'AGENT_UPDATED',
+  'AGENT_UPDATE_FAILED',
   'STORAGE_LIMIT_EXCEEDED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -30,6 +30,10 @@ export interface EventMap {
 
   'agent.agent.registered': AgentEvent;
   'agent.agent.disconnected': AgentEvent;
+  /** The agent installed a newer release of itself and runs it now. */
+  'agent.agent.updated': AgentEvent & { fromVersion: string; toVersion: string };
+  /** The agent tried to update itself and keeps running `fromVersion`. */
+  'agent.agent.update_failed': AgentEvent & { fromVersion: string; error: string };
   /** A command for one agent; whichever gateway takes it emits it to the agent's room. */
   'agent.command.requested': AgentCommand;
 

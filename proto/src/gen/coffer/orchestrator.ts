@@ -246,6 +246,17 @@ export interface CompleteRestoreRequest {
   documentsFailed: number;
 }
 
+export interface ReportAgentUpdateRequest {
+  userId: string;
+  agentId: string;
+  /** updated | current | failed */
+  status: string;
+  fromVersion: string;
+  /** equals from_version unless updated */
+  toVersion: string;
+  error?: string | undefined;
+}
+
 function createBaseEmpty(): Empty {
   return {};
 }
@@ -4057,6 +4068,171 @@ export const CompleteRestoreRequest: MessageFns<CompleteRestoreRequest> = {
   },
 };
 
+function createBaseReportAgentUpdateRequest(): ReportAgentUpdateRequest {
+  return { userId: "", agentId: "", status: "", fromVersion: "", toVersion: "", error: undefined };
+}
+
+export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
+  encode(message: ReportAgentUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.fromVersion !== "") {
+      writer.uint32(34).string(message.fromVersion);
+    }
+    if (message.toVersion !== "") {
+      writer.uint32(42).string(message.toVersion);
+    }
+    if (message.error !== undefined) {
+      writer.uint32(50).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportAgentUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportAgentUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fromVersion = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.toVersion = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportAgentUpdateRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      fromVersion: isSet(object.fromVersion)
+        ? globalThis.String(object.fromVersion)
+        : isSet(object.from_version)
+        ? globalThis.String(object.from_version)
+        : "",
+      toVersion: isSet(object.toVersion)
+        ? globalThis.String(object.toVersion)
+        : isSet(object.to_version)
+        ? globalThis.String(object.to_version)
+        : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: ReportAgentUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.fromVersion !== "") {
+      obj.fromVersion = message.fromVersion;
+    }
+    if (message.toVersion !== "") {
+      obj.toVersion = message.toVersion;
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
+    return ReportAgentUpdateRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
+    const message = createBaseReportAgentUpdateRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.status = object.status ?? "";
+    message.fromVersion = object.fromVersion ?? "";
+    message.toVersion = object.toVersion ?? "";
+    message.error = object.error ?? undefined;
+    return message;
+  },
+};
+
 /**
  * Agents, databases (names only), backups, restores, per-user backup settings, the scheduler and
  * retention. Owned by the backup-orchestrator service. Connection strings and keys never appear here.
@@ -4312,6 +4488,17 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /** What the agent's self-update (the dashboard's update command) came to. */
+  reportAgentUpdate: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/ReportAgentUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReportAgentUpdateRequest): Buffer =>
+      Buffer.from(ReportAgentUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReportAgentUpdateRequest => ReportAgentUpdateRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
 } as const;
 
 export interface OrchestratorServiceServer extends UntypedServiceImplementation {
@@ -4348,6 +4535,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   restoreStarted: handleUnaryCall<JobRef, Ok>;
   completeRestore: handleUnaryCall<CompleteRestoreRequest, Restore>;
   failRestore: handleUnaryCall<FailJobRequest, Ok>;
+  /** What the agent's self-update (the dashboard's update command) came to. */
+  reportAgentUpdate: handleUnaryCall<ReportAgentUpdateRequest, Ok>;
 }
 
 export interface OrchestratorServiceClient extends Client {
@@ -4720,6 +4909,22 @@ export interface OrchestratorServiceClient extends Client {
   ): ClientUnaryCall;
   failRestore(
     request: FailJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /** What the agent's self-update (the dashboard's update command) came to. */
+  reportAgentUpdate(
+    request: ReportAgentUpdateRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  reportAgentUpdate(
+    request: ReportAgentUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  reportAgentUpdate(
+    request: ReportAgentUpdateRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

@@ -55,6 +55,8 @@ describe('audit action table', () => {
     expect(auditedSubjects().sort()).toEqual([
       'agent.agent.disconnected',
       'agent.agent.registered',
+      'agent.agent.update_failed',
+      'agent.agent.updated',
       'auth.user.api_key_regenerated',
       'auth.user.email_changed',
       'auth.user.password_changed',
@@ -248,6 +250,53 @@ describe('agent actions', () => {
       },
     ]);
   });
+
+  const agent = { userId: USER, agentId: AGENT, name: 'db-box', hostname: 'host-1' };
+
+  it('records a self-update with the version change, by the agent', () => {
+    expect(entriesFor('agent.agent.updated', { ...agent, fromVersion: '1.2.0', toVersion: '1.3.0' })).toEqual(
+      [
+        {
+          userId: USER,
+          action: 'AGENT_UPDATED',
+          entity: 'Agent',
+          entityId: AGENT,
+          actor: 'db-box',
+          details: { name: 'db-box', hostname: 'host-1', value: '1.2.0 → 1.3.0' },
+        },
+      ],
+    );
+  });
+
+  it('records a failed self-update with the version that keeps running and the start of the error', () => {
+    expect(
+      entriesFor('agent.agent.update_failed', {
+        ...agent,
+        name: '',
+        fromVersion: '1.2.0',
+        error: 'cannot replace /usr/local/bin/coffer-agent (EACCES); this version keeps running',
+      }),
+    ).toEqual([
+      {
+        userId: USER,
+        action: 'AGENT_UPDATE_FAILED',
+        entity: 'Agent',
+        entityId: AGENT,
+        actor: 'host-1',
+        details: {
+          hostname: 'host-1',
+          value: '1.2.0',
+          error: 'cannot replace /usr/local/bin/coffer-agent (EACCES); this version keeps running',
+        },
+      },
+    ]);
+    const [long] = entriesFor('agent.agent.update_failed', {
+      ...agent,
+      fromVersion: '1.2.0',
+      error: 'x'.repeat(4000),
+    });
+    expect(long!.details.error).toHaveLength(1000);
+  });
 });
 
 describe('settings actions', () => {
@@ -346,6 +395,8 @@ describe('actor label (spec §4)', () => {
   it('shows the agent name, else its hostname, for agent actions', () => {
     expect(actorLabel('AGENT_REGISTERED', { name: 'db-box', hostname: 'host-1' })).toBe('db-box');
     expect(actorLabel('AGENT_DISCONNECTED', { hostname: 'host-1' })).toBe('host-1');
+    expect(actorLabel('AGENT_UPDATED', { name: 'db-box', hostname: 'host-1' })).toBe('db-box');
+    expect(actorLabel('AGENT_UPDATE_FAILED', { hostname: 'host-1' })).toBe('host-1');
   });
 
   it("says 'User' for manual backups and 'System' for automatic, AUTO and STORAGE actions", () => {

@@ -126,6 +126,19 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
   // The actor of agent actions is the agent itself (its name, else its hostname).
   'agent.agent.registered': { action: 'AGENT_REGISTERED', entity: 'Agent', ...agentOf },
   'agent.agent.disconnected': { action: 'AGENT_DISCONNECTED', entity: 'Agent', ...agentOf },
+  'agent.agent.updated': {
+    action: 'AGENT_UPDATED',
+    entity: 'Agent',
+    ...agentOf,
+    details: (d) => ({ ...agentOf.details(d), value: `${d.fromVersion} → ${d.toVersion}` }),
+  },
+  // The value is the version that keeps running.
+  'agent.agent.update_failed': {
+    action: 'AGENT_UPDATE_FAILED',
+    entity: 'Agent',
+    ...agentOf,
+    details: (d) => ({ ...agentOf.details(d), value: d.fromVersion, error: clip(d.error) }),
+  },
 
   // One settings save: SETTINGS_UPDATED always, plus one entry per setting that really changed.
   'settings.backup.updated': [

@@ -88,6 +88,83 @@ describe('agents', () => {
     expect(w.events.of('agent.agent.registered')).toHaveLength(2);
   });
 
+  describe('update reports', () => {
+    const report = (agentId: string, over = {}) => ({
+      userId: USER,
+      agentId,
+      status: 'updated' as const,
+      fromVersion: '1.0.0',
+      toVersion: '1.1.0',
+      ...over,
+    });
+
+    it('announces an update once, however often the agent repeats the report', async () => {
+      const w = testWorld();
+      const agentId = await w.connectAgent();
+      await w.agents.updateReported(report(agentId));
+      w.clock.advance(3 * 3_600_000); // the ack was lost; the agent reports again after a reconnect
+      await w.agents.updateReported(report(agentId));
+      expect(w.events.distinct('agent.agent.updated').map((e) => e.data)).toEqual([
+        {
+          userId: USER,
+          agentId,
+          name: 'web-1',
+          hostname: 'web-1.internal',
+          fromVersion: '1.0.0',
+          toVersion: '1.1.0',
+        },
+      ]);
+      expect(w.events.of('agent.agent.update_failed')).toEqual([]);
+    });
+
+    it('announces a failure with its error; a repeat within the hour is the same report, a later one is new', async () => {
+      const w = testWorld();
+      const agentId = await w.connectAgent();
+      const failed = report(agentId, { status: 'failed', toVersion: '1.0.0', error: 'permission denied' });
+      await w.agents.updateReported(failed);
+      w.clock.advance(60_000);
+      await w.agents.updateReported(failed);
+      expect(w.events.distinct('agent.agent.update_failed').map((e) => e.data)).toEqual([
+        {
+          userId: USER,
+          agentId,
+          name: 'web-1',
+          hostname: 'web-1.internal',
+          fromVersion: '1.0.0',
+          error: 'permission denied',
+        },
+      ]);
+      w.clock.advance(3_600_000);
+      await w.agents.updateReported(failed);
+      expect(w.events.distinct('agent.agent.update_failed')).toHaveLength(2);
+      expect(w.events.of('agent.agent.updated')).toEqual([]);
+    });
+
+    it('announces nothing when the agent was already current', async () => {
+      const w = testWorld();
+      const agentId = await w.connectAgent();
+      const before = w.events.published.length;
+      await w.agents.updateReported(report(agentId, { status: 'current', toVersion: '1.0.0' }));
+      expect(w.events.published).toHaveLength(before);
+    });
+
+    it("answers NOT_FOUND for another user's agent, an unknown one and a reset one", async () => {
+      const w = testWorld();
+      const agentId = await w.connectAgent();
+      await expect(w.agents.updateReported(report(agentId, { userId: OTHER_USER }))).rejects.toMatchObject({
+        kind: 'NOT_FOUND',
+        message: 'Agent not found',
+      });
+      await expect(
+        w.agents.updateReported(report('ffffffffffffffffffffffff', { status: 'failed', error: 'x' })),
+      ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+      await w.agents.manage(USER, agentId, 'reset');
+      await expect(w.agents.updateReported(report(agentId))).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+      expect(w.events.of('agent.agent.updated')).toEqual([]);
+      expect(w.events.of('agent.agent.update_failed')).toEqual([]);
+    });
+  });
+
   it("answers NOT_FOUND for another user's agent", async () => {
     const w = testWorld();
     const agentId = await w.connectAgent();

@@ -3,10 +3,19 @@ import type { OrchestratorEvents } from '../events.js';
 import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
 import type { Dispatcher } from './dispatch.js';
-import { agentStatus, type AgentStatus } from './rules.js';
+import { agentStatus, HOUR_MS, type AgentStatus } from './rules.js';
 
 export type AgentView = AgentRecord & { status: AgentStatus };
 export type ManageAction = Extract<AgentCommandKind, 'restart' | 'update' | 'reset'>;
+
+export interface UpdateReport {
+  userId: string;
+  agentId: string;
+  status: 'updated' | 'current' | 'failed';
+  fromVersion: string;
+  toVersion: string;
+  error?: string;
+}
 
 const agentEvent = (a: AgentRecord): AgentEvent => ({
   userId: a.userId,
@@ -76,6 +85,33 @@ export function agents(deps: {
       }
       const agent = await store.get(agentId);
       if (!agent || agent.userId !== userId) throw unknownAgent();
+    },
+
+    /**
+     * What the agent's self-update came to; 'current' changed nothing and is not announced. The
+     * agent repeats a report until it is acknowledged, so the message ids are not random: an update
+     * is one version change; a failure carries no attempt id, so failures of a version are told
+     * apart by the hour of the report (a repeat within that hour counts as the same report).
+     * The new version needs no write here: the agent registered with it before reporting.
+     */
+    async updateReported(report: UpdateReport): Promise<void> {
+      const agent = await store.get(report.agentId);
+      if (!agent || agent.userId !== report.userId || agent.retired) throw unknownAgent();
+      const { fromVersion, toVersion } = report;
+      if (report.status === 'updated') {
+        await deps.events.publish(
+          'agent.agent.updated',
+          { ...agentEvent(agent), fromVersion, toVersion },
+          { id: `${agent.id}:updated:${fromVersion}:${toVersion}` },
+        );
+      } else if (report.status === 'failed') {
+        const hour = Math.floor(now().getTime() / HOUR_MS);
+        await deps.events.publish(
+          'agent.agent.update_failed',
+          { ...agentEvent(agent), fromVersion, error: report.error ?? '' },
+          { id: `${agent.id}:update_failed:${fromVersion}:${hour}` },
+        );
+      }
     },
 
     /** restart | update | reset. A reset retires this record: the agent comes back with a new instance id. */

@@ -119,6 +119,7 @@ export function startAgentNamespace(deps: {
     on('restore:failed', (p) =>
       orchestrator.failRestore({ userId, agentId, jobId: p.restoreId, error: p.error }),
     );
+    on('agent:update', (p) => orchestrator.reportAgentUpdate({ userId, agentId, ...p }));
 
     socket.on('disconnect', () => {
       void (async () => {

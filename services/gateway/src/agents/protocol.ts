@@ -34,6 +34,12 @@ export const agentEvents = {
     documentsFailed: z.number().int().nonnegative(),
   }),
   'restore:failed': z.object({ restoreId: id, error: z.string().max(4000) }),
+  'agent:update': z.object({
+    status: z.enum(['updated', 'current', 'failed']),
+    fromVersion: z.string().max(50),
+    toVersion: z.string().max(50),
+    error: z.string().max(4000).optional(),
+  }),
 };
 export type AgentEventName = keyof typeof agentEvents;
 
@@ -55,6 +61,7 @@ export interface AgentToGateway {
   'restore:progress': (p: unknown) => void;
   'restore:completed': (p: unknown, ack?: Ack) => void;
   'restore:failed': (p: unknown, ack?: Ack) => void;
+  'agent:update': (p: unknown, ack?: Ack) => void;
 }
 export interface GatewayToAgent {
   registered: (p: { agentId: string; databases: Array<{ name: string; isActive: boolean }> }) => void;
