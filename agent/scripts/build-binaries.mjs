@@ -2,8 +2,9 @@
 // Linux arm64 and Windows x64, a zstd copy of each (about a quarter of the size), the installers,
 // the Windows service wrapper, SHA256SUMS and release.json (what self-updating agents trust).
 //
-//   node scripts/build-binaries.mjs [--out DIR] [--version V] [--targets linux-x64,...]
+//   node scripts/build-binaries.mjs [--out DIR] [--version V] [--targets linux-x64,...] [--no-compress]
 //
+// (--version and --no-compress make the older agent the update tests start from.)
 // The Node.js runtimes are the npm registry's node-<platform> packages, pinned to one version
 // (NODE_SEA_VERSION): the SEA blob must be made by that same version, so the linux runtime for
 // this machine makes it. Runtimes and finished binaries are cached under $COFFER_CACHE (default
@@ -42,11 +43,13 @@ const { values } = parseArgs({
     out: { type: 'string', default: path.join(agentDir, 'dist', 'downloads') },
     version: { type: 'string' },
     targets: { type: 'string', default: Object.keys(TARGETS).join(',') },
+    'no-compress': { type: 'boolean', default: false },
   },
 });
 const version =
   values.version ?? JSON.parse(fs.readFileSync(path.join(agentDir, 'package.json'), 'utf8')).version;
 const targets = values.targets.split(',').filter(Boolean);
+const compress = !values['no-compress'];
 for (const t of targets) if (!TARGETS[t]) throw new Error(`unknown target ${t}`);
 
 const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -135,11 +138,12 @@ function buildTarget(target, blob, dir) {
   fs.copyFileSync(runtime(target), bin);
   fs.chmodSync(bin, 0o755);
   // Symbols are a sixth of a Linux node binary; strip before injecting (stripping after loses the blob).
-  if (strip && has(strip)) run(strip, [bin]);
+  // strip and postject warn about Node's unusual note sections; only a failure is worth showing.
+  if (strip && has(strip)) run(strip, [bin], { stdio: 'pipe' });
   else if (strip) log(`${strip} not found: ${name} keeps its symbols (install binutils to make it smaller)`);
   const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-  run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
-  run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
+  run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: 'pipe' });
+  if (compress) run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
 }
 
 function copyInto(from, to) {
@@ -183,8 +187,8 @@ async function main() {
     const files = {};
     for (const target of targets) {
       const { name } = TARGETS[target];
-      const cached = path.join(cache, 'agent-binaries', `${target}-${version}-${key}`);
-      if (!fs.existsSync(path.join(cached, `${name}.zst`))) {
+      const cached = path.join(cache, 'agent-binaries', `${target}-${version}-${key}${compress ? '' : '-plain'}`);
+      if (!fs.existsSync(path.join(cached, compress ? `${name}.zst` : name))) {
         if (!blobMade) {
           run(hostRuntime, ['--experimental-sea-config', seaConfig]);
           blobMade = true;
@@ -198,9 +202,12 @@ async function main() {
         fs.renameSync(tmp, cached);
       }
       copyInto(path.join(cached, name), path.join(out, name));
-      copyInto(path.join(cached, `${name}.zst`), path.join(out, `${name}.zst`));
       const info = (f) => ({ name: path.basename(f), sha256: sha256(f), size: fs.statSync(f).size });
-      files[target] = { ...info(path.join(out, name)), compressed: info(path.join(out, `${name}.zst`)) };
+      files[target] = info(path.join(out, name));
+      if (compress) {
+        copyInto(path.join(cached, `${name}.zst`), path.join(out, `${name}.zst`));
+        files[target].compressed = info(path.join(out, `${name}.zst`));
+      }
     }
     if (targets.includes('windows-x64')) copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
     for (const installer of ['install.sh', 'install.ps1']) copyInto(path.join(agentDir, 'install', installer), path.join(out, installer));

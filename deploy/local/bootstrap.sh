@@ -2,7 +2,7 @@
 # Installs whatever this machine lacks to run Coffer locally and to test it (architecture §6).
 # Idempotent: built binaries are cached per version under $COFFER_CACHE (default ~/.cache/coffer),
 # so a second run, or a fresh clone on the same machine, reuses them.
-# Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser]
+# Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root]
 # Prints `export PATH=...` lines for the caller to eval.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,12 +13,13 @@ BIN=$CACHE/bin
 mkdir -p "$BIN"
 log() { echo "[bootstrap] $*" >&2; }
 
-with_minio=0; with_natscli=0; with_browser=0
+with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0
 for a in "$@"; do
   case $a in
     --with-minio) with_minio=1 ;;
     --with-natscli) with_natscli=1 ;;
     --with-browser) with_browser=1 ;;
+    --with-debian-root) with_debian_root=1 ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -30,6 +31,7 @@ command -v protoc >/dev/null || apt_needed+=(protobuf-compiler)
 command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
+if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
 if [ ${#apt_needed[@]} -gt 0 ]; then
   log "apt-get install ${apt_needed[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi
@@ -96,5 +98,19 @@ if [ ! -x "$ferret_out" ]; then
   mv "$ferret_out.tmp" "$ferret_out"
 fi
 ln -sf "$ferret_out" "$BIN/ferretdb"
+
+# A customer's server without Node.js for the installer tests: minimal Debian (curl and zstd, as
+# most servers have), packed once into the cache; each test unpacks a fresh copy.
+if [ $with_debian_root = 1 ]; then
+  root_archive=$CACHE/debian-root/bookworm-minbase.tar.zst
+  if [ ! -f "$root_archive" ]; then
+    log "debootstrap: minimal Debian bookworm for the installer tests (first run only)"
+    dir=$CACHE/debian-root/build
+    rm -rf "$dir"; mkdir -p "$dir"
+    debootstrap --variant=minbase --include=curl,ca-certificates,zstd bookworm "$dir" http://deb.debian.org/debian >&2
+    tar -C "$dir" -cf - . | zstd -q -T0 -3 -o "$root_archive.tmp"
+    mv "$root_archive.tmp" "$root_archive"; rm -rf "$dir"
+  fi
+fi
 
 echo "export PATH=\"$BIN:$NODE_BIN_DIR:\$PATH\""

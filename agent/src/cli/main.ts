@@ -117,8 +117,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         await statusCommand(rest, io, configPath);
         break;
       case 'run':
-        await runCommand(rest, io, configPath, AGENT_VERSION);
-        break;
+        return await runCommand(rest, io, configPath, AGENT_VERSION);
       case 'update':
         await updateCommand(rest, io, configPath);
         break;

@@ -1,6 +1,7 @@
 // The agent process through its life: killed mid-backup, stopped mid-backup, and the dashboard's
 // agent commands (check for updates, reset the connection, restart).
 import fs from 'node:fs';
+import path from 'node:path';
 import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from './data';
 import {
@@ -161,15 +162,15 @@ describe('agent commands from the dashboard', () => {
     expect(res.status).toBe(200);
   };
 
-  it('update: the agent says honestly that it is the latest version it knows of', async () => {
+  it('update: a development build (run by Node.js) says it cannot replace itself', async () => {
     await manage(agentId, 'update');
-    const line = await agent.waitForLog((l) => /is the latest version available/.test(l.msg));
-    expect(line.msg).toMatch(/^coffer-agent \d+\.\d+\.\d+ is the latest version available$/);
-    expect(String(line.note)).toMatch(/no update server/);
+    const line = await agent.waitForLog((l) => l.msg === 'the update failed');
+    expect(String(line.error)).toMatch(/runs as a Node\.js script .* install the binary/);
   });
 
   it('reset: a new instance id, registered as a new agent', async () => {
-    const instanceBefore = JSON.parse(fs.readFileSync(agent.config, 'utf8')).instanceId;
+    const instanceFile = path.join(path.dirname(agent.config), 'agent.instance-id');
+    const instanceBefore = fs.readFileSync(instanceFile, 'utf8');
     await manage(agentId, 'reset');
     const fresh = await eventually(async () => {
       const found = await waitAgentActive(owner.token, agent.name, 1000);
@@ -178,7 +179,7 @@ describe('agent commands from the dashboard', () => {
     }, 20_000);
     const agents = (await api('GET', '/api/settings/system-status', { token: owner.token })).body.agents;
     expect(agents.map((a: any) => a.id)).not.toContain(agentId);
-    expect(JSON.parse(fs.readFileSync(agent.config, 'utf8')).instanceId).not.toBe(instanceBefore);
+    expect(fs.readFileSync(instanceFile, 'utf8')).not.toBe(instanceBefore);
     await eventually(async () =>
       expect(agent.status()).toMatchObject({ agentId: fresh.id, connected: true }),
     );

@@ -42,9 +42,12 @@ export async function runCommand(
   io: CliIo,
   configPath: string,
   version: string,
-): Promise<void> {
+): Promise<number> {
   const { values } = parseCommand('run', args, {}, { min: 0, max: 0 });
-  if (values.help) return out(io, RUN_HELP);
+  if (values.help) {
+    out(io, RUN_HELP);
+    return 0;
+  }
   const config = await loadConfig(configPath);
   if (!config.server || !config.apiKey)
     throw new UserError(
@@ -64,10 +67,11 @@ export async function runCommand(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let code = 0;
   try {
     const outcome = await daemon.done;
     if (outcome === 'restart') {
-      if (io.env.COFFER_AGENT_SUPERVISED === '1') process.exitCode = RESTART_EXIT_CODE;
+      if (io.env.COFFER_AGENT_SUPERVISED === '1') code = RESTART_EXIT_CODE;
       else reexec();
     }
   } finally {
@@ -75,5 +79,6 @@ export async function runCommand(
     process.off('SIGTERM', onSignal);
   }
   // Anything still holding the event loop (a keep-alive socket) must not keep a stopped daemon alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
+  setTimeout(() => process.exit(process.exitCode ?? code), 2000).unref();
+  return code;
 }

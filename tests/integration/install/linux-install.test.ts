@@ -1,0 +1,242 @@
+// The setup wizard's automated install, as a customer runs it: on a minimal Debian with no
+// Node.js, `curl …/downloads/install.sh | bash -s -- --server … --api-key …` installs the agent
+// binary, its user, configuration, key and systemd unit; the unit (started the way systemd would,
+// see debian-root.ts) connects, its database is listed, a backup completes and decrypts offline.
+// Then the dashboard's Restart and Check for Updates (from an older build, and with a corrupted
+// download), a re-run that upgrades in place, --uninstall and --purge.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
+import { seedDatabase } from '../pipeline/data';
+import { cleanupAll, startCustomerDb, triggerBackup, uniqueName, waitBackup, type CustomerDb } from '../pipeline/harness';
+import { DebianRoot, parseUnit, UnitRunner, type UnitFile } from './debian-root';
+
+jest.setTimeout(300_000);
+
+const REPO = path.resolve(__dirname, '../../..');
+const DB = uniqueName('shop_');
+const UNIT_PATH = 'etc/systemd/system/coffer-agent.service';
+const served = (name: string) => path.join(process.env.COFFER_DOWNLOADS_DIR!, name);
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+let root: DebianRoot;
+let customer: CustomerDb;
+let owner: TestUser;
+let unit: UnitFile;
+let service: UnitRunner;
+let agentId: string;
+
+const installCommand = (args: string) =>
+  `curl -fsSL ${baseUrl()}/downloads/install.sh | bash -s -- ${args}`;
+
+async function agentOnDashboard(): Promise<any> {
+  const res = await api('GET', '/api/settings/system-status', { token: owner.token });
+  return (res.body.agents ?? []).find((a: any) => a.name === 'db-server-1');
+}
+
+async function waitActive(version?: string, timeoutMs = 60_000): Promise<any> {
+  return eventually(async () => {
+    const a = await agentOnDashboard();
+    if (a?.status !== 'active' || (version && a.version !== version))
+      throw new Error(`agent is ${JSON.stringify(a)}\n${service?.output.slice(-3000)}`);
+    return a;
+  }, timeoutMs);
+}
+
+async function auditEntries(action: string): Promise<any[]> {
+  const res = await api('GET', `/api/user/audit-logs?page=1&action=${action}`, { token: owner.token });
+  return res.body.logs ?? [];
+}
+
+beforeAll(async () => {
+  root = await DebianRoot.create();
+  customer = await startCustomerDb();
+  await seedDatabase(customer.client, DB, { events: 500 });
+  owner = await newUser('installer');
+  // The MongoDB Database Tools are the one thing the customer installs beforehand.
+  for (const tool of ['mongodump', 'mongorestore'])
+    fs.copyFileSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), root.path(`usr/local/bin/${tool}`));
+  fs.chmodSync(root.path('usr/local/bin/mongodump'), 0o755);
+  fs.chmodSync(root.path('usr/local/bin/mongorestore'), 0o755);
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await cleanupAll();
+  await root?.remove();
+});
+
+describe('the Linux installer on a server without Node.js', () => {
+  it('installs a supervised agent that connects and backs up a database', async () => {
+    expect((await root.sh('command -v node || command -v nodejs')).code).not.toBe(0);
+    const started = Date.now();
+    const install = await root.sh(installCommand(`--server ${baseUrl()} --api-key ${owner.apiKey} --name db-server-1`));
+    expect(install.stderr).not.toMatch(/error|warning/i);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/installed \/usr\/local\/bin\/coffer-agent: coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v24/);
+    expect(install.stdout).toMatch(/coffer-agent key export --out coffer-master\.key/);
+    expect(install.stdout).toMatch(/systemd is not running here/);
+
+    // What the installer left: the binary as served, a private config owned by the service user.
+    expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
+    const passwd = fs.readFileSync(root.path('etc/passwd'), 'utf8');
+    const uid = passwd.split('\n').find((l) => l.startsWith('coffer:'))!.split(':')[2]!;
+    for (const [p, mode] of [
+      ['etc/coffer', 0o700],
+      ['etc/coffer/agent.json', 0o600],
+      ['var/lib/coffer', 0o700],
+    ] as const) {
+      const st = fs.statSync(root.path(p));
+      expect({ p, uid: st.uid, mode: st.mode & 0o777 }).toEqual({ p, uid: Number(uid), mode });
+    }
+    unit = parseUnit(fs.readFileSync(root.path(UNIT_PATH), 'utf8'));
+    expect(unit.user).toBe('coffer');
+    expect(unit.restart).toBe('always');
+    const hardening = { NoNewPrivileges: 'true', ProtectSystem: 'strict', PrivateTmp: 'true', ReadWritePaths: '/var/lib/coffer' };
+    for (const [k, v] of Object.entries(hardening)) expect(unit.directives.get(k)).toEqual([v]);
+
+    service = new UnitRunner(root, unit);
+    await service.start();
+    const active = await waitActive();
+    agentId = active.id;
+    console.log(`installer start to agent active: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // The connection string goes in on stdin; the running service picks the database up.
+    const add = await root.run(['coffer-agent', 'db', 'add', 'production-db', '--uri', '-'], {
+      input: customer.uri(DB),
+    });
+    expect(add.code).toBe(0);
+    expect(fs.statSync(root.path('etc/coffer/agent.json')).uid).toBe(Number(uid));
+    await eventually(async () => {
+      const dbs = await api('GET', '/api/settings/databases', { token: owner.token });
+      expect(dbs.body.map((d: any) => d.name)).toContain('production-db');
+    }, 30_000);
+
+    const backup = await triggerBackup(owner.token, 'production-db');
+    const done = await waitBackup(owner.token, backup._id, 120_000);
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: undefined });
+
+    // Downloaded like the dashboard does, decrypted offline by the installed agent with its key.
+    const res = await fetch(`${baseUrl()}/api/backups/${backup._id}/download`, {
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status).toBe(200);
+    fs.writeFileSync(root.path('root/backup.enc.coffer'), Buffer.from(await res.arrayBuffer()));
+    const dec = await root.run(['coffer-agent', 'decrypt', '/root/backup.enc.coffer', '-o', '/root/dump.archive']);
+    expect(dec.code).toBe(0);
+    expect(dec.stderr).toMatch(/^Verified \/root\/backup\.enc\.coffer: .*\nWrote \/root\/dump\.archive/);
+    // A mongodump archive starts with its magic number 0x8199e26d (little-endian).
+    expect(fs.readFileSync(root.path('root/dump.archive')).readUInt32LE(0)).toBe(0x8199e26d);
+
+    const status = await root.run(['coffer-agent', 'status']);
+    expect(status.stdout).toMatch(/^running \(pid \d+, version \d+\.\d+\.\d+/);
+    expect(status.stdout).toMatch(/server: connected/);
+  });
+
+  it('Restart Agent: the service manager starts it again and the dashboard sees it come back', async () => {
+    const startsBefore = service.starts;
+    const res = await api('POST', `/api/agents/manage/${agentId}`, { token: owner.token, body: { action: 'restart' } });
+    expect(res.status).toBe(200);
+    await eventually(async () => expect(service.starts).toBe(startsBefore + 1), 30_000);
+    expect(service.output).toMatch(/\[exited 75\]/);
+    expect((await waitActive()).id).toBe(agentId);
+  });
+
+  describe('Check for Updates', () => {
+    const current = JSON.parse(fs.readFileSync(path.join(REPO, 'agent/package.json'), 'utf8')).version;
+    let oldBinary: string;
+
+    beforeAll(() => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-old-agent-'));
+      execFileSync(
+        process.execPath,
+        [path.join(REPO, 'agent/scripts/build-binaries.mjs'), '--version', '0.1.0', '--targets', 'linux-x64', '--no-compress', '--out', out],
+        { stdio: 'inherit' },
+      );
+      oldBinary = path.join(out, 'coffer-agent-linux-x64');
+    });
+
+    /** Stops the service, puts the 0.1.0 build in place, starts it again. */
+    async function runOldVersion(): Promise<void> {
+      await service.stop();
+      fs.copyFileSync(oldBinary, root.path('usr/local/bin/coffer-agent'));
+      await service.start();
+      await waitActive('0.1.0');
+    }
+
+    const requestUpdate = async () => {
+      const res = await api('POST', `/api/agents/manage/${agentId}`, { token: owner.token, body: { action: 'update' } });
+      expect(res.status).toBe(200);
+    };
+
+    it('an older agent installs the current release, restarts into it and the audit log says so', async () => {
+      await runOldVersion();
+      await requestUpdate();
+      const back = await waitActive(current, 120_000);
+      expect(back.id).toBe(agentId);
+      expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
+      expect(service.output).toMatch(/\[ExecStartPre exit 0\] update: updated/);
+      const entries = await eventually(async () => {
+        const e = await auditEntries('AGENT_UPDATED');
+        expect(e.length).toBe(1);
+        return e;
+      }, 20_000);
+      expect(entries[0].details).toMatchObject({ name: 'db-server-1', value: `0.1.0 → ${current}` });
+    });
+
+    it('a corrupted download is refused: the old version keeps running and the audit log says why', async () => {
+      const zst = served('coffer-agent-linux-x64.zst');
+      const good = fs.readFileSync(zst);
+      const bad = Buffer.from(good);
+      const middle = bad.length >> 1;
+      bad.writeUInt8(bad.readUInt8(middle) ^ 0xff, middle);
+      fs.writeFileSync(`${zst}.tmp`, bad);
+      fs.renameSync(`${zst}.tmp`, zst);
+      try {
+        await runOldVersion();
+        await requestUpdate();
+        const entries = await eventually(async () => {
+          const e = await auditEntries('AGENT_UPDATE_FAILED');
+          expect(e.length).toBe(1);
+          return e;
+        }, 120_000);
+        expect(entries[0].details.error).toMatch(/coffer-agent-linux-x64\.zst does not match its SHA-256/);
+        expect((await waitActive('0.1.0')).id).toBe(agentId);
+        expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(oldBinary));
+      } finally {
+        fs.writeFileSync(`${zst}.tmp`, good);
+        fs.renameSync(`${zst}.tmp`, zst);
+      }
+    });
+  });
+
+  it('re-running the installer upgrades in place and keeps the key and the databases', async () => {
+    await service.stop();
+    const before = await root.run(['coffer-agent', 'key', 'fingerprint']);
+    const again = await root.sh(installCommand(''));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/kept \/etc\/coffer\/agent\.json/);
+    expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
+    expect((await root.run(['coffer-agent', 'key', 'fingerprint'])).stdout).toBe(before.stdout);
+    expect((await root.run(['coffer-agent', 'db', 'list'])).stdout).toMatch(/production-db/);
+    await service.start();
+    await waitActive();
+  });
+
+  it('--uninstall removes the service and the binary and keeps the key; --purge removes the rest', async () => {
+    await service.stop();
+    const removed = await root.sh(installCommand('--uninstall'));
+    expect(removed.code).toBe(0);
+    expect(fs.existsSync(root.path('usr/local/bin/coffer-agent'))).toBe(false);
+    expect(fs.existsSync(root.path(UNIT_PATH))).toBe(false);
+    expect(fs.existsSync(root.path('etc/coffer/agent.json'))).toBe(true);
+
+    const purged = await root.sh(installCommand('--uninstall --purge'));
+    expect(purged.code).toBe(0);
+    for (const p of ['etc/coffer', 'var/lib/coffer']) expect(fs.existsSync(root.path(p))).toBe(false);
+    expect(fs.readFileSync(root.path('etc/passwd'), 'utf8')).not.toMatch(/^coffer:/m);
+  });
+});
