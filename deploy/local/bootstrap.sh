@@ -2,7 +2,7 @@
 # Installs whatever this machine lacks to run Coffer locally and to test it (architecture §6).
 # Idempotent: built binaries are cached per version under $COFFER_CACHE (default ~/.cache/coffer),
 # so a second run, or a fresh clone on the same machine, reuses them.
-# Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root]
+# Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root] [--with-arm64]
 # Prints `export PATH=...` lines for the caller to eval.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,13 +13,14 @@ BIN=$CACHE/bin
 mkdir -p "$BIN"
 log() { echo "[bootstrap] $*" >&2; }
 
-with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0
+with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0; with_arm64=0
 for a in "$@"; do
   case $a in
     --with-minio) with_minio=1 ;;
     --with-natscli) with_natscli=1 ;;
     --with-browser) with_browser=1 ;;
     --with-debian-root) with_debian_root=1 ;;
+    --with-arm64) with_arm64=1 ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +33,7 @@ command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
+if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
 if [ ${#apt_needed[@]} -gt 0 ]; then
   log "apt-get install ${apt_needed[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi
@@ -110,6 +112,22 @@ if [ $with_debian_root = 1 ]; then
     debootstrap --variant=minbase --include=curl,ca-certificates,zstd bookworm "$dir" http://deb.debian.org/debian >&2
     tar -C "$dir" -cf - . | zstd -q -T0 -3 -o "$root_archive.tmp"
     mv "$root_archive.tmp" "$root_archive"; rm -rf "$dir"
+  fi
+fi
+
+# The arm64 agent's test runs it under qemu-user with the arm64 C/C++ runtime it links against,
+# unpacked (not installed) into the cache.
+if [ $with_arm64 = 1 ]; then
+  sysroot=$CACHE/arm64-sysroot
+  if [ ! -e "$sysroot/lib/ld-linux-aarch64.so.1" ]; then
+    log "arm64 runtime libraries for qemu-user (first run only)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi
+    dpkg --print-foreign-architectures | grep -qx arm64 || { $SUDO dpkg --add-architecture arm64; $SUDO apt-get update -qq >&2; }
+    debs=$(mktemp -d)
+    (cd "$debs" && apt-get download -qq libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64 >&2 2>/dev/null)
+    rm -rf "$sysroot.tmp"; mkdir -p "$sysroot.tmp"
+    for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$sysroot.tmp"; done
+    rm -rf "$debs" "$sysroot"; mv "$sysroot.tmp" "$sysroot"
   fi
 fi
 
