@@ -80,9 +80,9 @@ describe('dashboard without an agent', () => {
       ).toBe('/downloads/coffer-agent-linux-x64');
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 5 of 6'));
-      expect(await wizard.getByTestId('install-command').innerText()).toContain(
-        './coffer-agent-linux-x64 init --server',
-      );
+      const manual = await wizard.getByTestId('install-command').innerText();
+      expect(manual).toContain(`sha256sum -c --ignore-missing SHA256SUMS`);
+      expect(manual).toContain(`sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`);
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 6 of 6'));
       await visible(wizard.getByRole('button', { name: 'Close' }));

@@ -363,8 +363,8 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
         {method === 'automated'
           ? 'Run this command on your server. It installs the agent, connects it to your account and starts it as a service.'
           : platform === 'windows'
-            ? 'Open a Command Prompt in the folder with the agent and run:'
-            : 'In the folder with the agent, run:'}
+            ? 'Open PowerShell as Administrator and run these lines. They go to your Downloads folder and fetch the installer, which checks the agent you downloaded against the checksums Coffer publishes (or downloads it), creates your encryption key and installs the agent as a Windows service.'
+            : `In the folder where you saved ${AGENT_BINARY.linux}, run these commands one at a time. They check the download against the checksums Coffer publishes, install the agent, create your encryption key, then run the installer for the systemd service (it keeps the configuration you just made).`}
       </Text>
       <Box position="relative" bg="gray.900" color="gray.100" rounded="md" p="4" pr="24">
         <Code
@@ -401,8 +401,16 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
       </Stack>
       {method === 'manual' && (
         <Text fontSize="sm" color="fg.muted">
-          <Code>db add</Code> asks for the connection string of <Code>production-db</Code>; it is stored on
-          this server only and never sent to Coffer.
+          {platform === 'windows' ? (
+            <>
+              When it finishes, the installer shows how to add your first database with <Code>db add</Code>.
+            </>
+          ) : (
+            <>
+              <Code>db add</Code> asks for the connection string of <Code>production-db</Code>.
+            </>
+          )}{' '}
+          Connection strings are stored on this server only and never sent to Coffer.
         </Text>
       )}
       <Alert.Root status="warning">

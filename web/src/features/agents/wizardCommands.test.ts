@@ -16,17 +16,30 @@ describe('install commands', () => {
     );
   });
 
-  it('manual Linux: chmod, init, db add, run', () => {
-    expect(installCommand('linux', 'manual', origin, 'cof_abc')).toBe(
-      'chmod +x coffer-agent-linux-x64 && ./coffer-agent-linux-x64 init --server https://coffer.example --api-key cof_abc && ./coffer-agent-linux-x64 db add production-db --uri - && ./coffer-agent-linux-x64 run',
-    );
+  it('manual Linux: install.sh step by step, for the binary saved in step 4', () => {
+    expect(installCommand('linux', 'manual', origin, 'cof_abc').split('\n')).toEqual([
+      'curl -fsSLO https://coffer.example/downloads/SHA256SUMS',
+      'curl -fsSLO https://coffer.example/downloads/install.sh',
+      'sha256sum -c --ignore-missing SHA256SUMS',
+      'sudo install -m 0755 coffer-agent-linux-x64 /usr/local/bin/coffer-agent',
+      'sudo useradd --system --user-group --home-dir /var/lib/coffer --no-create-home --shell /usr/sbin/nologin coffer',
+      'sudo install -d -m 0700 -o coffer -g coffer /etc/coffer /var/lib/coffer /var/lib/coffer/tmp',
+      'sudo /usr/local/bin/coffer-agent init --server https://coffer.example --api-key cof_abc --config /etc/coffer/agent.json --state-dir /var/lib/coffer',
+      'sudo /usr/local/bin/coffer-agent key export --out coffer-master.key',
+      'sudo bash install.sh --server https://coffer.example',
+      'sudo /usr/local/bin/coffer-agent db add production-db --uri -',
+    ]);
   });
 
-  it('Windows: always manual, with the exe', () => {
-    const cmd =
-      '.\\coffer-agent-windows-x64.exe init --server https://coffer.example --api-key cof_abc && .\\coffer-agent-windows-x64.exe db add production-db --uri - && .\\coffer-agent-windows-x64.exe run';
-    expect(installCommand('windows', 'manual', origin, 'cof_abc')).toBe(cmd);
-    expect(installCommand('windows', 'automated', origin, 'cof_abc')).toBe(cmd);
+  it('Windows: always manual, install.ps1 in an elevated PowerShell', () => {
+    const lines = [
+      'cd $HOME\\Downloads',
+      '[Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12',
+      'Invoke-WebRequest -UseBasicParsing https://coffer.example/downloads/install.ps1 -OutFile install.ps1',
+      'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Server https://coffer.example -ApiKey cof_abc',
+    ];
+    expect(installCommand('windows', 'manual', origin, 'cof_abc')).toBe(lines.join('\n'));
+    expect(installCommand('windows', 'automated', origin, 'cof_abc')).toBe(lines.join('\n'));
     expect(effectiveMethod('windows', 'automated')).toBe('manual');
     expect(effectiveMethod('linux', 'automated')).toBe('automated');
   });
@@ -34,6 +47,7 @@ describe('install commands', () => {
   it('masks a missing API key', () => {
     expect(installCommand('linux', 'automated', origin, '')).toContain(`--api-key ${MASKED_API_KEY}`);
     expect(installCommand('linux', 'manual', origin, null)).toContain(`--api-key ${MASKED_API_KEY}`);
+    expect(installCommand('windows', 'manual', origin, undefined)).toContain(`-ApiKey ${MASKED_API_KEY}`);
   });
 
   it('downloads from /downloads', () => {
