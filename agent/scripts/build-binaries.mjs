@@ -61,7 +61,8 @@ const has = (cmd) => {
     return false;
   }
 };
-const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], ...opts });
+const run = (cmd, args, opts = {}) =>
+  execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], ...opts });
 
 /** The node-<platform> package's runtime, fetched once with `npm pack` and kept in the cache. */
 function runtime(target) {
@@ -72,9 +73,16 @@ function runtime(target) {
   log(`fetching ${pkg}@${NODE_SEA_VERSION} from the npm registry`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-node-'));
   try {
-    const tgz = execFileSync('npm', ['pack', `${pkg}@${NODE_SEA_VERSION}`, '--silent', '--pack-destination', tmp], {
-      encoding: 'utf8',
-    }).trim().split('\n').pop();
+    const tgz = execFileSync(
+      'npm',
+      ['pack', `${pkg}@${NODE_SEA_VERSION}`, '--silent', '--pack-destination', tmp],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .pop();
     run('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp, `package/${exe}`]);
     fs.mkdirSync(dir, { recursive: true });
     fs.renameSync(path.join(tmp, 'package', exe), file);
@@ -92,9 +100,16 @@ function winsw() {
   log(`fetching WinSW (node-windows@${NODE_WINDOWS_VERSION}) from the npm registry`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-winsw-'));
   try {
-    const tgz = execFileSync('npm', ['pack', `node-windows@${NODE_WINDOWS_VERSION}`, '--silent', '--pack-destination', tmp], {
-      encoding: 'utf8',
-    }).trim().split('\n').pop();
+    const tgz = execFileSync(
+      'npm',
+      ['pack', `node-windows@${NODE_WINDOWS_VERSION}`, '--silent', '--pack-destination', tmp],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .pop();
     run('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp, 'package/bin/winsw/winsw.exe']);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.renameSync(path.join(tmp, 'package/bin/winsw/winsw.exe'), file);
@@ -142,7 +157,9 @@ function buildTarget(target, blob, dir) {
   if (strip && has(strip)) run(strip, [bin], { stdio: 'pipe' });
   else if (strip) log(`${strip} not found: ${name} keeps its symbols (install binutils to make it smaller)`);
   const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-  run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: 'pipe' });
+  run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], {
+    stdio: 'pipe',
+  });
   if (compress) run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
 }
 
@@ -187,7 +204,11 @@ async function main() {
     const files = {};
     for (const target of targets) {
       const { name } = TARGETS[target];
-      const cached = path.join(cache, 'agent-binaries', `${target}-${version}-${key}${compress ? '' : '-plain'}`);
+      const cached = path.join(
+        cache,
+        'agent-binaries',
+        `${target}-${version}-${key}${compress ? '' : '-plain'}`,
+      );
       if (!fs.existsSync(path.join(cached, compress ? `${name}.zst` : name))) {
         if (!blobMade) {
           run(hostRuntime, ['--experimental-sea-config', seaConfig]);
@@ -210,13 +231,23 @@ async function main() {
       }
     }
     if (targets.includes('windows-x64')) copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
-    for (const installer of ['install.sh', 'install.ps1']) copyInto(path.join(agentDir, 'install', installer), path.join(out, installer));
+    for (const installer of ['install.sh', 'install.ps1'])
+      copyInto(path.join(agentDir, 'install', installer), path.join(out, installer));
     fs.chmodSync(path.join(out, 'install.sh'), 0o755);
 
     // sha256sum's format, so `sha256sum -c --ignore-missing SHA256SUMS` checks a download.
-    const listed = fs.readdirSync(out).filter((f) => f !== 'SHA256SUMS' && f !== 'release.json' && !f.startsWith('.')).sort();
-    fs.writeFileSync(path.join(out, 'SHA256SUMS'), listed.map((f) => `${sha256(path.join(out, f))}  ${f}\n`).join(''));
-    fs.writeFileSync(path.join(out, 'release.json'), JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, files }, null, 2) + '\n');
+    const listed = fs
+      .readdirSync(out)
+      .filter((f) => f !== 'SHA256SUMS' && f !== 'release.json' && !f.startsWith('.'))
+      .sort();
+    fs.writeFileSync(
+      path.join(out, 'SHA256SUMS'),
+      listed.map((f) => `${sha256(path.join(out, f))}  ${f}\n`).join(''),
+    );
+    fs.writeFileSync(
+      path.join(out, 'release.json'),
+      JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, files }, null, 2) + '\n',
+    );
     log(`${targets.length} agent binaries ${version} in ${path.relative(process.cwd(), out) || out}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -395,7 +395,9 @@ describe('coffer-agent status, run and mistakes', () => {
     };
     expect(pkg.bin['coffer-agent']).toBe('bin/coffer-agent');
     const r = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
-    expect(r.stdout.trim()).toMatch(/^coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v\d+\.\d+\.\d+, script\)$/);
+    expect(r.stdout.trim()).toMatch(
+      /^coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v\d+\.\d+\.\d+, script\)$/,
+    );
     const bad = spawnSync(process.execPath, [bin, 'db', 'list', '--config', path.join(dir, 'missing.json')], {
       encoding: 'utf8',
     });

@@ -81,7 +81,8 @@ function displayServer(server: string): string {
 }
 
 /** A short reason for a refused connection, and whether retrying soon could help. */
-export function classifyConnectError(message: string): { auth: boolean; advice?: string } {
+export function classifyConnectError(message: string): { auth: boolean; reset?: boolean; advice?: string } {
+  if (/connection was reset from the dashboard/i.test(message)) return { auth: false, reset: true };
   if (/invalid api key/i.test(message))
     return {
       auth: true,
@@ -285,7 +286,19 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   socket.on('connect_error', (err: Error) => {
     if (stopping) return;
     const message = scrub(err.message || 'connection failed');
-    const { auth, advice } = classifyConnectError(message);
+    const { auth, reset: wasReset, advice } = classifyConnectError(message);
+    if (wasReset) {
+      // Reset while this agent was away: its old identity is retired, so it registers as a new one.
+      log.warn('the connection of this agent was reset from the dashboard; registering as a new agent');
+      void renewInstanceId(stateDir).then(
+        (id) => {
+          instanceId = id;
+          scheduleReconnect(0);
+        },
+        (e: unknown) => log.error('could not save a new instance id', { err: e }),
+      );
+      return;
+    }
     connectionTrouble = true;
     status.update({ connected: false, lastError: `Cannot connect to ${displayServer(server)}: ${message}` });
     if (auth) {

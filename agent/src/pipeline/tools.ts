@@ -33,7 +33,10 @@ export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.
       }
     }
   }
-  throw new PipelineError('TOOL_MISSING', `${name} was not found${env.COFFER_TOOLS_DIR ? ` in ${env.COFFER_TOOLS_DIR} or` : ''} on PATH. ${INSTALL_HINT}`);
+  throw new PipelineError(
+    'TOOL_MISSING',
+    `${name} was not found${env.COFFER_TOOLS_DIR ? ` in ${env.COFFER_TOOLS_DIR} or` : ''} on PATH. ${INSTALL_HINT}`,
+  );
 }
 
 function checkedName(db: string): string {

@@ -21,7 +21,10 @@ export const AGENT_VERSION: string =
   typeof __COFFER_AGENT_VERSION__ === 'string' ? __COFFER_AGENT_VERSION__ : packageVersion();
 
 /** The download name's platform part: linux-x64, linux-arm64, windows-x64. */
-export function platformKey(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
+export function platformKey(
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string {
   return `${platform === 'win32' ? 'windows' : platform}-${arch}`;
 }
 

@@ -29,7 +29,12 @@ function toolVersion(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, ['--version'], { timeout: 15_000, windowsHide: true }, (err, stdout) => {
       if (err) return reject(err);
-      resolve(stdout.split(/\r?\n/).find((l) => l.trim())?.trim() ?? 'unknown version');
+      resolve(
+        stdout
+          .split(/\r?\n/)
+          .find((l) => l.trim())
+          ?.trim() ?? 'unknown version',
+      );
     });
   });
 }

@@ -3,7 +3,7 @@
 // arrived and of what was written must both match before the file may replace anything.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -57,8 +57,13 @@ export async function downloadVerified(
     } catch (e) {
       throw new UpdateError(`the download of ${wire.name} was interrupted (${(e as Error).message})`);
     }
-    if (received.bytes !== wire.size || received.hash.digest('hex') !== wire.sha256) throw mismatch(wire.name);
-    if (!file.compressed) return;
+    if (received.bytes !== wire.size || received.hash.digest('hex') !== wire.sha256)
+      throw mismatch(wire.name);
+    if (!file.compressed) {
+      // written 0700 while unverified; the service user must be able to run what root installs
+      await chmod(dest, 0o755);
+      return;
+    }
 
     const written = new Digest();
     try {
@@ -72,6 +77,7 @@ export async function downloadVerified(
       throw new UpdateError(`${wire.name} could not be decompressed (${(e as Error).message})`);
     }
     if (written.bytes !== file.size || written.hash.digest('hex') !== file.sha256) throw mismatch(file.name);
+    await chmod(dest, 0o755); // whatever the umask: the service user runs what root installs
   } catch (e) {
     await rm(dest, { force: true });
     throw e;

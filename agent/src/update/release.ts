@@ -28,9 +28,12 @@ export async function fetchRelease(server: string, fetchImpl: typeof fetch = fet
   try {
     res = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) });
   } catch (e) {
-    throw new UpdateError(`cannot reach ${new URL(server).origin} for the release information (${(e as Error).message})`);
+    throw new UpdateError(
+      `cannot reach ${new URL(server).origin} for the release information (${(e as Error).message})`,
+    );
   }
-  if (!res.ok) throw new UpdateError(`the server has no agent release to offer (HTTP ${res.status} for ${url})`);
+  if (!res.ok)
+    throw new UpdateError(`the server has no agent release to offer (HTTP ${res.status} for ${url})`);
   const parsed = ReleaseSchema.safeParse(await res.json().catch(() => undefined));
   if (!parsed.success) throw new UpdateError('the server sent an unreadable release description');
   return parsed.data;

@@ -95,7 +95,9 @@ export async function installRelease(deps: Deps): Promise<UpdateOutcome> {
       await replaceExecutable(fresh, deps.target);
     } catch (e) {
       await rm(fresh, { force: true });
-      throw new UpdateError(`cannot replace ${deps.target} (${(e as Error).message}); this version keeps running`);
+      throw new UpdateError(
+        `cannot replace ${deps.target} (${(e as Error).message}); this version keeps running`,
+      );
     }
     return { status: 'updated', fromVersion: from, toVersion: release.version };
   } catch (e) {

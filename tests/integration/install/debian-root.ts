@@ -62,8 +62,7 @@ export class DebianRoot {
   spawn(argv: string[], opts: RunOptions = {}): ChildProcess {
     const env = { PATH, HOME: opts.user ? '/var/lib/coffer' : '/root', LANG: 'C.UTF-8', ...opts.env };
     const chroot = ['chroot', ...(opts.user ? [`--userspec=${this.userSpec(opts.user)}`] : []), this.dir];
-    const enter =
-      'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" && exec "$@"';
+    const enter = 'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" && exec "$@"';
     return spawn(
       'unshare',
       [
@@ -149,7 +148,11 @@ export function parseUnit(text: string): UnitFile {
     environment,
     execStartPre: (directives.get('ExecStartPre') ?? []).map((l) => {
       const prefix = l.match(/^[-+@:!]*/)![0];
-      return { argv: l.slice(prefix.length).split(/\s+/), privileged: prefix.includes('+'), ignoreFailure: prefix.includes('-') };
+      return {
+        argv: l.slice(prefix.length).split(/\s+/),
+        privileged: prefix.includes('+'),
+        ignoreFailure: prefix.includes('-'),
+      };
     }),
     execStart: one('ExecStart').split(/\s+/),
     restart: one('Restart'),

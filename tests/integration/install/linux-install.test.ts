@@ -11,7 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../pipeline/data';
-import { cleanupAll, startCustomerDb, triggerBackup, uniqueName, waitBackup, type CustomerDb } from '../pipeline/harness';
+import {
+  cleanupAll,
+  startCustomerDb,
+  triggerBackup,
+  uniqueName,
+  waitBackup,
+  type CustomerDb,
+} from '../pipeline/harness';
 import { DebianRoot, parseUnit, UnitRunner, type UnitFile } from './debian-root';
 
 jest.setTimeout(300_000);
@@ -29,8 +36,7 @@ let unit: UnitFile;
 let service: UnitRunner;
 let agentId: string;
 
-const installCommand = (args: string) =>
-  `curl -fsSL ${baseUrl()}/downloads/install.sh | bash -s -- ${args}`;
+const installCommand = (args: string) => `curl -fsSL ${baseUrl()}/downloads/install.sh | bash -s -- ${args}`;
 
 async function agentOnDashboard(): Promise<any> {
   const res = await api('GET', '/api/settings/system-status', { token: owner.token });
@@ -58,7 +64,10 @@ beforeAll(async () => {
   owner = await newUser('installer');
   // The MongoDB Database Tools are the one thing the customer installs beforehand.
   for (const tool of ['mongodump', 'mongorestore'])
-    fs.copyFileSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), root.path(`usr/local/bin/${tool}`));
+    fs.copyFileSync(
+      execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(),
+      root.path(`usr/local/bin/${tool}`),
+    );
   fs.chmodSync(root.path('usr/local/bin/mongodump'), 0o755);
   fs.chmodSync(root.path('usr/local/bin/mongorestore'), 0o755);
 });
@@ -73,17 +82,24 @@ describe('the Linux installer on a server without Node.js', () => {
   it('installs a supervised agent that connects and backs up a database', async () => {
     expect((await root.sh('command -v node || command -v nodejs')).code).not.toBe(0);
     const started = Date.now();
-    const install = await root.sh(installCommand(`--server ${baseUrl()} --api-key ${owner.apiKey} --name db-server-1`));
+    const install = await root.sh(
+      installCommand(`--server ${baseUrl()} --api-key ${owner.apiKey} --name db-server-1`),
+    );
     expect(install.stderr).not.toMatch(/error|warning/i);
     expect(install.code).toBe(0);
-    expect(install.stdout).toMatch(/installed \/usr\/local\/bin\/coffer-agent: coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v24/);
+    expect(install.stdout).toMatch(
+      /installed \/usr\/local\/bin\/coffer-agent: coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v24/,
+    );
     expect(install.stdout).toMatch(/coffer-agent key export --out coffer-master\.key/);
     expect(install.stdout).toMatch(/systemd is not running here/);
 
     // What the installer left: the binary as served, a private config owned by the service user.
     expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
     const passwd = fs.readFileSync(root.path('etc/passwd'), 'utf8');
-    const uid = passwd.split('\n').find((l) => l.startsWith('coffer:'))!.split(':')[2]!;
+    const uid = passwd
+      .split('\n')
+      .find((l) => l.startsWith('coffer:'))!
+      .split(':')[2]!;
     for (const [p, mode] of [
       ['etc/coffer', 0o700],
       ['etc/coffer/agent.json', 0o600],
@@ -95,7 +111,12 @@ describe('the Linux installer on a server without Node.js', () => {
     unit = parseUnit(fs.readFileSync(root.path(UNIT_PATH), 'utf8'));
     expect(unit.user).toBe('coffer');
     expect(unit.restart).toBe('always');
-    const hardening = { NoNewPrivileges: 'true', ProtectSystem: 'strict', PrivateTmp: 'true', ReadWritePaths: '/var/lib/coffer' };
+    const hardening = {
+      NoNewPrivileges: 'true',
+      ProtectSystem: 'strict',
+      PrivateTmp: 'true',
+      ReadWritePaths: '/var/lib/coffer',
+    };
     for (const [k, v] of Object.entries(hardening)) expect(unit.directives.get(k)).toEqual([v]);
 
     service = new UnitRunner(root, unit);
@@ -125,7 +146,13 @@ describe('the Linux installer on a server without Node.js', () => {
     });
     expect(res.status).toBe(200);
     fs.writeFileSync(root.path('root/backup.enc.coffer'), Buffer.from(await res.arrayBuffer()));
-    const dec = await root.run(['coffer-agent', 'decrypt', '/root/backup.enc.coffer', '-o', '/root/dump.archive']);
+    const dec = await root.run([
+      'coffer-agent',
+      'decrypt',
+      '/root/backup.enc.coffer',
+      '-o',
+      '/root/dump.archive',
+    ]);
     expect(dec.code).toBe(0);
     expect(dec.stderr).toMatch(/^Verified \/root\/backup\.enc\.coffer: .*\nWrote \/root\/dump\.archive/);
     // A mongodump archive starts with its magic number 0x8199e26d (little-endian).
@@ -138,7 +165,10 @@ describe('the Linux installer on a server without Node.js', () => {
 
   it('Restart Agent: the service manager starts it again and the dashboard sees it come back', async () => {
     const startsBefore = service.starts;
-    const res = await api('POST', `/api/agents/manage/${agentId}`, { token: owner.token, body: { action: 'restart' } });
+    const res = await api('POST', `/api/agents/manage/${agentId}`, {
+      token: owner.token,
+      body: { action: 'restart' },
+    });
     expect(res.status).toBe(200);
     await eventually(async () => expect(service.starts).toBe(startsBefore + 1), 30_000);
     expect(service.output).toMatch(/\[exited 75\]/);
@@ -153,7 +183,16 @@ describe('the Linux installer on a server without Node.js', () => {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-old-agent-'));
       execFileSync(
         process.execPath,
-        [path.join(REPO, 'agent/scripts/build-binaries.mjs'), '--version', '0.1.0', '--targets', 'linux-x64', '--no-compress', '--out', out],
+        [
+          path.join(REPO, 'agent/scripts/build-binaries.mjs'),
+          '--version',
+          '0.1.0',
+          '--targets',
+          'linux-x64',
+          '--no-compress',
+          '--out',
+          out,
+        ],
         { stdio: 'inherit' },
       );
       oldBinary = path.join(out, 'coffer-agent-linux-x64');
@@ -168,7 +207,10 @@ describe('the Linux installer on a server without Node.js', () => {
     }
 
     const requestUpdate = async () => {
-      const res = await api('POST', `/api/agents/manage/${agentId}`, { token: owner.token, body: { action: 'update' } });
+      const res = await api('POST', `/api/agents/manage/${agentId}`, {
+        token: owner.token,
+        body: { action: 'update' },
+      });
       expect(res.status).toBe(200);
     };
 

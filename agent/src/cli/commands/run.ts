@@ -26,9 +26,7 @@ export const RESTART_EXIT_CODE = 75;
 /** Starts this same program again, detached, with the same arguments (the server's 'restart'). */
 function reexec(): void {
   // A single executable is its own script: argv[1] is the name it was started by, not a file to run.
-  const args = isSingleExecutable()
-    ? process.argv.slice(2)
-    : [...process.execArgv, ...process.argv.slice(1)];
+  const args = isSingleExecutable() ? process.argv.slice(2) : [...process.execArgv, ...process.argv.slice(1)];
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: 'inherit',

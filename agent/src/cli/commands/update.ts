@@ -24,23 +24,32 @@ export async function updateCommand(args: string[], io: CliIo, configPath: strin
   );
   if (values.help) return out(io, UPDATE_HELP);
   const config = await loadConfig(configPath);
-  if (!config.server) throw new UserError(`update: ${configPath} has no server; run \`coffer-agent init\` first`);
+  if (!config.server)
+    throw new UserError(`update: ${configPath} has no server; run \`coffer-agent init\` first`);
   const deps = { server: config.server, currentVersion: AGENT_VERSION, target: process.execPath };
 
   if (values['apply-request']) {
     // Never stops the service from starting: the outcome goes to the daemon, which reports it.
     const outcome = await applyRequest({ ...deps, stateDir: stateDirFor(configPath, config) });
-    if (outcome) out(io, `update: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ` ${outcome.toVersion}`}`);
+    if (outcome)
+      out(io, `update: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ` ${outcome.toVersion}`}`);
     return;
   }
   if (values.check) {
     const c = await checkForUpdate(deps);
     if (c.status === 'failed') throw new UserError(`update: ${c.error}`);
-    out(io, c.available ? `coffer-agent ${c.toVersion} is available (this is ${AGENT_VERSION})` : `coffer-agent ${AGENT_VERSION} is the newest version`);
+    out(
+      io,
+      c.available
+        ? `coffer-agent ${c.toVersion} is available (this is ${AGENT_VERSION})`
+        : `coffer-agent ${AGENT_VERSION} is the newest version`,
+    );
     return;
   }
   if (!isSingleExecutable())
-    throw new UserError('update: this is a development build run by Node.js; only the coffer-agent binary updates itself');
+    throw new UserError(
+      'update: this is a development build run by Node.js; only the coffer-agent binary updates itself',
+    );
   const outcome = await installRelease(deps);
   if (outcome.status === 'failed') throw new UserError(`update: ${outcome.error}`);
   out(

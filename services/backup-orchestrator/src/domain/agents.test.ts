@@ -1,4 +1,5 @@
 import { OTHER_USER, USER, testWorld } from '../test-world';
+import { AGENT_RESET_MESSAGE } from './agents';
 
 const reg = (over = {}) => ({
   userId: USER,
@@ -83,6 +84,8 @@ describe('agents', () => {
     });
     await w.agents.disconnected(USER, agentId); // its old socket closing: no mail about a replaced agent
     expect(w.events.of('agent.agent.disconnected')).toEqual([]);
+    // The old identity no longer works: whoever still holds it must register as a new instance.
+    await expect(w.connectAgent()).rejects.toMatchObject({ kind: 'CONFLICT', message: AGENT_RESET_MESSAGE });
     const back = await w.connectAgent(['shop'], USER, 'inst-2');
     expect((await w.agents.list(USER)).map((a) => a.id)).toEqual([back]);
     expect(w.events.of('agent.agent.registered')).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { notFound, type AgentCommandKind, type AgentEvent, type Logger } from '@coffer/common';
+import { conflict, notFound, type AgentCommandKind, type AgentEvent, type Logger } from '@coffer/common';
 import type { OrchestratorEvents } from '../events.js';
 import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
@@ -6,6 +6,10 @@ import type { Dispatcher } from './dispatch.js';
 import { agentStatus, HOUR_MS, type AgentStatus } from './rules.js';
 
 export type AgentView = AgentRecord & { status: AgentStatus };
+/** The agent recognises this refusal and registers again with a new instance id. */
+export const AGENT_RESET_MESSAGE =
+  'This agent connection was reset from the dashboard; the agent must register again as a new instance';
+
 export type ManageAction = Extract<AgentCommandKind, 'restart' | 'update' | 'reset'>;
 
 export interface UpdateReport {
@@ -48,6 +52,9 @@ export function agents(deps: {
     /** Registers or refreshes the agent and adds the database names it reports. */
     async register(reg: AgentRegistration): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
       const at = now();
+      // A reset retires the installation's identity for good: a copy still holding it (or the agent
+      // itself, offline when the reset was sent) must come back as a new instance.
+      if ((await store.findInstance(reg.userId, reg.instanceId))?.retired) throw conflict(AGENT_RESET_MESSAGE);
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, reg.databases, at);
       const { agent, isNew } = await store.register(reg, at);

@@ -38,6 +38,9 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
       if (!validId(agentId)) return null;
       return shape(await Agent.findById(agentId).lean<Lean>());
     },
+    async findInstance(userId, instanceId) {
+      return shape(await Agent.findOne({ userId, instanceId }).lean<Lean>());
+    },
     async list(userId) {
       const docs = await Agent.find({ userId, retired: false }).sort({ createdAt: 1, _id: 1 }).lean<Lean[]>();
       return docs.map((d) => withId<AgentRecord>(d));

@@ -208,6 +208,10 @@ export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> 
       const a = rows.get(agentId);
       return a ? copy(a) : null;
     },
+    async findInstance(userId, instanceId) {
+      const a = all().find((r) => r.userId === userId && r.instanceId === instanceId);
+      return a ? copy(a) : null;
+    },
     async list(userId) {
       return all()
         .filter((a) => a.userId === userId && !a.retired)

@@ -145,6 +145,8 @@ export interface AgentStore {
    */
   register(reg: AgentRegistration, now: Date): Promise<{ agent: AgentRecord; isNew: boolean }>;
   get(agentId: string): Promise<AgentRecord | null>;
+  /** The record of one installation of the agent (retired or not), if it ever registered. */
+  findInstance(userId: string, instanceId: string): Promise<AgentRecord | null>;
   /** The user's agents that are not retired, oldest first. */
   list(userId: string): Promise<AgentRecord[]>;
   /** Every connected, non-retired agent (scheduler). */

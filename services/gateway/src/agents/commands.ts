@@ -46,6 +46,8 @@ export async function startCommandRelay(deps: {
       } catch {
         error = `the agent did not acknowledge within ${ACK_TIMEOUT_MS / 1000} s`;
       }
+      // A reset retires the agent's identity: its sockets go at once, whether or not it answered.
+      if (cmd.kind === 'reset') deps.nsp.in(agentRoom(cmd.agentId)).disconnectSockets(true);
       await deps.clients.orchestrator.commandDelivery({
         userId: cmd.userId,
         agentId: cmd.agentId,
