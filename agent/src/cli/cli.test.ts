@@ -110,6 +110,26 @@ describe('coffer-agent init', () => {
     }
   });
 
+  it('writes --state-dir (absolute) into the config and keeps it when run again without it', async () => {
+    const state = path.join(dir, 'state');
+    const r = await run(
+      withConfig('init', '--server', 'https://a.example', '--api-key', 'k', '--state-dir', state),
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({ stateDir: state });
+    const again = await run(withConfig('init', '--server', 'https://b.example', '--api-key', 'k'));
+    expect(again.code).toBe(0);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({
+      stateDir: state,
+      server: 'https://b.example',
+    });
+    const relative = await run(
+      withConfig('init', '--server', 'https://a.example', '--api-key', 'k', '--state-dir', 'rel/st'),
+    );
+    expect(relative.code).toBe(0);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({ stateDir: path.resolve('rel/st') });
+  });
+
   it('uses COFFER_AGENT_CONFIG, then XDG_CONFIG_HOME', async () => {
     const viaEnv = path.join(dir, 'env', 'agent.json');
     expect(

@@ -18,7 +18,9 @@ import {
   permissionWarning,
   resolveConfigPath,
   saveConfig,
+  stateDirFor,
   statusPathFor,
+  systemConfigPath,
   type AgentConfig,
 } from './config.js';
 import { checkDatabaseName } from './names.js';
@@ -47,6 +49,62 @@ describe('resolveConfigPath', () => {
     );
     expect(resolveConfigPath(undefined, {})).toBe(path.join(os.homedir(), '.config/coffer/agent.json'));
     expect(statusPathFor('/x/coffer/agent.json')).toBe('/x/coffer/agent.status.json');
+  });
+});
+
+describe('resolveConfigPath with a service install', () => {
+  const user = '/x/coffer/agent.json';
+  const env = { XDG_CONFIG_HOME: '/x' };
+  const only =
+    (...files: string[]) =>
+    (file: string) =>
+      files.includes(file);
+
+  it("falls back to the service's config when the user has none (so `sudo coffer-agent db add` finds it)", () => {
+    expect(systemConfigPath('linux')).toBe('/etc/coffer/agent.json');
+    expect(resolveConfigPath(undefined, env, only('/etc/coffer/agent.json'))).toBe('/etc/coffer/agent.json');
+  });
+
+  it("prefers the user's config when it exists, and the user's path when neither does", () => {
+    expect(resolveConfigPath(undefined, env, only(user, '/etc/coffer/agent.json'))).toBe(user);
+    expect(resolveConfigPath(undefined, env, only())).toBe(user);
+  });
+
+  it('still lets --config and COFFER_AGENT_CONFIG win over both', () => {
+    const both = only(user, '/etc/coffer/agent.json');
+    expect(resolveConfigPath('/f/agent.json', { ...env, COFFER_AGENT_CONFIG: '/e.json' }, both)).toBe(
+      '/f/agent.json',
+    );
+    expect(resolveConfigPath(undefined, { ...env, COFFER_AGENT_CONFIG: '/e.json' }, both)).toBe('/e.json');
+  });
+
+  it('puts the Windows service config under ProgramData', () => {
+    expect(systemConfigPath('win32', { ProgramData: 'D:\\PD' })).toBe('D:\\PD\\Coffer\\agent.json');
+    expect(systemConfigPath('win32', {})).toBe('C:\\ProgramData\\Coffer\\agent.json');
+  });
+});
+
+describe('state folder', () => {
+  it("is the config's stateDir when set, else the config's folder", () => {
+    expect(stateDirFor('/etc/coffer/agent.json', { stateDir: '/var/lib/coffer' })).toBe('/var/lib/coffer');
+    expect(statusPathFor('/etc/coffer/agent.json', { stateDir: '/var/lib/coffer' })).toBe(
+      '/var/lib/coffer/agent.status.json',
+    );
+    expect(stateDirFor('/etc/coffer/agent.json', {})).toBe('/etc/coffer');
+    expect(stateDirFor('/etc/coffer/agent.json')).toBe('/etc/coffer');
+    expect(statusPathFor('/etc/coffer/agent.json', {})).toBe('/etc/coffer/agent.status.json');
+    expect(stateDirFor('/etc/coffer/agent.json', { stateDir: 'rel/state' })).toBe(path.resolve('rel/state'));
+  });
+
+  it('round-trips stateDir through the config file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'coffer-config-'));
+    try {
+      const file = path.join(dir, 'agent.json');
+      await saveConfig(file, { ...valid(), stateDir: '/var/lib/coffer' });
+      expect(statusPathFor(file, await loadConfig(file))).toBe('/var/lib/coffer/agent.status.json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -186,6 +186,20 @@ describe('agent commands from the dashboard', () => {
     agentId = fresh.id;
   });
 
+  it('reset while the agent is away: its old identity is refused and it comes back as a new agent', async () => {
+    await agent.stop();
+    await manage(agentId, 'reset');
+    agent.output = '';
+    await agent.start({ wait: false });
+    await agent.waitForLog((l) => /connection of this agent was reset from the dashboard/.test(l.msg), 20_000);
+    const fresh = await eventually(async () => {
+      const found = await waitAgentActive(owner.token, agent.name, 1000);
+      expect(found.id).not.toBe(agentId);
+      return found;
+    }, 20_000);
+    agentId = fresh.id;
+  });
+
   it('restart: the agent starts again as a new process and reconnects', async () => {
     const pidBefore = agent.status()!.pid;
     expect(pidBefore).toBe(agent.child!.pid);
