@@ -82,7 +82,9 @@ describe('dashboard without an agent', () => {
       await visible(wizard.getByText('Step 5 of 6'));
       const manual = await wizard.getByTestId('install-command').innerText();
       expect(manual).toContain(`sha256sum -c --ignore-missing SHA256SUMS`);
-      expect(manual).toContain(`sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`);
+      expect(manual).toContain(
+        `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`,
+      );
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 6 of 6'));
       await visible(wizard.getByRole('button', { name: 'Close' }));

@@ -191,7 +191,10 @@ describe('agent commands from the dashboard', () => {
     await manage(agentId, 'reset');
     agent.output = '';
     await agent.start({ wait: false });
-    await agent.waitForLog((l) => /connection of this agent was reset from the dashboard/.test(l.msg), 20_000);
+    await agent.waitForLog(
+      (l) => /connection of this agent was reset from the dashboard/.test(l.msg),
+      20_000,
+    );
     const fresh = await eventually(async () => {
       const found = await waitAgentActive(owner.token, agent.name, 1000);
       expect(found.id).not.toBe(agentId);

@@ -54,7 +54,8 @@ export function agents(deps: {
       const at = now();
       // A reset retires the installation's identity for good: a copy still holding it (or the agent
       // itself, offline when the reset was sent) must come back as a new instance.
-      if ((await store.findInstance(reg.userId, reg.instanceId))?.retired) throw conflict(AGENT_RESET_MESSAGE);
+      if ((await store.findInstance(reg.userId, reg.instanceId))?.retired)
+        throw conflict(AGENT_RESET_MESSAGE);
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, reg.databases, at);
       const { agent, isNew } = await store.register(reg, at);
