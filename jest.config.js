@@ -6,7 +6,11 @@ const swc = [
 ];
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The contracts' source, as the web app's bundler sees it: no build step before a unit test.
+    '^@coffer/contracts$': '<rootDir>/contracts/src/index.ts',
+  },
   testEnvironment: 'node',
 };
 module.exports = {
@@ -16,7 +20,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{services/*,agent,deploy/local,proto,web}/src/**/*.test.ts'],
+      testMatch: ['<rootDir>/{services/*,agent,contracts,deploy/local,proto,web}/src/**/*.test.ts'],
     },
     {
       ...common,

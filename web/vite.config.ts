@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // In development the gateway runs separately; proxy REST and the Socket.IO websocket to it so the
@@ -7,6 +7,9 @@ const gateway = process.env.COFFER_GATEWAY_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   plugins: [react()],
+  // Workspace packages that export their TypeScript source under `coffer-source`
+  // (@coffer/contracts) are bundled from source: no build step, one copy of each module.
+  resolve: { conditions: ['coffer-source', ...defaultClientConditions] },
   server: {
     port: 5173,
     proxy: {

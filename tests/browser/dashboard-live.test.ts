@@ -1,17 +1,28 @@
 // Live restore progress on the dashboard (spec §4 "Restore events"), through the real realtime path:
 // a progress message on NATS → gateway → Socket.IO → the browser.
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Browser } from 'playwright-core';
+import {
+  connectEventBus,
+  createLogger,
+  PROGRESS_SUBJECTS,
+  type EventBus,
+  type RestoreProgressMessage,
+} from '@coffer/common';
 import { launch, newSession, registeredUser, signIn, visible } from './helpers';
 
 let browser: Browser;
-let nc: NatsConnection;
+let bus: EventBus;
 beforeAll(async () => {
   browser = await launch();
-  nc = await connect({ servers: process.env.COFFER_NATS_URL });
+  bus = await connectEventBus({
+    url: process.env.COFFER_NATS_URL!,
+    name: 'dashboard-live-test',
+    log: createLogger('dashboard-live-test', 'silent'),
+    streams: [],
+  });
 });
 afterAll(async () => {
-  await nc?.close();
+  await bus?.close();
   await browser?.close();
 });
 
@@ -23,21 +34,18 @@ describe('dashboard live events', () => {
       await signIn(page, user);
       await visible(page.getByText('No backups found. Trigger a backup to protect your data.'));
       const restoreId = 'c'.repeat(24);
-      const publish = (status: string, current: number) =>
-        nc.publish(
-          'progress.restore',
-          JSON.stringify({
-            userId: user.id,
-            restoreId,
-            status,
-            progress: {
-              current,
-              total: 80_000,
-              percentage: (current / 80_000) * 100,
-              collection: 'customers',
-            },
-          }),
-        );
+      const publish = (status: RestoreProgressMessage['status'], current: number) =>
+        bus.publishLive(PROGRESS_SUBJECTS.restore, {
+          userId: user.id,
+          restoreId,
+          status,
+          progress: {
+            current,
+            total: 80_000,
+            percentage: (current / 80_000) * 100,
+            collection: 'customers',
+          },
+        });
 
       // The socket connects just after sign-in: repeat the (idempotent) report until it shows.
       const banner = page.getByTestId('active-restore');

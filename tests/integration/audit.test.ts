@@ -1,21 +1,8 @@
+import type { GetAuditLogsApiResponse } from './contract.gen';
 import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
 
-interface AuditLog {
-  id: string;
-  timestamp: string;
-  action: string;
-  entity: string;
-  entityId?: string;
-  actor: string;
-  details: Record<string, string>;
-}
-
-const logsOf = async (u: TestUser, query = '') => {
-  const res = await api<{ logs: AuditLog[]; pagination: { total: number; page: number; pages: number } }>(
-    'GET',
-    `/api/user/audit-logs${query}`,
-    { token: u.token },
-  );
+const logsOf = async (u: TestUser, query = ''): Promise<GetAuditLogsApiResponse> => {
+  const res = await api('GET', `/api/user/audit-logs${query}`, { token: u.token });
   expect(res.status).toBe(200);
   return res.body;
 };

@@ -18,8 +18,8 @@ describe('POST /api/auth/register', () => {
     expect(res.body.user.apiKey).toMatch(/^cof_/);
     const profile = await api('GET', '/api/user/profile', { token: res.body.token });
     const plans = await api('GET', '/api/settings/plans');
-    const free = plans.body.find((p: { price: number }) => p.price === 0);
-    expect(profile.body.plan).toBe(free._id);
+    const free = plans.body.find((p) => p.price === 0);
+    expect(profile.body.plan).toBe(free?._id);
   });
 
   it.each([

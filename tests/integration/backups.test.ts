@@ -1,4 +1,14 @@
-import { adminToken, api, newUser } from './helpers';
+import crypto from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import {
+  AGENT_NAMESPACE,
+  SOCKET_IO_PATH,
+  type AgentToGatewayEvents,
+  type CommandMessage,
+  type GatewayToAgentEvents,
+  type RegisteredMessage,
+} from '@coffer/contracts';
+import { adminToken, api, baseUrl, newUser, type TestUser } from './helpers';
 
 const someId = 'c0ffee0000000000c0ffee00';
 
@@ -35,7 +45,7 @@ describe('/api/backups without an agent', () => {
     expect(op.status).toBe(400);
   });
 
-  it("answers 404 for an unknown or another user's backup", async () => {
+  it('answers 404 for an unknown backup', async () => {
     const u = await newUser();
     for (const [method, path] of [
       ['GET', `/api/backups/${someId}`],
@@ -151,5 +161,85 @@ describe('agent data endpoints', () => {
       rawBody: 'ciphertext',
     });
     expect(res.status).toBe(404);
+  });
+});
+
+/**
+ * A completed backup of `user`, made the way an agent makes one but without mongodump: a socket
+ * on the agents' namespace takes the backup command, and the data plane receives some bytes.
+ */
+async function completedBackup(user: TestUser, databaseName: string): Promise<string> {
+  const socket: Socket<GatewayToAgentEvents, AgentToGatewayEvents> = io(`${baseUrl()}${AGENT_NAMESPACE}`, {
+    path: SOCKET_IO_PATH,
+    auth: {
+      apiKey: user.apiKey,
+      instanceId: `test-${crypto.randomBytes(6).toString('hex')}`,
+      name: 'protocol test agent',
+      databases: [databaseName],
+    },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  try {
+    const registered = await new Promise<RegisteredMessage>((resolve, reject) => {
+      socket.once('registered', resolve);
+      socket.once('connect_error', reject);
+    });
+    const command = new Promise<CommandMessage>((resolve) =>
+      socket.on('command', (c, ack) => {
+        ack({ accepted: true });
+        resolve(c);
+      }),
+    );
+    const triggered = await api('POST', '/api/backups', { token: user.token, body: { databaseName } });
+    expect(triggered.status).toBe(201);
+    expect(await command).toMatchObject({ kind: 'backup', jobId: triggered.body._id });
+    const upload = await fetch(`${baseUrl()}/api/agent/backups/${triggered.body._id}/data`, {
+      method: 'PUT',
+      headers: {
+        'x-api-key': user.apiKey,
+        'x-coffer-agent-id': registered.agentId,
+        'x-coffer-key-fingerprint': 'test-key',
+        'content-type': 'application/octet-stream',
+      },
+      body: crypto.randomBytes(1024),
+    });
+    expect(upload.status).toBe(200);
+    return triggered.body._id;
+  } finally {
+    socket.close();
+  }
+}
+
+describe("another user's existing backup", () => {
+  it("is a 404 for GET, DELETE, download and restore, and stays the owner's", async () => {
+    const owner = await newUser('owner');
+    const other = await newUser('other');
+    const id = await completedBackup(owner, 'orders');
+    const mine = await api('GET', `/api/backups/${id}`, { token: owner.token });
+    expect(mine.body).toMatchObject({ _id: id, status: 'completed', databaseName: 'orders', size: 1024 });
+
+    for (const [method, path, body] of [
+      ['GET', `/api/backups/${id}`, undefined],
+      ['DELETE', `/api/backups/${id}`, undefined],
+      ['GET', `/api/backups/${id}/download`, undefined],
+      ['POST', `/api/backups/${id}/restore`, { databaseName: 'orders' }],
+    ] as const) {
+      const res = await api(method, path, { token: other.token, body });
+      expect({ method, path, status: res.status, body: res.body }).toEqual({
+        method,
+        path,
+        status: 404,
+        body: { message: 'Backup not found', code: 'NOT_FOUND' },
+      });
+    }
+
+    // Nothing the other user sent touched it: the owner still has it, and can download it.
+    expect((await api('GET', `/api/backups/${id}`, { token: owner.token })).body.status).toBe('completed');
+    const download = await fetch(`${baseUrl()}/api/backups/${id}/download`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(download.status).toBe(200);
+    expect((await download.arrayBuffer()).byteLength).toBe(1024);
   });
 });

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { io } from 'socket.io-client';
 import { api, baseUrl, newUser } from './helpers';
 
@@ -20,6 +22,12 @@ describe('gateway', () => {
     expect(
       res.body.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.required,
     ).toEqual(expect.arrayContaining(['name', 'email', 'password']));
+  });
+
+  it('serves the committed document (services/gateway/openapi.json), generated from its own routes', async () => {
+    const res = await api('GET', '/api/openapi.json');
+    const committed = path.resolve(__dirname, '../../services/gateway/openapi.json');
+    expect(res.body).toEqual(JSON.parse(fs.readFileSync(committed, 'utf8')));
   });
 
   it('sends standard security headers', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, type Stack } from '@coffer/local-stack';
+import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
 
 declare global {
   var __cofferStack: Stack | undefined;
@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
   // The gateways serve a copy of the agent downloads: the update tests replace files in it.
   const downloads = path.join(dataDir, 'downloads');
   fs.cpSync(path.join(repoRoot, 'agent/dist/downloads'), downloads, { recursive: true });
-  const admin = { email: 'admin@coffer.test', password: 'admin-password-1' };
+  const admin = TEST_ADMIN;
   const stack = await startStack({
     repoRoot,
     dataDir,
@@ -33,8 +33,8 @@ export default async function globalSetup(): Promise<void> {
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
-      JWT_SECRET: 'integration-test-secret-0123456789',
-      API_KEY_PEPPER: 'integration-test-pepper-0123456789',
+      JWT_SECRET: TEST_SECRETS.jwtSecret,
+      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
       COFFER_ADMIN_EMAIL: admin.email,
       COFFER_ADMIN_PASSWORD: admin.password,
       // Tests pose as different clients through X-Forwarded-For, so per-IP limits can be tested.

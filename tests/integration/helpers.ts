@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { AnswerOf } from './api-types';
 
 export const baseUrl = () => {
   const url = process.env.COFFER_BASE_URL;
@@ -14,9 +15,9 @@ export interface ApiResponse<T = any> {
 }
 
 /** Calls the gateway like the web app does; `ip` poses as a client address (X-Forwarded-For). */
-export async function api<T = any>(
-  method: string,
-  path: string,
+export async function api<M extends string, P extends string, T = AnswerOf<M, P>>(
+  method: M,
+  path: P,
   opts: {
     token?: string;
     body?: unknown;

@@ -1,5 +1,5 @@
-import { connect } from '@nats-io/transport-node';
 import { io, type Socket } from 'socket.io-client';
+import { connectEventBus, createLogger, PROGRESS_SUBJECTS } from '@coffer/common';
 import { newUser } from './helpers';
 
 const gateways = () => (process.env.COFFER_GATEWAY_URLS ?? process.env.COFFER_BASE_URL ?? '').split(',');
@@ -34,16 +34,23 @@ describe('live events across gateway replicas', () => {
     ownerOn2.on('backupProgress', (e) => seen.ownerOn2.push(e));
     otherOn2.on('backupProgress', (e) => seen.other.push(e));
 
-    // What the gateway holding an agent's socket publishes for its progress reports.
-    const nc = await connect({ servers: process.env.COFFER_NATS_URL });
+    // What the gateway holding an agent's socket publishes for its progress reports, the same way.
+    const bus = await connectEventBus({
+      url: process.env.COFFER_NATS_URL!,
+      name: 'realtime-test',
+      log: createLogger('realtime-test', 'silent'),
+      streams: [],
+    });
     const progress = { current: 50, total: 200, percentage: 25, collection: 'orders' };
-    nc.publish(
-      'progress.backup',
-      JSON.stringify({ userId: owner.id, backupId: 'b'.repeat(24), status: 'in-progress', progress }),
-    );
-    await nc.flush();
+    bus.publishLive(PROGRESS_SUBJECTS.backup, {
+      userId: owner.id,
+      backupId: 'b'.repeat(24),
+      status: 'in-progress',
+      progress,
+    });
+    await bus.nc.flush();
     await new Promise((r) => setTimeout(r, 1500));
-    await nc.close();
+    await bus.close();
     for (const s of [ownerOn1, ownerOn2, otherOn2]) s.close();
 
     const expected = { backupId: 'b'.repeat(24), status: 'in-progress', progress };

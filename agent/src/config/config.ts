@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS } from '@coffer/contracts';
 import { decodeKey } from '../crypto/key.js';
 import { writeFileAtomic } from './files.js';
 import { parseMongoUri } from './uri.js';
@@ -15,10 +16,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Database labels are what the service and the dashboard show. */
-export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const LABEL_RULE =
-  '1 to 64 characters: letters, digits, dot, dash, underscore; starting with a letter or digit';
+/** Database labels are what the service and the dashboard show (the agent protocol's rule). */
+export const LABEL_RE = DATABASE_LABEL_PATTERN;
+export const LABEL_RULE = DATABASE_LABEL_RULE;
 
 const zUri = z.string().superRefine((s, ctx) => {
   try {
@@ -46,8 +46,8 @@ export const AgentConfigSchema = z.looseObject({
   version: z.literal(1),
   /** Gateway base URL; absent on a key-only (offline decrypt) config. */
   server: z.url({ protocol: /^https?$/ }).optional(), // z.httpUrl() refuses IPs and localhost
-  apiKey: z.string().min(1).max(512).optional(),
-  name: z.string().min(1).max(100),
+  apiKey: z.string().min(1).max(LIMITS.apiKey).optional(),
+  name: z.string().min(1).max(LIMITS.agentName),
   masterKey: z.string().superRefine((s, ctx) => {
     try {
       decodeKey(s);

@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { INSTANCE_ID_PATTERN } from '@coffer/contracts';
 import { writeFileAtomic } from '../config/files.js';
 
 export const INSTANCE_FILE = 'agent.instance-id';
 
-const valid = (id: unknown): id is string =>
-  typeof id === 'string' && id.length >= 8 && id.length <= 100 && /^[\w-]+$/.test(id);
+/** What the gateway accepts in the handshake. */
+const valid = (id: unknown): id is string => typeof id === 'string' && INSTANCE_ID_PATTERN.test(id);
 
 /** The id kept in `stateDir`, else the config's legacy one, else a new one; saved in `stateDir`. */
 export async function loadInstanceId(stateDir: string, legacy?: unknown): Promise<string> {

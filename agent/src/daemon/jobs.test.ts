@@ -6,8 +6,8 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
-import { parseCommand, type JobCommand } from './commands.js';
-import { JobRunner, MAX_ERROR_LENGTH, type JobDeps, type ReportAnswer } from './jobs.js';
+import { LIMITS, type JobCommand, type ReportAck } from '@coffer/contracts';
+import { JobRunner, type JobDeps } from './jobs.js';
 import { silentLogger } from './log.js';
 import { TransferError } from './transfer.js';
 
@@ -72,7 +72,7 @@ function setup(over: Partial<JobDeps> = {}) {
   const log: string[] = [];
   const emitted: Array<{ event: string; payload: Record<string, unknown> }> = [];
   const reports: Array<{ event: string; payload: Record<string, unknown> }> = [];
-  let answer: () => Promise<ReportAnswer> = async () => ({ ok: true });
+  let answer: () => Promise<ReportAck> = async () => ({ ok: true });
   const uploads: FakeUpload[] = [];
   const dirs: string[] = [];
   const deps: JobDeps = {
@@ -135,7 +135,7 @@ function setup(over: Partial<JobDeps> = {}) {
     emitted,
     reports,
     uploads,
-    setAnswer: (a: () => Promise<ReportAnswer>) => (answer = a),
+    setAnswer: (a: () => Promise<ReportAck>) => (answer = a),
   };
 }
 
@@ -147,23 +147,6 @@ const failingBackup = (error: Error) => async (o: BackupOptions) => {
 };
 
 describe('command validation', () => {
-  it('parses job commands and refuses malformed ones with a reason', () => {
-    expect(parseCommand({ commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' })).toEqual({
-      command: { commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' },
-    });
-    expect(parseCommand({ commandId: 'x', kind: 'restart' })).toEqual({
-      command: { commandId: 'x', kind: 'restart' },
-    });
-    expect(parseCommand(null)).toEqual({ error: 'Invalid command' });
-    expect(parseCommand({ kind: 'format-disk' })).toEqual({ error: 'Unknown command kind "format-disk"' });
-    expect(parseCommand({ kind: 'backup', jobId: 'nope', databaseName: 'shop' })).toEqual({
-      error: 'Invalid backup command: jobId must be a 24-hex id',
-    });
-    expect(parseCommand({ kind: 'restore', jobId: RESTORE_ID, databaseName: ' ' })).toEqual({
-      error: 'Invalid restore command: databaseName is missing',
-    });
-  });
-
   it('refuses an unknown database, a job already running, a busy database, and anything after stop', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -227,8 +210,8 @@ describe('backups', () => {
 
   it('still aborts the upload when the report is refused or never answered', async () => {
     for (const answer of [
-      async (): Promise<ReportAnswer> => ({ ok: false, error: 'Backup not found' }),
-      async (): Promise<ReportAnswer> => {
+      async (): Promise<ReportAck> => ({ ok: false, error: 'Backup not found' }),
+      async (): Promise<ReportAck> => {
         throw new Error('operation has timed out');
       },
     ]) {
@@ -262,7 +245,7 @@ describe('backups', () => {
     const error = reports[0]!.payload.error as string;
     expect(error).not.toContain('hunter2');
     expect(error.startsWith('cannot connect with ****')).toBe(true);
-    expect(error).toHaveLength(MAX_ERROR_LENGTH);
+    expect(error).toHaveLength(LIMITS.errorText);
   });
 
   it("stopping the agent fails a running backup with 'Agent stopped', reported before the abort", async () => {

@@ -9,20 +9,24 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
-import type { Ack, JobCommand } from './commands.js';
+import {
+  clipErrorText,
+  type AgentEventPayload,
+  type CommandAck,
+  type JobCommand,
+  type ProgressEventName,
+  type ReportAck,
+  type ReportEventName,
+} from '@coffer/contracts';
 import type { Logger } from './log.js';
 import { Throttle } from './throttle.js';
-
-export type ReportEvent = 'backup:failed' | 'restore:started' | 'restore:completed' | 'restore:failed';
-export type ProgressEvent = 'backup:progress' | 'restore:progress';
-export type ReportAnswer = { ok: true } | { ok: false; error: string };
 
 /** The socket as the jobs see it. */
 export interface Reporter {
   /** Fire and forget (progress). */
-  emit(event: ProgressEvent, payload: Record<string, unknown>): void;
+  emit<E extends ProgressEventName>(event: E, payload: AgentEventPayload<E>): void;
   /** An acknowledged report; rejects when no answer came in time. */
-  report(event: ReportEvent, payload: Record<string, unknown>): Promise<ReportAnswer>;
+  report<E extends ReportEventName>(event: E, payload: AgentEventPayload<E>): Promise<ReportAck>;
 }
 
 /** The upload as a job sees it: a Writable for runBackup that the job aborts after reporting. */
@@ -77,9 +81,6 @@ interface Job extends JobInfo {
   done: Promise<void>;
 }
 
-/** The server keeps at most this much of an error (the gateway validates it). */
-export const MAX_ERROR_LENGTH = 4000;
-
 export class JobRunner {
   private readonly jobs = new Map<string, Job>();
   private closedReason: string | undefined;
@@ -113,7 +114,7 @@ export class JobRunner {
    * Decides at once whether to take a backup or restore command (the acknowledgement), and if so
    * starts it in the background.
    */
-  accept(cmd: JobCommand): Ack {
+  accept(cmd: JobCommand): CommandAck {
     if (this.closedReason) return { accepted: false, error: this.closedReason };
     const db = this.deps.database(cmd.databaseName);
     if (!db)
@@ -185,10 +186,15 @@ export class JobRunner {
       message = partial ? `${job.stopReason}: ${e.message}` : job.stopReason;
     }
     message = this.deps.scrub(message).trim() || `The ${job.kind} failed`;
-    return message.length > MAX_ERROR_LENGTH ? message.slice(0, MAX_ERROR_LENGTH - 1) + '…' : message;
+    // Clipped to what the server keeps (LIMITS.errorText), so the report is never refused for length.
+    return clipErrorText(message);
   }
 
-  private async send(job: Job, event: ReportEvent, payload: Record<string, unknown>): Promise<boolean> {
+  private async send<E extends ReportEventName>(
+    job: Job,
+    event: E,
+    payload: AgentEventPayload<E>,
+  ): Promise<boolean> {
     try {
       const answer = await this.deps.reporter.report(event, payload);
       if (!answer.ok) {
@@ -202,10 +208,8 @@ export class JobRunner {
     }
   }
 
-  private progressReporter(job: Job, event: ProgressEvent, idField: 'backupId' | 'restoreId') {
-    const throttle = new Throttle<Progress>(this.interval, (progress) =>
-      this.deps.reporter.emit(event, { [idField]: job.id, progress }),
-    );
+  private progressReporter(job: Job, send: (progress: Progress) => void) {
+    const throttle = new Throttle<Progress>(this.interval, send);
     return {
       throttle,
       onProgress: (p: Progress) => {
@@ -220,7 +224,9 @@ export class JobRunner {
   private async runBackup(job: Job, db: DatabaseEntry): Promise<void> {
     const { deps } = this;
     const masterKey = deps.masterKey();
-    const { throttle, onProgress } = this.progressReporter(job, 'backup:progress', 'backupId');
+    const { throttle, onProgress } = this.progressReporter(job, (progress) =>
+      deps.reporter.emit('backup:progress', { backupId: job.id, progress }),
+    );
     let upload: Upload | undefined;
     try {
       // Nothing is sent after the body is complete: "in progress" must not follow "completed".
@@ -265,7 +271,9 @@ export class JobRunner {
 
   private async runRestore(job: Job, db: DatabaseEntry): Promise<void> {
     const { deps } = this;
-    const { throttle, onProgress } = this.progressReporter(job, 'restore:progress', 'restoreId');
+    const { throttle, onProgress } = this.progressReporter(job, (progress) =>
+      deps.reporter.emit('restore:progress', { restoreId: job.id, progress }),
+    );
     let dir: string | undefined;
     try {
       const started = await this.send(job, 'restore:started', { restoreId: job.id });

@@ -87,3 +87,36 @@ export class StatusFile {
     }
   }
 }
+
+/** The connection as the status file shows it; see connectionStatus. */
+export interface ConnectionStatus {
+  connected(): void;
+  disconnected(): void;
+  /** The connection failed or was refused: `lastError` says why. */
+  failed(lastError: string): void;
+  /** A job failed: its reason replaces a connection problem as the last error. */
+  jobFailed(lastError: string): void;
+}
+
+/**
+ * `lastError` holds the latest problem, a connection's or a job's. A connection problem is cleared
+ * once connected again; a job's failure stays until something else goes wrong.
+ */
+export function connectionStatus(status: Pick<StatusFile, 'update'>): ConnectionStatus {
+  let connectionTrouble = false;
+  return {
+    connected() {
+      status.update({ connected: true, ...(connectionTrouble ? { lastError: undefined } : {}) });
+      connectionTrouble = false;
+    },
+    disconnected: () => status.update({ connected: false }),
+    failed(lastError) {
+      connectionTrouble = true;
+      status.update({ connected: false, lastError });
+    },
+    jobFailed(lastError) {
+      connectionTrouble = false;
+      status.update({ lastError });
+    },
+  };
+}

@@ -13,7 +13,6 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { readStatus } from '../status.js';
 import { Backoff } from './backoff.js';
-import { classifyConnectError } from './daemon.js';
 import { createLogger } from './log.js';
 import { StatusFile } from './status-file.js';
 import { sweepToolConfigs } from './sweep.js';
@@ -88,18 +87,6 @@ describe('log lines', () => {
         err: { message: 'auth failed for mongodb://bob:****@db/x with ****' },
       },
     ]);
-  });
-});
-
-describe('connection refusals', () => {
-  it('tells a bad key and a suspended account apart from passing trouble', () => {
-    expect(classifyConnectError('Invalid API key')).toMatchObject({
-      auth: true,
-      advice: /Settings → Security/,
-    });
-    expect(classifyConnectError('Your account has been suspended')).toMatchObject({ auth: true });
-    expect(classifyConnectError('websocket error')).toEqual({ auth: false });
-    expect(classifyConnectError('Agent registration failed')).toEqual({ auth: false });
   });
 });
 

@@ -5,6 +5,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Logger } from './log.js';
 
 const TOOL_DIR = /^coffer-agent-[A-Za-z0-9]{6}$/;
 const TOOL_FILE = 'tool-config.yaml';
@@ -42,4 +43,18 @@ export async function sweepToolConfigs(
     }
   }
   return removed;
+}
+
+/** Sweeps now and every `everyMs` (an hour), logging what went; returns the function that stops it. */
+export function startSweeping(log: Pick<Logger, 'info'>, everyMs = 3_600_000): () => void {
+  const sweep = () =>
+    sweepToolConfigs().then(
+      (n) =>
+        n && log.info('removed tool config files left by an interrupted backup or restore', { count: n }),
+      () => undefined,
+    );
+  void sweep();
+  const timer = setInterval(() => void sweep(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

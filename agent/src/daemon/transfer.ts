@@ -5,6 +5,12 @@ import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import {
+  AGENT_HEADERS,
+  backupUploadPath,
+  restoreDownloadPath,
+  type BackupUploadAnswer,
+} from '@coffer/contracts';
 
 export interface ServerAccess {
   /** Gateway base URL, e.g. https://coffer.example.com */
@@ -32,7 +38,7 @@ function request(url: URL, options: http.RequestOptions): ClientRequest {
 }
 
 function headersFor(access: ServerAccess, extra: Record<string, string> = {}): Record<string, string> {
-  return { 'X-Api-Key': access.apiKey, 'X-Coffer-Agent-Id': access.agentId, ...extra };
+  return { [AGENT_HEADERS.apiKey]: access.apiKey, [AGENT_HEADERS.agentId]: access.agentId, ...extra };
 }
 
 /** Reads a (small) error answer and turns it into the server's own message. */
@@ -89,12 +95,12 @@ export class UploadSink extends Writable {
     private readonly onEnding: () => void = () => undefined,
   ) {
     super({ highWaterMark: 256 * 1024 });
-    const url = new URL(`/api/agent/backups/${encodeURIComponent(backupId)}/data`, access.server);
+    const url = new URL(backupUploadPath(backupId), access.server);
     this.#req = request(url, {
       method: 'PUT',
       headers: headersFor(access, {
         'Content-Type': 'application/octet-stream',
-        'X-Coffer-Key-Fingerprint': keyFingerprint,
+        [AGENT_HEADERS.keyFingerprint]: keyFingerprint,
       }),
     });
     this.answered = new Promise((resolve, reject) => {
@@ -105,7 +111,7 @@ export class UploadSink extends Writable {
           res.on('data', (s: string) => (text = (text + s).slice(0, MAX_ERROR_BODY)));
           res.once('end', () => {
             try {
-              const size = (JSON.parse(text) as { size?: unknown }).size;
+              const size = (JSON.parse(text) as Partial<BackupUploadAnswer>).size;
               if (typeof size === 'number') this.storedSize = size;
             } catch {
               // the size is informative only
@@ -211,7 +217,7 @@ export async function downloadRestore(
   file: string,
   opts: { onProgress?: (bytes: number, total: number | undefined) => void; signal?: AbortSignal } = {},
 ): Promise<number> {
-  const url = new URL(`/api/agent/restores/${encodeURIComponent(restoreId)}/data`, access.server);
+  const url = new URL(restoreDownloadPath(restoreId), access.server);
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'GET', headers: headersFor(access), signal: opts.signal });
     req.once('response', resolve);

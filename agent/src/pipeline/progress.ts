@@ -1,16 +1,9 @@
 // Progress reports `{current, total, percentage, collection}` (product spec §3) for backups and
 // restores, emitted at least once a second while a job runs.
+import type { ProgressInfo } from '@coffer/contracts';
 
-export interface Progress {
-  /** Documents processed so far. */
-  current: number;
-  /** Documents expected (estimated counts for a backup, exact counts for a restore). */
-  total: number;
-  /** 0–100, one decimal. */
-  percentage: number;
-  /** Collection being processed (without the database name); '' before the first one. */
-  collection: string;
-}
+/** What the agent reports and browsers show (the contract's ProgressInfo); percentage has one decimal. */
+export type Progress = ProgressInfo;
 
 export type ProgressListener = (p: Progress) => void;
 

@@ -2,6 +2,7 @@
 // scripts/build-binaries.mjs): the agent version and, per platform, each file's name, size and
 // SHA-256. An agent trusts a download only when it matches these hashes.
 import { z } from 'zod';
+import { LIMITS } from '@coffer/contracts';
 
 const fileInfo = z.object({
   name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
@@ -10,7 +11,7 @@ const fileInfo = z.object({
 });
 
 export const ReleaseSchema = z.object({
-  version: z.string().min(1).max(50),
+  version: z.string().min(1).max(LIMITS.version),
   node: z.string().max(50),
   files: z.record(z.string(), fileInfo.extend({ compressed: fileInfo.optional() })),
 });

@@ -9,6 +9,7 @@
 import { access, readFile, rename, rm } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
+import type { UpdateOutcome } from '@coffer/contracts';
 import { writeFileAtomic } from '../config/files.js';
 import { compareVersions, platformKey } from '../runtime/build-info.js';
 import { downloadVerified } from './download.js';
@@ -17,12 +18,8 @@ import { fetchRelease, UpdateError } from './release.js';
 export const RESULT_FILE = 'agent.update-result.json';
 export const REQUEST_FILE = 'agent.update-request.json';
 
-export interface UpdateOutcome {
-  status: 'updated' | 'current' | 'failed';
-  fromVersion: string;
-  toVersion: string;
-  error?: string;
-}
+/** What `agent:update` reports (the agent protocol's payload). */
+export type { UpdateOutcome };
 
 interface Deps {
   server: string;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -35,6 +36,23 @@ export function portInUse(port: number): Promise<boolean> {
   });
 }
 
+/** A readiness check: something accepts TCP connections on the port. */
+export const listening = (port: number) => () => portInUse(port);
+
+/** A readiness check: the URL answers without a server error. */
+export function httpOk(url: string): () => Promise<boolean> {
+  return () =>
+    new Promise((resolve) => {
+      http
+        .get(url, (res) => {
+          res.resume();
+          resolve((res.statusCode ?? 500) < 500);
+        })
+        .on('error', () => resolve(false));
+    });
+}
+
+/** Polls `check` until it passes; fails early, with the end of its log, when `proc` exits first. */
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, proc?: Proc) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -96,6 +114,9 @@ export function startProcess(
   };
 }
 
+// What deploy/local/bootstrap.sh needs to be asked for to build each binary the tests start.
+const BOOTSTRAP_FLAG: Record<string, string> = { minio: ' --with-minio' };
+
 /** Finds an executable on PATH, or explains how to get it. */
 export function which(bin: string): string {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -107,5 +128,8 @@ export function which(bin: string): string {
       // keep looking
     }
   }
-  throw new Error(`'${bin}' was not found on PATH; run deploy/local/bootstrap.sh first`);
+  throw new Error(
+    `'${bin}' was not found on PATH: run deploy/local/bootstrap.sh${BOOTSTRAP_FLAG[bin] ?? ''} ` +
+      'and put its bin folder (~/.cache/coffer/bin) on PATH',
+  );
 }

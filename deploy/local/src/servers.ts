@@ -1,9 +1,174 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import { portInUse, startProcess, waitFor, which, type Proc } from './processes.js';
+import { freePort, httpOk, listening, startProcess, waitFor, which, type Proc } from './processes.js';
 
-/** The real servers Coffer needs, started as local processes (architecture §6). */
+// The real servers Coffer needs (architecture §6), each a local process: the local run and the
+// integration tests start them all through startServers; service and agent tests start the few
+// they need through the single starters.
+
+export interface RunningServer {
+  name: string;
+  port: number;
+  /** How clients reach it: mongodb://, nats://, redis:// or http:// on 127.0.0.1. */
+  url: string;
+  proc: Proc;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /**
+   * Parent of the server's data folder (`<dataDir>/<name>`) and, by default, of `logs/<name>.log`.
+   * When absent, a fresh temporary folder that stop() removes.
+   */
+  dataDir?: string;
+  logDir?: string;
+  /** A fixed port (the local run); otherwise the OS picks a free one. */
+  port?: number;
+  timeoutMs?: number;
+}
+
+/** Starts `name`, waits until `ready` passes, and stops it again when it does not. */
+async function launch(
+  name: string,
+  opts: ServerOptions,
+  spec: (ctx: { port: number; dir: (sub: string) => string }) => {
+    cmd: string;
+    args: string[];
+    env?: NodeJS.ProcessEnv;
+    url: string;
+    ready: () => Promise<boolean>;
+  },
+): Promise<RunningServer> {
+  const scratch = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `coffer-${name}-`));
+  const port = opts.port ?? (await freePort());
+  const dir = (sub: string) => {
+    const d = path.join(dataDir, sub);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const s = spec({ port, dir });
+  const proc = startProcess(name, s.cmd, s.args, {
+    logDir: opts.logDir ?? path.join(dataDir, 'logs'),
+    env: s.env,
+  });
+  const stop = async () => {
+    await proc.stop();
+    if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(name, s.ready, opts.timeoutMs ?? 60_000, proc);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name, port, url: s.url, proc, stop };
+}
+
+/** FerretDB on SQLite: the MongoDB Coffer's services (and the customer databases in tests) use. */
+export function startFerretDb(opts: ServerOptions = {}): Promise<RunningServer> {
+  return launch('ferretdb', opts, ({ port, dir }) => ({
+    cmd: which('ferretdb'),
+    args: [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir('ferretdb')}/`,
+      `--state-dir=${dir('ferretdb-state')}`,
+      '--telemetry=disable',
+      '--log-level=warn',
+      '--debug-addr=-',
+      `--listen-addr=127.0.0.1:${port}`,
+    ],
+    url: `mongodb://127.0.0.1:${port}`,
+    ready: listening(port),
+  }));
+}
+
+/** NATS with JetStream (file storage under the data folder). */
+export function startNats(opts: ServerOptions = {}): Promise<RunningServer> {
+  return launch('nats', opts, ({ port, dir }) => ({
+    cmd: which('nats-server'),
+    args: ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(port)],
+    url: `nats://127.0.0.1:${port}`,
+    ready: listening(port),
+  }));
+}
+
+export function startRedis(opts: ServerOptions = {}): Promise<RunningServer> {
+  return launch('redis', opts, ({ port, dir }) => ({
+    cmd: which('redis-server'),
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir('redis'),
+      '--save',
+      '60 1',
+      '--appendonly',
+      'no',
+    ],
+    url: `redis://127.0.0.1:${port}`,
+    ready: listening(port),
+  }));
+}
+
+/** MailDev: an SMTP server on `port` that keeps every mail for the tests to read over HTTP (`url`). */
+export async function startMailDev(
+  opts: ServerOptions & { webPort?: number } = {},
+): Promise<RunningServer & { smtpPort: number }> {
+  const webPort = opts.webPort ?? (await freePort());
+  const server = await launch('maildev', opts, ({ port }) => ({
+    cmd: process.execPath,
+    args: [
+      require.resolve('maildev/bin/maildev'),
+      '--ip',
+      '127.0.0.1',
+      '--smtp',
+      String(port),
+      '--web',
+      String(webPort),
+      '--web-ip',
+      '127.0.0.1',
+    ],
+    url: `http://127.0.0.1:${webPort}`,
+    ready: httpOk(`http://127.0.0.1:${webPort}/email`),
+  }));
+  return { ...server, smtpPort: server.port };
+}
+
+/** The local run's MinIO credentials; tests may pass their own. */
+export const MINIO_LOCAL_CREDENTIALS = { accessKey: 'coffer-local', secretKey: 'coffer-local-secret' };
+
+/** MinIO: a real S3 API for the storage service's S3 backend. */
+export async function startMinio(
+  opts: ServerOptions & {
+    consolePort?: number;
+    credentials?: { accessKey: string; secretKey: string };
+  } = {},
+): Promise<RunningServer & { accessKey: string; secretKey: string }> {
+  const { accessKey, secretKey } = opts.credentials ?? MINIO_LOCAL_CREDENTIALS;
+  const consolePort = opts.consolePort ?? (await freePort());
+  const server = await launch('minio', opts, ({ port, dir }) => ({
+    cmd: which('minio'),
+    args: [
+      'server',
+      dir('minio'),
+      '--address',
+      `127.0.0.1:${port}`,
+      '--console-address',
+      `127.0.0.1:${consolePort}`,
+      '--quiet',
+    ],
+    env: { MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey },
+    url: `http://127.0.0.1:${port}`,
+    ready: httpOk(`http://127.0.0.1:${port}/minio/health/live`),
+  }));
+  return { ...server, accessKey, secretKey };
+}
+
+/** The fixed ports of the local run, or the free ones the tests' stack picked. */
 export interface ServerPorts {
   nats: number;
   mongo: number;
@@ -12,152 +177,27 @@ export interface ServerPorts {
   mailWeb: number;
 }
 
-const listening = (port: number) => () => portInUse(port);
-
-/** Process names of the servers (stopped after the services). */
+/** Process names of the servers (the stack stops them after the services). */
 export const SERVER_NAMES = ['nats', 'ferretdb', 'redis', 'maildev', 'minio'];
 
-export interface Minio {
-  proc: Proc;
-  endpoint: string;
-  accessKey: string;
-  secretKey: string;
-}
-
-/** MinIO: a real S3 API for the S3 storage backend. Credentials are local-only. */
-export async function startMinio(dataDir: string, port: number, consolePort: number): Promise<Minio> {
-  const dir = path.join(dataDir, 'minio');
-  fs.mkdirSync(dir, { recursive: true });
-  const accessKey = 'coffer-local';
-  const secretKey = 'coffer-local-secret';
-  const proc = startProcess(
-    'minio',
-    which('minio'),
-    [
-      'server',
-      dir,
-      '--address',
-      `127.0.0.1:${port}`,
-      '--console-address',
-      `127.0.0.1:${consolePort}`,
-      '--quiet',
-    ],
-    {
-      logDir: path.join(dataDir, 'logs'),
-      env: { MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey },
-    },
-  );
-  const endpoint = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor('minio', httpOk(`${endpoint}/minio/health/live`), 60_000, proc);
-  } catch (err) {
-    await proc.stop();
-    throw err;
-  }
-  return { proc, endpoint, accessKey, secretKey };
-}
-
-function httpOk(url: string): () => Promise<boolean> {
-  return () =>
-    new Promise((resolve) => {
-      http
-        .get(url, (res) => {
-          res.resume();
-          resolve((res.statusCode ?? 500) < 500);
-        })
-        .on('error', () => resolve(false));
-    });
-}
-
-export async function startServers(dataDir: string, ports: ServerPorts, repoRoot: string): Promise<Proc[]> {
-  const logDir = path.join(dataDir, 'logs');
-  const dir = (name: string) => {
-    const d = path.join(dataDir, name);
-    fs.mkdirSync(d, { recursive: true });
-    return d;
-  };
+/** Every server the stack needs, in parallel, data and logs under `dataDir`; all or none. */
+export async function startServers(dataDir: string, ports: ServerPorts): Promise<Proc[]> {
   for (const [name, port] of Object.entries(ports)) {
-    if (await portInUse(port))
+    if (await listening(port)())
       throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
   }
-  const procs: Proc[] = [];
-  const start = async (p: Proc, ready: () => Promise<boolean>) => {
-    procs.push(p);
-    await waitFor(p.name, ready, 60_000, p);
-  };
-  try {
-    await Promise.all([
-      start(
-        startProcess(
-          'nats',
-          which('nats-server'),
-          ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(ports.nats)],
-          {
-            logDir,
-          },
-        ),
-        listening(ports.nats),
-      ),
-      start(
-        startProcess(
-          'ferretdb',
-          which('ferretdb'),
-          [
-            '--handler=sqlite',
-            `--sqlite-url=file:${dir('ferretdb')}/`,
-            `--state-dir=${dir('ferretdb-state')}`,
-            '--telemetry=disable',
-            '--log-level=warn',
-            '--debug-addr=-',
-            `--listen-addr=127.0.0.1:${ports.mongo}`,
-          ],
-          { logDir },
-        ),
-        listening(ports.mongo),
-      ),
-      start(
-        startProcess(
-          'redis',
-          which('redis-server'),
-          [
-            '--port',
-            String(ports.redis),
-            '--bind',
-            '127.0.0.1',
-            '--dir',
-            dir('redis'),
-            '--save',
-            '60 1',
-            '--appendonly',
-            'no',
-          ],
-          { logDir },
-        ),
-        listening(ports.redis),
-      ),
-      start(
-        startProcess(
-          'maildev',
-          process.execPath,
-          [
-            path.join(repoRoot, 'node_modules/maildev/bin/maildev'),
-            '--ip',
-            '127.0.0.1',
-            '--smtp',
-            String(ports.smtp),
-            '--web',
-            String(ports.mailWeb),
-            '--web-ip',
-            '127.0.0.1',
-          ],
-          { logDir },
-        ),
-        httpOk(`http://127.0.0.1:${ports.mailWeb}/email`),
-      ),
-    ]);
-  } catch (err) {
-    await Promise.all(procs.map((p) => p.stop()));
-    throw err;
+  const opts = { dataDir, logDir: path.join(dataDir, 'logs') };
+  const started = await Promise.allSettled([
+    startNats({ ...opts, port: ports.nats }),
+    startFerretDb({ ...opts, port: ports.mongo }),
+    startRedis({ ...opts, port: ports.redis }),
+    startMailDev({ ...opts, port: ports.smtp, webPort: ports.mailWeb }),
+  ]);
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
   }
-  return procs;
+  return servers.map((s) => s.proc);
 }

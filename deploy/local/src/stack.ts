@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, startProcess, waitFor, type Proc } from './processes.js';
-import { startMinio, startServers, SERVER_NAMES, type Minio, type ServerPorts } from './servers.js';
+import { startMinio, startServers, SERVER_NAMES, type ServerPorts } from './servers.js';
 
 /** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
 type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'backup-orchestrator';
@@ -91,10 +91,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   fs.mkdirSync(logDir, { recursive: true });
 
   const s3 = opts.storageBackend === 's3';
-  const procs: Proc[] = await startServers(opts.dataDir, ports, opts.repoRoot);
-  let minio: Minio | undefined;
+  const procs: Proc[] = await startServers(opts.dataDir, ports);
+  let minio: Awaited<ReturnType<typeof startMinio>> | undefined;
   if (s3) {
-    minio = await startMinio(opts.dataDir, local ? 9000 : await freePort(), local ? 9001 : await freePort());
+    minio = await startMinio({
+      dataDir: opts.dataDir,
+      logDir,
+      ...(local ? { port: 9000, consolePort: 9001 } : {}),
+    }).catch(async (err: unknown) => {
+      await Promise.all(procs.map((p) => p.stop()));
+      throw err;
+    });
     procs.push(minio.proc);
   }
   const appUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
@@ -114,7 +121,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...(minio
       ? {
           STORAGE_BACKEND: 's3',
-          S3_ENDPOINT: minio.endpoint,
+          S3_ENDPOINT: minio.url,
           S3_BUCKET: 'coffer-backups',
           S3_ACCESS_KEY_ID: minio.accessKey,
           S3_SECRET_ACCESS_KEY: minio.secretKey,
@@ -184,7 +191,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       app: appUrl,
       gateways: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
       mailWeb: `http://127.0.0.1:${ports.mailWeb}`,
-      s3: minio?.endpoint,
+      s3: minio?.url,
       nats: env.NATS_URL!,
       mongo: env.MONGODB_URI!,
       redis: env.REDIS_URL!,

@@ -1,8 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { createLogger } from '@coffer/common';
-import { auditHandlers } from './handlers';
-import { auditLogs } from './domain/logs';
+import { buildAudit } from './build';
 import { fakeAuditStore } from './store.fake';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
@@ -28,7 +27,7 @@ async function setup() {
       timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)),
     });
   }
-  return auditHandlers({ log: createLogger('test', 'silent'), logs: auditLogs({ store }) });
+  return buildAudit({ store, log: createLogger('test', 'silent') }).handlers;
 }
 
 describe('audit gRPC handlers', () => {

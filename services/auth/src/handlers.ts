@@ -6,7 +6,7 @@ import type { PasswordReset } from './domain/password-reset.js';
 import type { Plans } from './domain/plans.js';
 import { toPlanMessage } from './domain/plans.js';
 import type { Views } from './domain/views.js';
-import type { admin as adminFactory } from './domain/admin.js';
+import type { Admin } from './domain/admin.js';
 
 const userId = fields.objectId('user');
 const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset token');
@@ -17,7 +17,7 @@ export function authHandlers(deps: {
   accounts: Accounts;
   reset: PasswordReset;
   plans: Plans;
-  admin: ReturnType<typeof adminFactory>;
+  admin: Admin;
   views: Views;
   exposeResetToken: boolean;
 }) {

@@ -46,9 +46,6 @@ const resetTokenSchema = new Schema(
   { collection: 'reset_tokens' },
 );
 
-export type PlanDoc = InferSchemaType<typeof planSchema> & { _id: import('mongoose').Types.ObjectId };
-export type UserDoc = InferSchemaType<typeof userSchema> & { _id: import('mongoose').Types.ObjectId };
-
 export interface AuthModels {
   Plan: Model<InferSchemaType<typeof planSchema>>;
   User: Model<InferSchemaType<typeof userSchema>>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
+import { COMMAND_KINDS, LIMITS, UPDATE_STATUSES } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
@@ -39,9 +40,12 @@ const retention = z.number().refine((h) => (RETENTION_OPTIONS as readonly number
 });
 
 const agentJob = z.object({ userId, agentId });
+const agentDatabases = z
+  .array(databaseName)
+  .max(LIMITS.databasesPerAgent, `An agent may report at most ${LIMITS.databasesPerAgent} databases`);
 const agentError = z.string().max(100_000).default('');
 // Versions end up in message ids, which travel as NATS headers (no line breaks there).
-const version = text('Version', 50).regex(/^\S*$/, 'Version must not contain whitespace');
+const version = text('Version', LIMITS.version).regex(/^\S*$/, 'Version must not contain whitespace');
 
 /** gRPC edge of the orchestrator: validate, call the domain, shape the answer. */
 export function orchestratorHandlers(deps: {
@@ -149,12 +153,12 @@ export function orchestratorHandlers(deps: {
           instanceId: z
             .string({ error: 'Agent instance id is required' })
             .min(1, 'Agent instance id is required')
-            .max(100, 'Agent instance id is too long'),
-          name: text('Agent name', 100),
-          hostname: text('Hostname', 255),
-          platform: text('Platform', 50),
-          version: text('Version', 50),
-          databases: z.array(databaseName).max(1000, 'An agent may report at most 1000 databases'),
+            .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
+          name: text('Agent name', LIMITS.agentName),
+          hostname: text('Hostname', LIMITS.hostname),
+          platform: text('Platform', LIMITS.platform),
+          version: text('Version', LIMITS.version),
+          databases: agentDatabases,
         }),
         req,
       );
@@ -167,8 +171,8 @@ export function orchestratorHandlers(deps: {
     async agentHeartbeat(req) {
       const input = parseInput(
         agentJob.extend({
-          runningJobs: z.array(z.string().max(100)).max(1000),
-          databases: z.array(databaseName).max(1000, 'An agent may report at most 1000 databases'),
+          runningJobs: z.array(z.string().max(100)).max(LIMITS.runningJobs),
+          databases: agentDatabases,
         }),
         req,
       );
@@ -184,7 +188,7 @@ export function orchestratorHandlers(deps: {
       const input = parseInput(
         agentJob.extend({
           commandId: z.string().min(1, 'Command id is required').max(100),
-          kind: z.enum(['backup', 'restore', 'restart', 'update', 'reset'], {
+          kind: z.enum(COMMAND_KINDS, {
             error: 'Unknown command kind',
           }),
           jobId: z.string().max(100).optional(),
@@ -214,7 +218,7 @@ export function orchestratorHandlers(deps: {
         agentJob.extend({
           backupId,
           size: count('Size'),
-          keyFingerprint: z.string().max(200, 'Key fingerprint is too long'),
+          keyFingerprint: z.string().max(LIMITS.keyFingerprint, 'Key fingerprint is too long'),
         }),
         req,
       );
@@ -253,7 +257,7 @@ export function orchestratorHandlers(deps: {
     async reportAgentUpdate(req) {
       const input = parseInput(
         agentJob.extend({
-          status: z.enum(['updated', 'current', 'failed'], {
+          status: z.enum(UPDATE_STATUSES, {
             error: 'Update status must be updated, current or failed',
           }),
           fromVersion: version,

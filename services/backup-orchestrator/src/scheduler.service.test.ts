@@ -2,131 +2,46 @@
 // with auth and storage played by tiny in-test gRPC servers built from the real service definitions.
 // The slot length is shrunk (SCHEDULER_SLOT_SECONDS) so several hourly slots pass in seconds; the
 // test asserts that every slot produced exactly one auto backup and exactly one agent command.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import mongoose from 'mongoose';
 import { auth, orchestrator, storage } from '@coffer/proto';
-import { orchestratorModels } from './model';
-import { mongoStores } from './store/index';
 import {
   connectEventBus,
   createLogger,
   grpcClient,
-  isDuplicateKeyError,
   type AgentCommand,
   type EventBus,
   type EventMap,
 } from '@coffer/common';
+import {
+  freePort,
+  startFerretDb,
+  startNats,
+  startProcess,
+  waitFor,
+  TEST_PRO_PLAN,
+  TEST_USER_ID as USER,
+  type Proc,
+  type RunningServer,
+} from '@coffer/local-stack';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'services/backup-orchestrator/dist/main.js');
-const USER = '64b7f0c2a1b2c3d4e5f60718';
 const SLOT_SECONDS = 3; // one "hour" of the hourly schedule lasts 3 s
 const SLOTS_TO_SEE = 4;
 
 jest.setTimeout(180_000);
 
-function which(bin: string): string {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const p = path.join(dir, bin);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // keep looking
-    }
-  }
-  throw new Error(
-    `'${bin}' was not found on PATH; the scheduler service test needs it (run deploy/local/bootstrap.sh, ` +
-      'then add its bin folder, e.g. ~/.cache/coffer/bin, to PATH)',
-  );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, proc?: Started) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (proc && proc.child.exitCode !== null) throw new Error(`${what} exited early${tail(proc)}`);
-    if (await check().catch(() => false)) return;
-    await sleep(150);
-  }
-  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s${proc ? tail(proc) : ''}`);
-}
-
-const listening = (port: number) => () =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-
-interface Started {
-  name: string;
-  log: string;
-  child: ChildProcess;
-}
-
-function start(dir: string, name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const log = path.join(dir, `${name}.log`);
-  const out = fs.openSync(log, 'a');
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
-  fs.closeSync(out);
-  return { name, log, child };
-}
-
-function tail(p: Started): string {
-  try {
-    return `; last lines of ${p.name}:\n${fs.readFileSync(p.log, 'utf8').trimEnd().split('\n').slice(-15).join('\n')}`;
-  } catch {
-    return '';
-  }
-}
-
-function stop(p: Started): Promise<void> {
-  return new Promise((resolve) => {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
-    const kill = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
-    p.child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    p.child.kill('SIGTERM');
-  });
-}
 
 /** auth: GetUserPlan only (hourly allowed). storage: Stat and Delete. Both with the generated definitions. */
 async function fakeServices() {
   const server = new Server();
-  const plan: auth.Plan = {
-    id: 'p',
-    name: 'Pro',
-    price: 29,
-    popular: true,
-    dbLimit: 10,
-    retentionLimit: 2160,
-    storageLimit: 10 * 1024 ** 3,
-    frequencyLimit: 1,
-    features: [],
-  };
+  const plan: auth.Plan = TEST_PRO_PLAN;
   server.addService(auth.AuthServiceService, {
     getUserPlan: (_call: unknown, cb: (e: null, p: auth.Plan) => void) => cb(null, plan),
   } as unknown as auth.AuthServiceServer);
@@ -155,7 +70,8 @@ async function fakeServices() {
 
 describe('scheduler with two replicas (real NATS, FerretDB)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-orchestrator-'));
-  const procs: Started[] = [];
+  const servers: RunningServer[] = [];
+  const replicas: Proc[] = [];
   let fakes: Awaited<ReturnType<typeof fakeServices>> | undefined;
   let bus: EventBus | undefined;
   let mongo: mongoose.Connection | undefined;
@@ -166,8 +82,6 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
   const dbName = `coffer_orchestrator_test_${process.pid}`;
 
   beforeAll(async () => {
-    const natsBin = which('nats-server');
-    const ferretBin = which('ferretdb');
     execFileSync(
       process.execPath,
       [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'services/backup-orchestrator'],
@@ -177,49 +91,32 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
       },
     );
 
-    const [natsPort, mongoPort] = [await freePort(), await freePort()];
-    for (const d of ['nats', 'ferretdb', 'ferretdb-state']) fs.mkdirSync(path.join(dir, d));
-    const nats = start(dir, 'nats', natsBin, [
-      '-js',
-      '-sd',
-      path.join(dir, 'nats'),
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(natsPort),
-    ]);
-    const ferret = start(dir, 'ferretdb', ferretBin, [
-      '--handler=sqlite',
-      `--sqlite-url=file:${path.join(dir, 'ferretdb')}/`,
-      `--state-dir=${path.join(dir, 'ferretdb-state')}`,
-      '--telemetry=disable',
-      '--log-level=warn',
-      '--debug-addr=-',
-      `--listen-addr=127.0.0.1:${mongoPort}`,
-    ]);
-    procs.push(nats, ferret);
-    await waitFor('nats-server', listening(natsPort), 30_000, nats);
-    await waitFor('ferretdb', listening(mongoPort), 30_000, ferret);
-    natsUrl = `nats://127.0.0.1:${natsPort}`;
-    mongoUri = `mongodb://127.0.0.1:${mongoPort}`;
+    const started = await Promise.allSettled([startNats({ dataDir: dir }), startFerretDb({ dataDir: dir })]);
+    servers.push(...started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    [natsUrl, mongoUri] = servers.map((x) => x.url) as [string, string];
     fakes = await fakeServices();
 
     for (const name of ['replica-a', 'replica-b']) {
       const grpcPort = await freePort();
-      const p = start(dir, name, process.execPath, [MAIN], {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        NATS_URL: natsUrl,
-        MONGODB_URI: mongoUri,
-        ORCHESTRATOR_DB: dbName,
-        AUTH_GRPC: fakes.address,
-        STORAGE_GRPC: fakes.address,
-        GRPC_LISTEN: `127.0.0.1:${grpcPort}`,
-        OPS_PORT: String(await freePort()),
-        SCHEDULER_TICK_MS: '500',
-        SCHEDULER_SLOT_SECONDS: String(SLOT_SECONDS),
+      const p = startProcess(name, process.execPath, [MAIN], {
+        logDir: dir,
+        env: {
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          NATS_URL: natsUrl,
+          MONGODB_URI: mongoUri,
+          ORCHESTRATOR_DB: dbName,
+          AUTH_GRPC: fakes.address,
+          STORAGE_GRPC: fakes.address,
+          GRPC_LISTEN: `127.0.0.1:${grpcPort}`,
+          OPS_PORT: String(await freePort()),
+          SCHEDULER_TICK_MS: '500',
+          SCHEDULER_SLOT_SECONDS: String(SLOT_SECONDS),
+        },
       });
-      procs.push(p);
+      replicas.push(p);
       const client = grpcClient(orchestrator.OrchestratorServiceClient, `127.0.0.1:${grpcPort}`);
       clients.push(client);
       await waitFor(name, () => client.systemStatus({ userId: USER }).then(() => true), 60_000, p);
@@ -240,7 +137,8 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
     for (const c of clients) c.close();
     clients = [];
     // Replicas first (they hold NATS and Mongo connections), then the servers.
-    for (const p of [...procs].reverse()) await stop(p);
+    for (const p of replicas) await p.stop();
+    for (const x of servers) await x.stop();
     await fakes?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -341,99 +239,6 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
       true,
     );
     // Both replicas ran the scheduler (each logs its ticks' work through the shared consumer).
-    for (const p of procs.slice(2)) expect(p.child.exitCode).toBeNull();
-  });
-  it("runs the stores' conditional updates and queries on FerretDB", async () => {
-    const conn = await mongoose
-      .createConnection(mongoUri, { dbName: `${dbName}_stores`, retryWrites: false })
-      .asPromise();
-    try {
-      const models = orchestratorModels(conn);
-      await Promise.all(Object.values(models).map((m) => m.init()));
-      const stores = mongoStores(models);
-      const t0 = new Date('2025-06-01T00:00:00Z');
-      const hours = (h: number) => new Date(t0.getTime() + h * 3_600_000);
-
-      // Agents: upsert by instance, "new" again after a reset.
-      const reg = {
-        userId: USER,
-        instanceId: 'i1',
-        name: 'n',
-        hostname: 'h',
-        platform: 'linux',
-        version: '1',
-        databases: ['shop'],
-      };
-      const first = await stores.agents.register(reg, t0);
-      expect(first.isNew).toBe(true);
-      expect((await stores.agents.register(reg, hours(1))).isNew).toBe(false);
-      await stores.agents.retire(USER, first.agent.id);
-      expect(await stores.agents.list(USER)).toEqual([]);
-      expect((await stores.agents.register(reg, hours(2))).isNew).toBe(true);
-
-      // Settings: defaults on insert, the previous values on update.
-      const s1 = await stores.settings.save(USER, { retention: 168 }, { frequency: 24, retention: 72 });
-      expect(s1).toEqual({ before: null, after: { frequency: 24, retention: 168 } });
-      const s2 = await stores.settings.save(USER, { frequency: 1 }, { frequency: 24, retention: 72 });
-      expect(s2).toEqual({
-        before: { frequency: 24, retention: 168 },
-        after: { frequency: 1, retention: 168 },
-      });
-
-      // Backups: the unique slot, conditional transitions, retention claims, stats.
-      const backup = (
-        id: string,
-        h: number,
-        status: 'completed' | 'failed' | 'in-progress',
-        slot = `manual:${id}`,
-      ) =>
-        stores.backups.insert({
-          id,
-          userId: USER,
-          databaseName: 'shop',
-          agentId: first.agent.id,
-          type: 'manual',
-          status,
-          size: 100,
-          keyFingerprint: null,
-          createdAt: hours(h),
-          commandId: `c-${id}`,
-          commandSentAt: hours(h),
-          scheduleSlot: slot,
-          deleteReason: null,
-          deletingSince: null,
-        });
-      const ids = ['a', 'b', 'c', 'd'].map((x) => x.repeat(24));
-      await backup(ids[0]!, 0, 'completed', 'auto:1h:1');
-      await backup(ids[1]!, 1, 'failed');
-      await backup(ids[2]!, 2, 'completed');
-      await backup(ids[3]!, 3, 'in-progress');
-      const dup = await backup('e'.repeat(24), 4, 'completed', 'auto:1h:1').catch((e: unknown) => e);
-      expect(isDuplicateKeyError(dup)).toBe(true);
-      expect(
-        await stores.backups.transition({ id: ids[3]!, status: ['pending'] }, { status: 'failed' }),
-      ).toBeNull();
-      expect(
-        await stores.backups.transition({ id: ids[3]!, status: ['in-progress'] }, { absentSince: hours(3) }),
-      ).toMatchObject({
-        absentSince: hours(3),
-      });
-      expect((await stores.backups.startedSince(USER, 'shop', hours(1))).map((b) => b.id)).toEqual([
-        ids[2],
-        ids[3],
-      ]);
-      expect((await stores.backups.latestStarted(USER, 'shop'))!.id).toBe(ids[3]);
-      expect(await stores.backups.usersWithFinishedBefore(hours(10))).toEqual([USER]);
-      const claimed = await stores.backups.claimExpired(USER, hours(10), hours(10), []);
-      expect(claimed).toMatchObject({ id: ids[0], status: 'completed' });
-      expect((await stores.backups.get(ids[0]!))!.status).toBe('deleting');
-      expect((await stores.backups.claimExpired(USER, hours(10), hours(10), [ids[1]!]))!.id).toBe(ids[2]);
-      expect(await stores.backups.reclaimStaleDeletion(hours(10), hours(11))).toBeNull();
-      expect((await stores.backups.reclaimStaleDeletion(hours(11), hours(12)))!.status).toBe('deleting');
-      expect((await stores.backups.list(USER, 10)).map((b) => b.id)).toEqual([ids[3], ids[1]]);
-      await expect(stores.backups.stats()).resolves.toEqual({ totalCount: 2, totalSize: 200 });
-    } finally {
-      await conn.close();
-    }
+    for (const p of replicas) expect(p.child.exitCode).toBeNull();
   });
 });

@@ -1,22 +1,14 @@
 import type { EventMap, EventSubject } from '@coffer/common';
+import { TEST_USER_ID as USER } from '@coffer/local-stack';
 import type { BlobStore, PlanLimits } from './clients.js';
-import { agents as agentsFactory } from './domain/agents.js';
-import { backups as backupsFactory } from './domain/backups.js';
-import { databases as databasesFactory } from './domain/databases.js';
-import { dispatcher } from './domain/dispatch.js';
-import { watched } from './domain/jobs.js';
-import { restores as restoresFactory } from './domain/restores.js';
-import { settings as settingsFactory } from './domain/settings.js';
+import { buildOrchestrator } from './build.js';
 import { HOUR_MS } from './domain/rules.js';
-import { retention as retentionFactory } from './jobs/retention.js';
-import { scheduler as schedulerFactory } from './jobs/scheduler.js';
-import { watchdog as watchdogFactory } from './jobs/watchdog.js';
 import { fakeStores } from './store/fake.js';
 
-// The whole domain wired to in-memory stores, a settable clock and recording fakes, for unit tests.
+// The whole domain wired by the service's own builder to in-memory stores, a settable clock and
+// recording fakes, for unit tests.
 
-export const USER = '64b7f0c2a1b2c3d4e5f60718';
-export const OTHER_USER = '64b7f0c2a1b2c3d4e5f60799';
+export { TEST_USER_ID as USER, OTHER_USER_ID as OTHER_USER } from '@coffer/local-stack';
 export const GB = 1024 ** 3;
 
 export interface Published<S extends EventSubject = EventSubject> {
@@ -104,61 +96,16 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
   const heartbeatTimeoutMs = 60_000;
   const limits = { commandTimeoutMs: 60_000, heartbeatTimeoutMs, jobMaxHours: 24 };
 
-  const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
-  const databases = databasesFactory({ store: stores.databases, plans });
-  const backups = backupsFactory({
-    store: stores.backups,
-    restores: stores.restores,
-    databases,
-    dispatch,
+  const o = buildOrchestrator({
+    stores,
+    events,
     plans,
     blobs,
-    events,
     now,
+    limits: { ...limits, hourMs: opts.hourMs ?? HOUR_MS },
     log: silent,
   });
-  const restores = restoresFactory({
-    store: stores.restores,
-    backups: stores.backups,
-    databases,
-    dispatch,
-    plans,
-    events,
-    now,
-    log: silent,
-  });
-  const watchdog = watchdogFactory({
-    jobs: [watched(backups.lifecycle), watched(restores.lifecycle)],
-    agents: stores.agents,
-    now,
-    limits,
-    log: silent,
-  });
-  const agents = agentsFactory({
-    store: stores.agents,
-    databaseStore: stores.databases,
-    databases,
-    dispatch,
-    reconcileJobs: (agentId, running) => watchdog.heartbeat(agentId, running),
-    events,
-    now,
-    heartbeatTimeoutMs,
-    log: silent,
-  });
-  const settings = settingsFactory({ store: stores.settings, plans, events });
-  const scheduler = schedulerFactory({
-    stores,
-    backups,
-    databases,
-    dispatch,
-    plans,
-    events,
-    now,
-    hourMs: opts.hourMs ?? HOUR_MS,
-    heartbeatTimeoutMs,
-    log: silent,
-  });
-  const retention = retentionFactory({ stores, backups, plans, now, log: silent });
+  const { agents } = o;
 
   /** Registers an agent reporting `dbs` for the user; returns its id. */
   async function connectAgent(dbs: string[] = ['shop'], userId = USER, instanceId = 'inst-1') {
@@ -189,15 +136,7 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     plan,
     plans,
     limits,
-    dispatch,
-    databases,
-    backups,
-    restores,
-    watchdog,
-    agents,
-    settings,
-    scheduler,
-    retention,
+    ...o,
     connectAgent,
   };
 }

@@ -1,28 +1,22 @@
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { ERROR_KINDS, type ErrorCode, type ErrorCodeOf, type ErrorKind } from '@coffer/contracts';
+
+export type { ErrorCode, ErrorKind } from '@coffer/contracts';
 
 /**
- * The error kinds every service and the gateway share. Each maps to one HTTP and one gRPC status
- * in the table below, so a refusal means the same thing at every hop.
+ * The gRPC status of each error kind. The kinds, the codes and their HTTP statuses are the
+ * contract with the web app and live in @coffer/contracts; this adds the hop between services,
+ * so a refusal means the same thing at every hop.
  */
-export type ErrorKind =
-  | 'BAD_INPUT'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'LIMIT_REACHED'
-  | 'UNAVAILABLE'
-  | 'INTERNAL';
-
-const TABLE: Record<ErrorKind, { http: number; grpc: GrpcStatus }> = {
-  BAD_INPUT: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
-  UNAUTHENTICATED: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
-  FORBIDDEN: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
-  NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
-  CONFLICT: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS },
-  LIMIT_REACHED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
-  UNAVAILABLE: { http: 503, grpc: GrpcStatus.UNAVAILABLE },
-  INTERNAL: { http: 500, grpc: GrpcStatus.INTERNAL },
+const GRPC: Record<ErrorKind, GrpcStatus> = {
+  BAD_INPUT: GrpcStatus.INVALID_ARGUMENT,
+  UNAUTHENTICATED: GrpcStatus.UNAUTHENTICATED,
+  FORBIDDEN: GrpcStatus.PERMISSION_DENIED,
+  NOT_FOUND: GrpcStatus.NOT_FOUND,
+  CONFLICT: GrpcStatus.ALREADY_EXISTS,
+  LIMIT_REACHED: GrpcStatus.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  INTERNAL: GrpcStatus.INTERNAL,
 };
 
 export type ErrorDetails = Record<string, unknown>;
@@ -33,7 +27,7 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     message: string,
     /** Machine-readable code, e.g. ACCOUNT_BANNED; defaults to the kind. */
-    readonly code: string = kind,
+    readonly code: ErrorCode = kind,
     /** Extra fields for the answer body, e.g. { nextBackupAvailable }. */
     readonly details: ErrorDetails = {},
   ) {
@@ -42,11 +36,11 @@ export class AppError extends Error {
   }
 
   get httpStatus(): number {
-    return TABLE[this.kind].http;
+    return ERROR_KINDS[this.kind];
   }
 
   get grpcStatus(): GrpcStatus {
-    return TABLE[this.kind].grpc;
+    return GRPC[this.kind];
   }
 }
 
@@ -54,12 +48,19 @@ export const badInput = (message: string, details?: ErrorDetails) =>
   new AppError('BAD_INPUT', message, 'BAD_INPUT', details);
 export const unauthenticated = (message = 'Authentication required') =>
   new AppError('UNAUTHENTICATED', message);
-export const forbidden = (message: string, code = 'FORBIDDEN', details?: ErrorDetails) =>
-  new AppError('FORBIDDEN', message, code, details);
+export const forbidden = (
+  message: string,
+  code: ErrorCodeOf<'FORBIDDEN'> = 'FORBIDDEN',
+  details?: ErrorDetails,
+) => new AppError('FORBIDDEN', message, code, details);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
-export const conflict = (message: string) => new AppError('CONFLICT', message);
-export const limitReached = (message: string, code = 'LIMIT_REACHED', details?: ErrorDetails) =>
-  new AppError('LIMIT_REACHED', message, code, details);
+export const conflict = (message: string, code: ErrorCodeOf<'CONFLICT'> = 'CONFLICT') =>
+  new AppError('CONFLICT', message, code);
+export const limitReached = (
+  message: string,
+  code: ErrorCodeOf<'LIMIT_REACHED'> = 'LIMIT_REACHED',
+  details?: ErrorDetails,
+) => new AppError('LIMIT_REACHED', message, code, details);
 export const unavailable = (message: string) => new AppError('UNAVAILABLE', message);
 
 const DETAILS_KEY = 'coffer-error-bin';
@@ -78,7 +79,7 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
 }
 
 const FROM_GRPC: Partial<Record<GrpcStatus, ErrorKind>> = Object.fromEntries(
-  Object.entries(TABLE).map(([kind, v]) => [v.grpc, kind as ErrorKind]),
+  Object.entries(GRPC).map(([kind, grpc]) => [grpc, kind as ErrorKind]),
 );
 
 /** Rebuilds the AppError a remote service raised, so the gateway answers with the same kind and text. */
@@ -88,7 +89,7 @@ export function fromServiceError(err: ServiceError): AppError {
     try {
       const parsed = JSON.parse(Buffer.isBuffer(raw) ? raw.toString() : raw) as {
         kind: ErrorKind;
-        code: string;
+        code: ErrorCode;
         details: ErrorDetails;
       };
       return new AppError(parsed.kind, err.details, parsed.code, parsed.details);
@@ -104,4 +105,4 @@ export function fromServiceError(err: ServiceError): AppError {
 }
 
 /** HTTP status of an error kind (gateway's error middleware). */
-export const httpStatusOf = (kind: ErrorKind) => TABLE[kind].http;
+export const httpStatusOf = (kind: ErrorKind) => ERROR_KINDS[kind];

@@ -1,7 +1,15 @@
+import type {
+  BackupProgressEvent,
+  CommandMessage,
+  CommandKind,
+  RestoreProgressEvent,
+} from '@coffer/contracts';
+
 /**
- * Every domain event Coffer speaks, in one typed map: publishers, consumers (audit, notification,
- * gateway) and tests all use these names and payloads. Subjects follow <domain>.<entity>.<verb>;
- * each domain has one JetStream stream.
+ * Every event Coffer speaks on NATS, in one typed map: publishers, consumers (audit, notification,
+ * gateway) and tests all use these names and payloads. Domain subjects follow
+ * <domain>.<entity>.<verb>, and each domain has one JetStream stream; the live subjects
+ * (PROGRESS_SUBJECTS) are plain NATS.
  */
 export interface EventMap {
   'auth.user.registered': { userId: string; email: string; name: string };
@@ -50,6 +58,11 @@ export interface EventMap {
   };
 
   'storage.limit.exceeded': { userId: string; blobId: string; storageLimit: number; bytesUsed: number };
+
+  /** Live progress of a backup, for the owner's browsers (plain NATS, see PROGRESS_SUBJECTS). */
+  'progress.backup': BackupProgressMessage;
+  /** Live progress of a restore, likewise. */
+  'progress.restore': RestoreProgressMessage;
 }
 
 export interface BackupEvent {
@@ -75,48 +88,28 @@ export interface AgentEvent {
   hostname: string;
 }
 
-export type AgentCommandKind = 'backup' | 'restore' | 'restart' | 'update' | 'reset';
+export type AgentCommandKind = CommandKind;
 
-export interface AgentCommand {
-  commandId: string;
+/** A command for one agent: the message the agent receives (the contract), and whose it is. */
+export interface AgentCommand extends CommandMessage {
   userId: string;
   agentId: string;
-  kind: AgentCommandKind;
-  /** Backup or restore id, for job commands. */
-  jobId?: string;
-  databaseName?: string;
 }
 
 /**
  * Live progress on plain NATS (not persisted; high rate): the gateway that holds the agent's
  * socket publishes, gateways take each message in a queue group and emit to the owner's room.
+ * Publish and subscribe with EventBus.publishLive / subscribeLive, never JetStream.
  */
 export const PROGRESS_SUBJECTS = { backup: 'progress.backup', restore: 'progress.restore' } as const;
+export type LiveSubject = (typeof PROGRESS_SUBJECTS)[keyof typeof PROGRESS_SUBJECTS];
 
-export interface ProgressInfo {
-  current: number;
-  total: number;
-  percentage: number;
-  collection: string;
-}
+/** The browser event (the contract of the browser edge) plus whose browsers get it. */
+export type BackupProgressMessage = BackupProgressEvent & { userId: string };
+export type RestoreProgressMessage = RestoreProgressEvent & { userId: string };
 
-export interface BackupProgressMessage {
-  userId: string;
-  backupId: string;
-  status: string;
-  progress?: ProgressInfo;
-  error?: string;
-}
-
-export interface RestoreProgressMessage {
-  userId: string;
-  restoreId: string;
-  status: string;
-  progress?: ProgressInfo;
-  error?: string;
-}
-
-export type EventSubject = keyof EventMap;
+/** Subjects of the JetStream streams (persisted, consumed with `consume`). */
+export type EventSubject = Exclude<keyof EventMap, LiveSubject>;
 
 export interface EventEnvelope<S extends EventSubject = EventSubject> {
   /** Unique per event; also the JetStream message id, so a republish is dropped as a duplicate. */
@@ -125,6 +118,9 @@ export interface EventEnvelope<S extends EventSubject = EventSubject> {
   occurredAt: string;
   data: EventMap[S];
 }
+
+/** The envelope of one of the subjects `S`, as a union a handler can narrow on `subject`. */
+export type EnvelopeOf<S extends EventSubject> = { [K in S]: EventEnvelope<K> }[S];
 
 /** One JetStream stream per domain. */
 export const STREAMS = {

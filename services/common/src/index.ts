@@ -6,6 +6,7 @@ export * from './mongo.js';
 export * from './redis.js';
 export * from './ops-server.js';
 export * from './shutdown.js';
+export * from './service.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './nats/bus.js';

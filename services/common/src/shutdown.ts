@@ -19,6 +19,7 @@ export function onShutdown(log: Logger, steps: Array<() => Promise<unknown>>): v
       for (const step of steps) {
         await step().catch((err: unknown) => log.warn({ err }, 'shutdown step failed'));
       }
+      log.info('stopped');
       process.exit(0);
     })();
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { objectId } from '@coffer/contracts';
 import { badInput } from './errors.js';
 
 /** Parses input with a schema; the first problem becomes a 400 whose message names the field. */
@@ -26,6 +27,5 @@ export const fields = {
     .trim()
     .min(2, 'Name must be at least 2 characters')
     .max(100, 'Name must be at most 100 characters'),
-  objectId: (what: string) =>
-    z.string({ error: `Invalid ${what} id` }).regex(/^[0-9a-f]{24}$/i, `Invalid ${what} id`),
+  objectId: (what: string) => objectId(`Invalid ${what} id`),
 };

@@ -13,7 +13,7 @@ export const userView = z
     banReason: z.string().nullable(),
     bannedAt: z.string().nullable(),
   })
-  .meta({ id: 'User' });
+  .meta({ id: 'SessionUser' });
 
 export const planView = z
   .object({
@@ -92,6 +92,8 @@ export const toAdminUser = (u: auth.AdminUser): z.input<typeof adminUserView> =>
   createdAt: u.createdAt,
 });
 
+export const jobStatus = z.enum(['pending', 'in-progress', 'completed', 'failed']).meta({ id: 'JobStatus' });
+
 export const backupView = z
   .object({
     _id: z.string(),
@@ -100,7 +102,7 @@ export const backupView = z
     createdAt: z.string(),
     completedAt: z.string().optional(),
     size: z.number().describe('bytes of ciphertext'),
-    status: z.enum(['pending', 'in-progress', 'completed', 'failed']),
+    status: jobStatus,
     type: z.enum(['manual', 'auto']),
     error: z.string().optional(),
   })
@@ -111,7 +113,7 @@ export const restoreView = z
     _id: z.string(),
     backupId: z.string(),
     databaseName: z.string(),
-    status: z.enum(['pending', 'in-progress', 'completed', 'failed']),
+    status: jobStatus,
     createdAt: z.string(),
     completedAt: z.string().optional(),
     error: z.string().optional(),
@@ -126,7 +128,7 @@ export const agentView = z
     name: z.string(),
     version: z.string(),
     platform: z.string(),
-    status: z.enum(['active', 'inactive', 'offline']),
+    status: z.enum(['active', 'inactive', 'offline']).meta({ id: 'AgentStatus' }),
     lastSeen: z.string(),
   })
   .meta({ id: 'Agent' });

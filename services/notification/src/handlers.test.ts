@@ -1,9 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { createLogger } from '@coffer/common';
-import { notificationHandlers } from './handlers';
-import { preferences } from './domain/preferences';
-import { fakeEventBus, fakePreferencesStore } from './store.fake';
-import type { TestNotifications } from './domain/test-notification';
+import { buildNotification } from './build';
+import { fakeAccounts, fakeEventBus, fakeMailer, fakeOutbox, fakePreferencesStore } from './store.fake';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 
@@ -16,11 +14,15 @@ function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req) {
 
 function setup() {
   const events = fakeEventBus();
-  const log = createLogger('test', 'silent');
-  const h = notificationHandlers({
-    log,
-    preferences: preferences({ store: fakePreferencesStore(), events, log }),
-    tests: {} as TestNotifications,
+  const { handlers: h } = buildNotification({
+    prefsStore: fakePreferencesStore(),
+    outbox: fakeOutbox(),
+    events,
+    mailer: fakeMailer(),
+    accounts: fakeAccounts(),
+    publicUrl: 'http://127.0.0.1:8080',
+    testMailCooldownMs: 10_000,
+    log: createLogger('test', 'silent'),
   });
   return { h, events };
 }

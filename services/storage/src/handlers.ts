@@ -10,6 +10,7 @@ import {
   unaryHandlers,
   type Logger,
 } from '@coffer/common';
+import { LIMITS } from '@coffer/contracts';
 import type { storage } from '@coffer/proto';
 import { MAX_CHUNK, rechunk } from './chunks.js';
 import type { Blobs } from './domain/blobs.js';
@@ -26,7 +27,7 @@ const putHeader = blobRef.extend({
     .number({ error: 'Storage limit must be a whole number of bytes' })
     .int('Storage limit must be a whole number of bytes')
     .min(0, 'Storage limit must not be negative'),
-  keyFingerprint: z.string().max(256, 'Key fingerprint is too long'),
+  keyFingerprint: z.string().max(LIMITS.keyFingerprint, 'Key fingerprint is too long'),
 });
 
 const toBlobInfo = (r: BlobRecord): storage.BlobInfo => ({

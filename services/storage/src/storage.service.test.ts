@@ -4,29 +4,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Connection } from 'mongoose';
+import { Registry } from 'prom-client';
 import {
   AppError,
   connectEventBus,
   connectMongo,
   createLogger,
   grpcClient,
+  stopInOrder,
   type EventBus,
 } from '@coffer/common';
 import { storage } from '@coffer/proto';
-import { startStorage, type RunningStorage } from './app';
+import { startFerretDb, startMinio, startNats, type RunningServer } from '@coffer/local-stack';
+import { startStorage } from './build';
 import { storageEnvSchema } from './config';
 import { s3Client } from './backends/s3';
 import { getBlob, putBlob, startPut } from './testing/client';
-import { MINIO_CREDENTIALS, startFerretDb, startMinio, startNats, type TestServer } from './testing/servers';
 
 // Real FerretDB, NATS and MinIO on free ports; the service runs in-process and is driven through
 // its gRPC client, once with each backend.
 const MiB = 1024 * 1024;
 const BUCKET = 'coffer-test';
+const MINIO_CREDENTIALS = { accessKeyId: 'coffer-test', secretAccessKey: 'coffer-test-secret-123' };
 const log = createLogger('storage-test', process.env.STORAGE_TEST_LOG_LEVEL ?? 'silent');
 
 let tmp: string;
-let servers: TestServer[] = [];
+let servers: RunningServer[] = [];
 let mongoUrl: string;
 let natsUrl: string;
 let minioUrl: string;
@@ -35,7 +38,14 @@ const limitEvents: Array<{ id: string; data: Record<string, unknown> }> = [];
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-storage-test-'));
-  const started = await Promise.allSettled([startFerretDb(tmp), startNats(tmp), startMinio(tmp)]);
+  const started = await Promise.allSettled([
+    startFerretDb({ dataDir: tmp }),
+    startNats({ dataDir: tmp }),
+    startMinio({
+      dataDir: tmp,
+      credentials: { accessKey: MINIO_CREDENTIALS.accessKeyId, secretKey: MINIO_CREDENTIALS.secretAccessKey },
+    }),
+  ]);
   servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -70,7 +80,7 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
   const USER = user(1);
   const OTHER = user(2);
   const storageDir = () => path.join(tmp, 'storage');
-  let svc: RunningStorage;
+  let svc: Awaited<ReturnType<typeof startStorage>> | undefined;
   let client: ReturnType<typeof grpcClient<storage.StorageServiceClient>>;
   let raw: storage.StorageServiceClient;
   let db: Connection;
@@ -95,7 +105,7 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
             S3_PART_SIZE: String(5 * MiB),
           }),
     });
-    svc = await startStorage(config, log);
+    svc = await startStorage(config, { log, registry: new Registry() });
     client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`);
     raw = client.raw;
     db = await connectMongo(mongoUrl, `coffer_storage_${backend}`);
@@ -113,7 +123,7 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
   afterAll(async () => {
     client?.close();
     await db?.close();
-    for (const step of svc?.shutdownSteps ?? []) await step();
+    await stopInOrder(svc?.steps ?? []);
   });
 
   /** Everything the backend holds: committed objects and unfinished uploads. */

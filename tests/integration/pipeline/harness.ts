@@ -4,10 +4,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { startFerretDb } from '@coffer/local-stack';
 import { api, baseUrl, eventually, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
@@ -27,24 +27,6 @@ export function requirePrerequisites(): void {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const canConnect = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -67,30 +49,15 @@ export interface CustomerDb {
 
 export async function startCustomerDb(): Promise<CustomerDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-customer-'));
-  const port = await freePort();
-  const child = spawn(
-    'ferretdb',
-    [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
-      `--state-dir=${dir}`,
-      '--telemetry=disable',
-      '--debug-addr=-',
-      '--log-level=warn',
-      `--listen-addr=127.0.0.1:${port}`,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (log = (log + s).slice(-4000)));
-  const exited = new Promise<void>((r) => child.once('close', () => r()));
-  const deadline = Date.now() + 30_000;
-  while (!(await canConnect(port))) {
-    if (child.exitCode !== null) throw new Error(`customer ferretdb exited (${child.exitCode}):\n${log}`);
-    if (Date.now() > deadline) throw new Error(`customer ferretdb did not start:\n${log}`);
-    await sleep(100);
+  let server: Awaited<ReturnType<typeof startFerretDb>>;
+  try {
+    server = await startFerretDb({ dataDir: dir, timeoutMs: 30_000 });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
   }
-  const client = await MongoClient.connect(`mongodb://127.0.0.1:${port}/`);
+  const { port } = server;
+  const client = await MongoClient.connect(`${server.url}/`);
   const db: CustomerDb = {
     port,
     dir,
@@ -101,12 +68,7 @@ export async function startCustomerDb(): Promise<CustomerDb> {
         : `mongodb://127.0.0.1:${port}/${encodeURIComponent(name)}`,
     async stop() {
       await client.close().catch(() => undefined);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(t);
-      }
+      await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -136,8 +136,8 @@ describe('backup and restore through the service', () => {
     const res = await api('POST', '/api/backups', { token: owner.token, body: { databaseName: LABEL } });
     expect(res.status).toBe(429);
     expect(res.body.message).toEqual(expect.any(String));
-    expect(res.body.message.length).toBeGreaterThan(0);
-    const next = Date.parse(res.body.nextBackupAvailable);
+    expect(res.body.message?.length).toBeGreaterThan(0);
+    const next = Date.parse(res.body.nextBackupAvailable ?? '');
     expect(new Date(next).toISOString()).toBe(res.body.nextBackupAvailable);
     expect(next).toBeGreaterThan(Date.now());
   });

@@ -1,4 +1,5 @@
-// The single RTK Query api slice. Features add their endpoints with `baseApi.injectEndpoints`.
+// The single RTK Query api slice. Its endpoints are generated from the gateway's OpenAPI document
+// (generated.ts, `npm run api:gen`) and given their cache tags in cache.ts.
 // Every protected call carries `Authorization: Bearer <token>`; a 401 or 403 on such a call is
 // reported as `requestRejected`, and the session listener decides (expired, banned, or nothing).
 import {
@@ -12,7 +13,7 @@ import { requestRejected, type AuthState } from '../features/auth/authSlice';
 import { httpStatus } from '../lib/errors';
 
 /** Endpoints the spec sends without a token (§6): auth flows and the public plan list. */
-const PUBLIC_ENDPOINTS = new Set([
+export const PUBLIC_ENDPOINTS = new Set([
   'login',
   'register',
   'forgotPassword',
@@ -22,7 +23,8 @@ const PUBLIC_ENDPOINTS = new Set([
 ]);
 
 const rawBaseQuery = fetchBaseQuery({
-  baseUrl: '/api',
+  // The generated endpoints call the documented paths, which start with /api.
+  baseUrl: '',
   prepareHeaders: (headers, { getState, endpoint }) => {
     if (PUBLIC_ENDPOINTS.has(endpoint)) return headers;
     const token = (getState() as { auth: AuthState }).auth.token;

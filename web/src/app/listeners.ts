@@ -1,7 +1,7 @@
 // Reactions to rejected API calls (spec §4, §6): a banned account goes to /banned; a 401, or a
 // 401/403 with an expired token, ends the session with 'Session expired'.
 import { createListenerMiddleware } from '@reduxjs/toolkit';
-import type { BannedErrorBody } from '../api/types';
+import type { AccountBannedError } from '../api/generated';
 import { requestRejected } from '../features/auth/authSlice';
 import { accountBanned, endSession } from '../features/auth/sessionActions';
 import { isTokenExpired } from '../features/auth/token';
@@ -10,7 +10,7 @@ import type { AppDispatch, RootState } from './store';
 export const listenerMiddleware = createListenerMiddleware();
 const startListening = listenerMiddleware.startListening.withTypes<RootState, AppDispatch>();
 
-function isBannedBody(body: unknown): body is BannedErrorBody {
+function isBannedBody(body: unknown): body is AccountBannedError {
   return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'ACCOUNT_BANNED';
 }
 

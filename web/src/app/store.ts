@@ -1,14 +1,14 @@
 import { configureStore, type ThunkAction, type UnknownAction } from '@reduxjs/toolkit';
-import { baseApi } from '../api/baseApi';
+import { api } from '../api/cache';
 import { authReducer } from '../features/auth/authSlice';
 import { listenerMiddleware } from './listeners';
 
 export const store = configureStore({
   reducer: {
     auth: authReducer,
-    [baseApi.reducerPath]: baseApi.reducer,
+    [api.reducerPath]: api.reducer,
   },
-  middleware: (getDefault) => getDefault().prepend(listenerMiddleware.middleware).concat(baseApi.middleware),
+  middleware: (getDefault) => getDefault().prepend(listenerMiddleware.middleware).concat(api.middleware),
 });
 
 export type RootState = ReturnType<typeof store.getState>;

@@ -1,24 +1,34 @@
-// Backup frequency and retention choices (spec §3, §5, §9) and how plan limits disable them.
-import type { FrequencyName } from '../api/types';
+// Backup frequency and retention choices (spec §3, §5, §9) and how plan limits disable them. The
+// values are the service's (@coffer/contracts); this adds labels and the plan rules of the form.
+import {
+  DEFAULT_RETENTION,
+  FREQUENCY_HOURS,
+  FREQUENCY_NAMES,
+  DEFAULT_FREQUENCY as DEFAULT_FREQUENCY_NAME,
+  frequencyNameOf,
+  RETENTION_OPTIONS as RETENTION_HOURS,
+} from '@coffer/contracts';
+import type { Frequency } from '../api/generated';
+
+export { DEFAULT_RETENTION };
 
 export interface FrequencyOption {
-  value: FrequencyName;
+  value: Frequency;
   label: string;
   hours: number;
 }
 
-export const FREQUENCY_OPTIONS: readonly FrequencyOption[] = [
-  { value: 'hourly', label: 'Hourly', hours: 1 },
-  { value: 'daily', label: 'Daily', hours: 24 },
-  { value: 'weekly', label: 'Weekly', hours: 168 },
-  { value: 'monthly', label: 'Monthly', hours: 720 },
-];
+export const FREQUENCY_OPTIONS: readonly FrequencyOption[] = FREQUENCY_NAMES.map((value) => ({
+  value,
+  label: value.charAt(0).toUpperCase() + value.slice(1),
+  hours: FREQUENCY_HOURS[value],
+}));
 
-export const DEFAULT_FREQUENCY: FrequencyName = 'daily';
+export const DEFAULT_FREQUENCY: Frequency = DEFAULT_FREQUENCY_NAME;
 
 /** Received frequency hours back to the select: 1, 24, 168, 720, anything else daily. */
-export function frequencyFromHours(hours: number | null | undefined): FrequencyName {
-  return FREQUENCY_OPTIONS.find((o) => o.hours === hours)?.value ?? DEFAULT_FREQUENCY;
+export function frequencyFromHours(hours: number | null | undefined): Frequency {
+  return frequencyNameOf(hours);
 }
 
 /** An option is disabled when the plan's minimum interval (frequencyLimit, hours) is longer. */
@@ -33,16 +43,13 @@ export interface RetentionOption {
   label: string;
 }
 
-export const RETENTION_DAYS = [3, 7, 14, 30, 90, 180] as const;
+export const RETENTION_DAYS = RETENTION_HOURS.map((hours) => hours / 24);
 
 export const RETENTION_OPTIONS: readonly RetentionOption[] = RETENTION_DAYS.map((days) => ({
   days,
   hours: days * 24,
   label: `${days} days`,
 }));
-
-/** Default retention in hours (3 days). */
-export const DEFAULT_RETENTION = 72;
 
 /** An option is disabled when the plan keeps backups fewer days (retentionLimit / 24) than it offers. */
 export function isRetentionDisabled(option: RetentionOption, retentionLimit: number | undefined): boolean {

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import type { RealtimeEventName, RealtimePayload } from './events';
+import type { BrowserEventName, BrowserEventPayload } from '@coffer/contracts';
 import { onRealtime } from './socket';
 
 /** Calls the latest `handler` for every `event` while the component is mounted. */
-export function useRealtimeEvent<E extends RealtimeEventName>(
+export function useRealtimeEvent<E extends BrowserEventName>(
   event: E,
-  handler: (payload: RealtimePayload<E>) => void,
+  handler: (payload: BrowserEventPayload<E>) => void,
 ): void {
   const ref = useRef(handler);
   useEffect(() => {

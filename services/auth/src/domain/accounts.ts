@@ -1,15 +1,14 @@
-import { Types } from 'mongoose';
 import { badInput, conflict, isDuplicateKeyError, notFound, unauthenticated } from '@coffer/common';
-import type { AuthModels, UserDoc } from '../model.js';
 import type { AuthEvents } from '../events.js';
+import type { Role, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Plans } from './plans.js';
 import { hashPassword, normaliseEmail, randomToken, verifyPassword, type ApiKeyVault } from './secrets.js';
 import type { TokenIssuer } from './tokens.js';
 
-const EMAIL_TAKEN = 'An account with this email already exists';
+export const EMAIL_TAKEN = 'An account with this email already exists';
 
 export interface AccountsDeps {
-  models: Pick<AuthModels, 'User'>;
+  users: Pick<UserStore, 'insert' | 'get' | 'byEmail' | 'byApiKeyHash' | 'update' | 'setPassword'>;
   plans: Pick<Plans, 'freePlan'>;
   vault: ApiKeyVault;
   issueToken: TokenIssuer;
@@ -17,36 +16,46 @@ export interface AccountsDeps {
 }
 
 /** Sign-up, sign-in, profile, password and API key of one user. */
-export function accounts({ models, plans, vault, issueToken, events }: AccountsDeps) {
-  const { User } = models;
+export function accounts({ users, plans, vault, issueToken, events }: AccountsDeps) {
   // A real hash of a random secret: unknown e-mails cost the same time as wrong passwords.
   const dummyHash = hashPassword(randomToken());
 
-  async function load(userId: string): Promise<UserDoc> {
-    if (!Types.ObjectId.isValid(userId)) throw notFound('User not found');
-    const user = await User.findById(userId).lean<UserDoc>();
+  async function load(userId: string): Promise<UserRecord> {
+    const user = await users.get(userId);
     if (!user) throw notFound('User not found');
     return user;
   }
 
-  async function create(input: { name: string; email: string; password: string; role?: 'user' | 'admin' }) {
+  async function create(input: { name: string; email: string; password: string; role?: Role }) {
     const plan = await plans.freePlan();
     const apiKey = vault.generate();
     try {
-      const doc = await User.create({
+      return await users.insert({
         name: input.name.trim(),
         email: normaliseEmail(input.email),
         passwordHash: await hashPassword(input.password),
         role: input.role ?? 'user',
-        plan: plan._id,
+        plan: plan.id,
         apiKeyHash: vault.lookupHash(apiKey),
         apiKeySealed: vault.seal(apiKey),
       });
-      return doc.toObject() as UserDoc;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw conflict(EMAIL_TAKEN);
       throw err;
     }
+  }
+
+  /** One write to the user; an e-mail another account has is a conflict. */
+  async function update(userId: string, patch: UserPatch): Promise<UserRecord> {
+    let updated: UserRecord | null;
+    try {
+      updated = await users.update(userId, patch);
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw conflict(EMAIL_TAKEN);
+      throw err;
+    }
+    if (!updated) throw notFound('User not found');
+    return updated;
   }
 
   return {
@@ -54,20 +63,15 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
 
     async register(input: { name: string; email: string; password: string }) {
       const user = await create(input);
-      await events.publish('auth.user.registered', {
-        userId: user._id.toString(),
-        email: user.email,
-        name: user.name,
-      });
+      await events.publish('auth.user.registered', { userId: user.id, email: user.email, name: user.name });
       return { user, token: issueToken(user) };
     },
 
     /** Creates the first admin from COFFER_ADMIN_EMAIL/PASSWORD unless that account exists. */
     async ensureAdmin(email: string, password: string): Promise<void> {
-      const existing = await User.findOne({ email: normaliseEmail(email) }).lean();
+      const existing = await users.byEmail(normaliseEmail(email));
       if (existing) {
-        if (existing.role !== 'admin')
-          await User.updateOne({ _id: existing._id }, { $set: { role: 'admin' } });
+        if (existing.role !== 'admin') await users.update(existing.id, { role: 'admin' });
         return;
       }
       try {
@@ -80,7 +84,7 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
 
     /** Banned users still sign in: the answer tells the web app to show the suspended page. */
     async login(email: string, password: string) {
-      const user = await User.findOne({ email: normaliseEmail(email) }).lean<UserDoc>();
+      const user = await users.byEmail(normaliseEmail(email));
       // Verify against a dummy hash when the account does not exist, so timing does not tell.
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !ok) throw unauthenticated('Invalid email or password');
@@ -89,33 +93,23 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
 
     async updateProfile(userId: string, patch: { name?: string; email?: string }) {
       const user = await load(userId);
-      const set: Record<string, string> = {};
+      const set: { name?: string; email?: string } = {};
       if (patch.name !== undefined) set.name = patch.name.trim();
       const email = patch.email !== undefined ? normaliseEmail(patch.email) : undefined;
       if (email !== undefined && email !== user.email) set.email = email;
       if (Object.keys(set).length === 0) return user;
-      let updated: UserDoc | null;
-      try {
-        updated = await User.findOneAndUpdate(
-          { _id: user._id },
-          { $set: set },
-          { new: true },
-        ).lean<UserDoc>();
-      } catch (err) {
-        if (isDuplicateKeyError(err)) throw conflict(EMAIL_TAKEN);
-        throw err;
-      }
-      if (!updated) throw notFound('User not found');
+      const updated = await update(user.id, set);
       if (set.email) await events.publish('auth.user.email_changed', { userId, email: set.email });
       return updated;
     },
 
+    /** Unlike a reset, this keeps the session version: the user's other sessions stay signed in. */
     async changePassword(userId: string, currentPassword: string, newPassword: string) {
       const user = await load(userId);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw badInput('Current password is incorrect');
       }
-      await User.updateOne({ _id: user._id }, { $set: { passwordHash: await hashPassword(newPassword) } });
+      await users.setPassword(user.id, await hashPassword(newPassword), { endSessions: false });
       await events.publish('auth.user.password_changed', { userId });
     },
 
@@ -123,16 +117,13 @@ export function accounts({ models, plans, vault, issueToken, events }: AccountsD
     async regenerateApiKey(userId: string): Promise<string> {
       const user = await load(userId);
       const apiKey = vault.generate();
-      await User.updateOne(
-        { _id: user._id },
-        { $set: { apiKeyHash: vault.lookupHash(apiKey), apiKeySealed: vault.seal(apiKey) } },
-      );
+      await users.update(user.id, { apiKeyHash: vault.lookupHash(apiKey), apiKeySealed: vault.seal(apiKey) });
       await events.publish('auth.user.api_key_regenerated', { userId });
       return apiKey;
     },
 
-    async resolveApiKey(apiKey: string): Promise<UserDoc> {
-      const user = await User.findOne({ apiKeyHash: vault.lookupHash(apiKey) }).lean<UserDoc>();
+    async resolveApiKey(apiKey: string): Promise<UserRecord> {
+      const user = await users.byApiKeyHash(vault.lookupHash(apiKey));
       if (!user) throw unauthenticated('Invalid API key');
       return user;
     },

@@ -1,13 +1,12 @@
-import { Types } from 'mongoose';
 import { badInput, forbidden, notFound } from '@coffer/common';
 import type { auth } from '@coffer/proto';
-import type { AuthModels, PlanDoc } from '../model.js';
 import type { AuthEvents } from '../events.js';
+import { isId, type NewPlan, type PlanRecord, type PlanStore, type UserStore } from '../store/types.js';
 
 const GB = 1024 ** 3;
 
 /** The catalogue seeded at start: one Free plan and three paid ones (limits in hours and bytes). */
-export const PLAN_CATALOGUE = [
+export const PLAN_CATALOGUE: NewPlan[] = [
   {
     key: 'free',
     order: 0,
@@ -82,80 +81,76 @@ export const PLAN_CATALOGUE = [
   },
 ];
 
-export const toPlanMessage = (p: PlanDoc): auth.Plan => ({
-  id: p._id.toString(),
+export const toPlanMessage = (p: PlanRecord): auth.Plan => ({
+  id: p.id,
   name: p.name,
   price: p.price,
-  popular: p.popular ?? false,
+  popular: p.popular,
   dbLimit: p.dbLimit,
   retentionLimit: p.retentionLimit,
   storageLimit: p.storageLimit,
   frequencyLimit: p.frequencyLimit,
-  features: p.features.map((f) => ({ text: f.text })),
+  features: p.features.map((text) => ({ text })),
 });
 
-export function plans(deps: { models: Pick<AuthModels, 'Plan' | 'User'>; events: AuthEvents }) {
-  const { Plan, User } = deps.models;
+export function plans(deps: {
+  store: PlanStore;
+  users: Pick<UserStore, 'get' | 'setPlan'>;
+  events: AuthEvents;
+}) {
+  const { store, users } = deps;
 
-  async function byId(planId: string): Promise<PlanDoc> {
-    if (!Types.ObjectId.isValid(planId)) throw badInput('Unknown plan');
-    const plan = await Plan.findById(planId).lean<PlanDoc>();
+  async function byId(planId: string): Promise<PlanRecord> {
+    if (!isId(planId)) throw badInput('Unknown plan');
+    const plan = await store.get(planId);
     if (!plan) throw notFound('Plan not found');
+    return plan;
+  }
+
+  async function assign(userId: string, plan: PlanRecord): Promise<PlanRecord> {
+    const before = await users.setPlan(userId, plan.id);
+    if (before === null) throw notFound('User not found');
+    if (before !== plan.id) {
+      await deps.events.publish('auth.user.plan_changed', { userId, planId: plan.id, planName: plan.name });
+    }
     return plan;
   }
 
   return {
     /** Inserts missing catalogue plans; existing ones keep their ids (users point at them). */
     async seed(): Promise<void> {
-      for (const { features, ...p } of PLAN_CATALOGUE) {
-        await Plan.updateOne(
-          { key: p.key },
-          { $setOnInsert: { ...p, features: features.map((text) => ({ text })) } },
-          { upsert: true },
-        );
-      }
+      for (const plan of PLAN_CATALOGUE) await store.ensure(plan);
     },
 
-    async list(): Promise<PlanDoc[]> {
-      return Plan.find().sort({ order: 1, price: 1 }).lean<PlanDoc[]>();
+    async list(): Promise<PlanRecord[]> {
+      return store.list();
     },
 
-    async freePlan(): Promise<PlanDoc> {
-      const plan = await Plan.findOne({ key: 'free' }).lean<PlanDoc>();
+    async freePlan(): Promise<PlanRecord> {
+      const plan = await store.byKey('free');
       if (!plan) throw new Error('plan catalogue not seeded');
       return plan;
     },
 
     byId,
 
-    async ofUser(userId: string): Promise<PlanDoc> {
-      const user = await User.findById(userId, { plan: 1 }).lean();
+    async ofUser(userId: string): Promise<PlanRecord> {
+      const user = await users.get(userId);
       if (!user) throw notFound('User not found');
-      return byId(user.plan.toString());
+      return byId(user.plan);
     },
 
     /**
      * A user's own plan change. Only free (price 0) plans can be chosen here: paid plans need a
      * payment flow the product does not have yet.
      */
-    async changeOwn(userId: string, planId: string): Promise<PlanDoc> {
+    async changeOwn(userId: string, planId: string): Promise<PlanRecord> {
       const plan = await byId(planId);
       if (plan.price !== 0) throw forbidden('Paid plans cannot be selected here yet', 'PAYMENT_REQUIRED');
-      return this.assign(userId, plan);
+      return assign(userId, plan);
     },
 
-    async assign(userId: string, plan: PlanDoc): Promise<PlanDoc> {
-      const before = await User.findOneAndUpdate({ _id: userId }, { $set: { plan: plan._id } }).lean();
-      if (!before) throw notFound('User not found');
-      if (before.plan.toString() !== plan._id.toString()) {
-        await deps.events.publish('auth.user.plan_changed', {
-          userId,
-          planId: plan._id.toString(),
-          planName: plan.name,
-        });
-      }
-      return plan;
-    },
+    assign,
   };
 }
 export type Plans = ReturnType<typeof plans>;

@@ -9,19 +9,11 @@ export interface TokenClaims {
 
 /** Issues the session JWT the gateway verifies on its own (HS256, with an expiry claim). */
 export function tokenIssuer(secret: string, ttlSeconds: number) {
-  return (user: {
-    _id: { toString(): string };
-    role?: string | null;
-    sessionVersion?: number | null;
-  }): string =>
-    jwt.sign(
-      { role: user.role ?? 'user', sv: user.sessionVersion ?? 0 } satisfies Omit<TokenClaims, 'sub'>,
-      secret,
-      {
-        algorithm: 'HS256',
-        subject: user._id.toString(),
-        expiresIn: ttlSeconds,
-      },
-    );
+  return (user: { id: string; role: string; sessionVersion: number }): string =>
+    jwt.sign({ role: user.role, sv: user.sessionVersion } satisfies Omit<TokenClaims, 'sub'>, secret, {
+      algorithm: 'HS256',
+      subject: user.id,
+      expiresIn: ttlSeconds,
+    });
 }
 export type TokenIssuer = ReturnType<typeof tokenIssuer>;

@@ -1,50 +1,50 @@
 import type { auth } from '@coffer/proto';
-import type { UserDoc } from '../model.js';
+import type { UserRecord } from '../store/types.js';
 import type { ApiKeyVault } from './secrets.js';
 
-/** The shapes auth answers with; built field by field so a new model field never leaks. */
+/** The shapes auth answers with; built field by field so a new record field never leaks. */
 export function views(vault: ApiKeyVault) {
   return {
-    user: (u: UserDoc): auth.User => ({
-      id: u._id.toString(),
+    user: (u: UserRecord): auth.User => ({
+      id: u.id,
       email: u.email,
-      name: u.name ?? '',
-      role: u.role ?? 'user',
+      name: u.name,
+      role: u.role,
       apiKey: vault.unseal(u.apiKeySealed),
-      isBanned: u.isBanned ?? false,
+      isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,
       bannedAt: u.bannedAt?.toISOString(),
     }),
-    profile: (u: UserDoc): auth.Profile => ({
-      id: u._id.toString(),
-      name: u.name ?? '',
+    profile: (u: UserRecord): auth.Profile => ({
+      id: u.id,
+      name: u.name,
       email: u.email,
-      plan: u.plan.toString(),
+      plan: u.plan,
       apiKey: vault.unseal(u.apiKeySealed),
-      role: u.role ?? 'user',
+      role: u.role,
     }),
-    accountState: (u: UserDoc): auth.AccountState => ({
-      userId: u._id.toString(),
-      role: u.role ?? 'user',
-      isBanned: u.isBanned ?? false,
+    accountState: (u: UserRecord): auth.AccountState => ({
+      userId: u.id,
+      role: u.role,
+      isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,
       bannedAt: u.bannedAt?.toISOString(),
-      status: u.status ?? 'active',
+      status: u.status,
       email: u.email,
-      name: u.name ?? '',
-      sessionVersion: u.sessionVersion ?? 0,
+      name: u.name,
+      sessionVersion: u.sessionVersion,
     }),
-    adminUser: (u: UserDoc & { createdAt?: Date }): auth.AdminUser => ({
-      id: u._id.toString(),
+    adminUser: (u: UserRecord): auth.AdminUser => ({
+      id: u.id,
       email: u.email,
-      name: u.name ?? '',
-      role: u.role ?? 'user',
-      status: u.status ?? 'active',
-      plan: u.plan.toString(),
-      isBanned: u.isBanned ?? false,
+      name: u.name,
+      role: u.role,
+      status: u.status,
+      plan: u.plan,
+      isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,
       bannedAt: u.bannedAt?.toISOString(),
-      createdAt: (u.createdAt ?? new Date(0)).toISOString(),
+      createdAt: u.createdAt.toISOString(),
     }),
   };
 }

@@ -6,7 +6,7 @@ import type { Dispatcher } from './dispatch.js';
 import { agentStatus, HOUR_MS, type AgentStatus } from './rules.js';
 
 export type AgentView = AgentRecord & { status: AgentStatus };
-/** The agent recognises this refusal and registers again with a new instance id. */
+/** Refused with code AGENT_RESET, on which the agent registers again with a new instance id. */
 export const AGENT_RESET_MESSAGE =
   'This agent connection was reset from the dashboard; the agent must register again as a new instance';
 
@@ -55,7 +55,7 @@ export function agents(deps: {
       // A reset retires the installation's identity for good: a copy still holding it (or the agent
       // itself, offline when the reset was sent) must come back as a new instance.
       if ((await store.findInstance(reg.userId, reg.instanceId))?.retired)
-        throw conflict(AGENT_RESET_MESSAGE);
+        throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, reg.databases, at);
       const { agent, isNew } = await store.register(reg, at);

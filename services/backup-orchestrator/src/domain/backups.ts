@@ -3,7 +3,6 @@ import {
   isDuplicateKeyError,
   limitReached,
   notFound,
-  unavailable,
   type BackupEvent,
   type Logger,
 } from '@coffer/common';
@@ -13,8 +12,8 @@ import type { AgentRecord, BackupRecord, BackupStore, BackupType, RestoreStore }
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
-import { ACTIVE_JOB, applyDelivery, type JobLifecycle, type JobSelector } from './jobs.js';
-import { HOUR_MS, backupInterval, clipError, manualSlotKey, rateLimitMessage } from './rules.js';
+import { jobLifecycle, type DeliveryReport } from './jobs.js';
+import { HOUR_MS, backupInterval, manualSlotKey, rateLimitMessage } from './rules.js';
 
 export const LIST_LIMIT = 500;
 export const NOT_IN_PROGRESS = 'Backup is not in progress';
@@ -49,51 +48,31 @@ export function backups(deps: {
 }) {
   const { store, events, now } = deps;
 
-  const published = {
-    started: (b: BackupRecord) =>
-      events.publish('backup.backup.started', backupEvent(b), { id: `${b.id}:started` }),
-    completed: (b: BackupRecord) =>
-      events.publish(
-        'backup.backup.completed',
-        { ...backupEvent(b), size: b.size },
-        { id: `${b.id}:completed` },
-      ),
-    failed: (b: BackupRecord) =>
-      events.publish(
-        'backup.backup.failed',
-        { ...backupEvent(b), error: b.error ?? 'Backup failed' },
-        { id: `${b.id}:failed` },
-      ),
-  };
-
-  const lifecycle: JobLifecycle<BackupRecord> = {
+  const lifecycle = jobLifecycle<BackupRecord>({
     kind: 'backup',
     store,
-    async start(job) {
-      const b = await store.transition(
-        { ...job, status: ['pending'] },
-        { status: 'in-progress', startedAt: now() },
-      );
-      if (b) await published.started(b);
-      return b;
+    events: {
+      started: (b) => events.publish('backup.backup.started', backupEvent(b), { id: `${b.id}:started` }),
+      completed: (b) =>
+        events.publish(
+          'backup.backup.completed',
+          { ...backupEvent(b), size: b.size },
+          { id: `${b.id}:completed` },
+        ),
+      failed: (b) =>
+        events.publish(
+          'backup.backup.failed',
+          { ...backupEvent(b), error: b.error ?? 'Backup failed' },
+          { id: `${b.id}:failed` },
+        ),
     },
-    async fail(job, error, from = ACTIVE_JOB) {
-      const b = await store.transition(
-        { ...job, status: from },
-        { status: 'failed', error: clipError(error), completedAt: now(), absentSince: null },
-      );
-      if (b) await published.failed(b);
-      return b;
-    },
-  };
-
-  /** The backup as its owner (and, for agent calls, its agent) may see it. */
-  async function owned(sel: JobSelector): Promise<BackupRecord> {
-    const b = await store.get(sel.id);
-    const mismatch = (sel.userId && b?.userId !== sel.userId) || (sel.agentId && b?.agentId !== sel.agentId);
-    if (!b || mismatch || b.status === 'deleting') throw notFound('Backup not found');
-    return b;
-  }
+    dispatch: deps.dispatch,
+    now,
+    log: deps.log,
+    messages: { notFound: 'Backup not found', notInProgress: NOT_IN_PROGRESS },
+    hidden: (b) => b.status === 'deleting',
+  });
+  const { owned } = lifecycle;
 
   async function insert(input: {
     userId: string;
@@ -125,20 +104,7 @@ export function backups(deps: {
   /** Announces the new pending backup and sends the agent its command; the agent's ack starts it. */
   async function announce(b: BackupRecord): Promise<void> {
     await events.publish('backup.backup.created', backupEvent(b), { id: b.id });
-    try {
-      await deps.dispatch.send({
-        commandId: b.commandId,
-        userId: b.userId,
-        agentId: b.agentId,
-        kind: 'backup',
-        jobId: b.id,
-        databaseName: b.databaseName,
-      });
-    } catch (err) {
-      deps.log.warn({ err, backupId: b.id }, 'could not publish the backup command');
-      await lifecycle.fail({ id: b.id }, 'The backup command could not be sent to the agent', ['pending']);
-      throw unavailable('The backup could not be started right now. Please try again shortly.');
-    }
+    await lifecycle.sendCommand(b);
   }
 
   /** Removes the blob, announces the deletion and drops the record (the claim was taken already). */
@@ -246,16 +212,8 @@ export function backups(deps: {
     // ---- agent reports (relayed by the gateway) ----
 
     /** The agent acknowledged (or could not be reached with) a backup command. */
-    async delivery(report: {
-      userId: string;
-      agentId: string;
-      commandId: string;
-      jobId: string;
-      delivered: boolean;
-      error?: string;
-    }): Promise<void> {
-      const moved = await applyDelivery(lifecycle, report);
-      if (!moved) await owned({ id: report.jobId, userId: report.userId }); // unknown → NOT_FOUND; else a late report
+    async delivery(report: DeliveryReport): Promise<void> {
+      await lifecycle.delivery(report);
     },
 
     /** Before the gateway accepts the upload: the backup must be this agent's and running. */
@@ -279,7 +237,7 @@ export function backups(deps: {
       const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
       const b = await owned(sel);
       if (b.status === 'completed') {
-        await published.completed(b); // a repeated report: same event id, dropped as a duplicate
+        await lifecycle.republish(b); // a repeated report: same event id, dropped as a duplicate
         return b;
       }
       if (b.status !== 'pending' && b.status !== 'in-progress') {
@@ -293,33 +251,20 @@ export function backups(deps: {
       if (!stored)
         throw conflict('The backup file has not reached storage. Upload it before completing the backup.');
       const at = now();
-      const done = await store.transition(
-        { ...sel, status: ACTIVE_JOB },
-        {
-          status: 'completed',
-          size: stored.size,
-          keyFingerprint: input.keyFingerprint || stored.keyFingerprint || null,
-          completedAt: at,
-          startedAt: b.startedAt ?? at,
-          absentSince: null,
-          error: null,
-        },
-      );
-      if (!done) throw conflict(NOT_IN_PROGRESS);
-      await published.completed(done);
-      return done;
+      return lifecycle.finish(sel, {
+        status: 'completed',
+        size: stored.size,
+        keyFingerprint: input.keyFingerprint || stored.keyFingerprint || null,
+        completedAt: at,
+        startedAt: b.startedAt ?? at,
+        error: null,
+      });
     },
 
     /** The agent gave up on the backup; its error is kept (bounded). */
     async fail(input: { userId: string; agentId: string; backupId: string; error: string }): Promise<void> {
       const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
-      const b = await owned(sel);
-      if (b.status === 'failed') {
-        await published.failed(b);
-        return;
-      }
-      const failed = await lifecycle.fail(sel, input.error.trim() || 'The agent reported a failure');
-      if (!failed) throw conflict(NOT_IN_PROGRESS);
+      await lifecycle.agentFailed(sel, input.error);
     },
   };
 }

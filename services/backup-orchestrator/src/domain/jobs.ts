@@ -1,4 +1,7 @@
+import { conflict, notFound, unavailable, type Logger } from '@coffer/common';
 import type { JobFilter, JobStatus, JobStore } from '../store/types.js';
+import type { Dispatcher } from './dispatch.js';
+import { clipError } from './rules.js';
 
 /** Where a job may be picked up from: by its id, and optionally its owner, agent and command. */
 export type JobSelector = Omit<JobFilter<string>, 'status'>;
@@ -18,17 +21,20 @@ export interface JobLifecycle<R extends { id: string; status: string }> {
 
 export const ACTIVE_JOB: readonly JobStatus[] = ['pending', 'in-progress'];
 
+/** A delivery report of a job command, as the agent sends it through the gateway. */
+export interface DeliveryReport {
+  userId: string;
+  agentId: string;
+  commandId: string;
+  jobId: string;
+  delivered: boolean;
+  error?: string;
+}
+
 /** The agent's delivery report of a job command: delivered starts the job, not delivered fails it. */
 export async function applyDelivery<R extends { id: string; status: string; userId: string }>(
   lifecycle: JobLifecycle<R>,
-  report: {
-    userId: string;
-    agentId: string;
-    commandId: string;
-    jobId: string;
-    delivered: boolean;
-    error?: string;
-  },
+  report: DeliveryReport,
 ): Promise<R | null> {
   const selector = {
     id: report.jobId,
@@ -40,6 +46,137 @@ export async function applyDelivery<R extends { id: string; status: string; user
   const reason = report.error?.trim() || 'no acknowledgement';
   // Only a job still waiting for its command fails this way; one the agent already started ignores it.
   return lifecycle.fail(selector, `Agent unreachable: ${reason}`, ['pending']);
+}
+
+/** The fields of a backup or restore the shared lifecycle reads and writes. */
+export interface LifecycleJob {
+  id: string;
+  userId: string;
+  agentId: string;
+  databaseName: string;
+  commandId: string;
+  status: string;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  error: string | null;
+  absentSince: Date | null;
+}
+
+/** What a job kind publishes at each step; message ids derive from the job and the step. */
+export interface JobEvents<R> {
+  started(job: R): Promise<void>;
+  completed(job: R): Promise<void>;
+  failed(job: R): Promise<void>;
+}
+
+/**
+ * pending → in-progress → completed/failed for backups and restores alike: each transition is one
+ * conditional write that publishes its event only when it moved the job, so a late or repeated
+ * report changes nothing, and a report repeated after the end publishes the same event again (same
+ * message id: JetStream drops it, but a publish lost the first time gets through).
+ */
+export function jobLifecycle<R extends LifecycleJob>(deps: {
+  kind: 'backup' | 'restore';
+  store: JobStore<R>;
+  events: JobEvents<R>;
+  dispatch: Pick<Dispatcher, 'send'>;
+  now: () => Date;
+  log: Pick<Logger, 'warn'>;
+  /** Messages in the kind's words: unknown job, and a report that needs it running. */
+  messages: { notFound: string; notInProgress: string };
+  /** Jobs their owner no longer sees (a backup claimed for deletion). */
+  hidden?: (job: R) => boolean;
+}) {
+  const { kind, store, events, now, messages } = deps;
+  type Status = R['status'];
+  const statuses = (s: readonly JobStatus[]) => s as readonly Status[];
+
+  async function start(job: JobSelector): Promise<R | null> {
+    const r = await store.transition({ ...job, status: statuses(['pending']) }, {
+      status: 'in-progress',
+      startedAt: now(),
+    } as Partial<R>);
+    if (r) await events.started(r);
+    return r;
+  }
+
+  async function fail(job: JobSelector, error: string, from: readonly JobStatus[] = ACTIVE_JOB) {
+    const r = await store.transition({ ...job, status: statuses(from) }, {
+      status: 'failed',
+      error: clipError(error),
+      completedAt: now(),
+      absentSince: null,
+    } as Partial<R>);
+    if (r) await events.failed(r);
+    return r;
+  }
+
+  /** The job as its owner (and, for agent calls, its agent) may see it; otherwise NOT_FOUND. */
+  async function owned(sel: JobSelector): Promise<R> {
+    const r = await store.get(sel.id);
+    const mismatch = (sel.userId && r?.userId !== sel.userId) || (sel.agentId && r?.agentId !== sel.agentId);
+    if (!r || mismatch || deps.hidden?.(r)) throw notFound(messages.notFound);
+    return r;
+  }
+
+  /** The finished job's event once more (a repeated report). */
+  const republish = (r: R) => (r.status === 'failed' ? events.failed(r) : events.completed(r));
+
+  return {
+    kind,
+    store,
+    start,
+    fail,
+    owned,
+    republish,
+
+    /** Sends the pending job's command; when that fails, the job fails and the caller gets UNAVAILABLE. */
+    async sendCommand(job: R): Promise<void> {
+      try {
+        await deps.dispatch.send({
+          commandId: job.commandId,
+          userId: job.userId,
+          agentId: job.agentId,
+          kind,
+          jobId: job.id,
+          databaseName: job.databaseName,
+        });
+      } catch (err) {
+        deps.log.warn({ err, [`${kind}Id`]: job.id }, `could not publish the ${kind} command`);
+        await fail({ id: job.id }, `The ${kind} command could not be sent to the agent`, ['pending']);
+        throw unavailable(`The ${kind} could not be started right now. Please try again shortly.`);
+      }
+    },
+
+    /** The agent acknowledged (or could not be reached with) the command; unknown jobs are NOT_FOUND. */
+    async delivery(report: DeliveryReport): Promise<void> {
+      const moved = await applyDelivery({ kind, store, start, fail }, report);
+      if (!moved) await owned({ id: report.jobId, userId: report.userId }); // else a late report
+    },
+
+    /**
+     * pending or in-progress → the outcome in `set` (completed or failed), ended now unless `set`
+     * says when; publishes the outcome's event. CONFLICT when the job was no longer active.
+     */
+    async finish(sel: JobSelector, set: Partial<R> & { status: 'completed' | 'failed' }): Promise<R> {
+      const done = await store.transition({ ...sel, status: statuses(ACTIVE_JOB) }, {
+        completedAt: now(),
+        absentSince: null,
+        ...set,
+      } as Partial<R>);
+      if (!done) throw conflict(messages.notInProgress);
+      await republish(done);
+      return done;
+    },
+
+    /** The agent gave up on the job; its error is kept (bounded). */
+    async agentFailed(sel: JobSelector, error: string): Promise<void> {
+      const r = await owned(sel);
+      if (r.status === 'failed') return events.failed(r);
+      const failed = await fail(sel, error.trim() || 'The agent reported a failure');
+      if (!failed) throw conflict(messages.notInProgress);
+    },
+  };
 }
 
 /** What the watchdog needs to know about any job. */

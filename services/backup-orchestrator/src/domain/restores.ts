@@ -1,12 +1,12 @@
-import { badInput, conflict, notFound, unavailable, type Logger, type RestoreEvent } from '@coffer/common';
+import { badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { BackupStore, RestoreRecord, RestoreStore } from '../store/types.js';
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
-import { ACTIVE_JOB, applyDelivery, type JobLifecycle, type JobSelector } from './jobs.js';
-import { clipError, plural } from './rules.js';
+import { jobLifecycle, type DeliveryReport } from './jobs.js';
+import { plural } from './rules.js';
 
 export const LIST_LIMIT = 200;
 export const RESTORE_NOT_IN_PROGRESS = 'Restore is not in progress';
@@ -33,50 +33,31 @@ export function restores(deps: {
 }) {
   const { store, events, now } = deps;
 
-  const published = {
-    initiated: (r: RestoreRecord) =>
-      events.publish('restore.restore.initiated', restoreEvent(r), { id: `${r.id}:initiated` }),
-    completed: (r: RestoreRecord) =>
-      events.publish(
-        'restore.restore.completed',
-        { ...restoreEvent(r), documentsRestored: r.documentsRestored, documentsFailed: r.documentsFailed },
-        { id: `${r.id}:completed` },
-      ),
-    failed: (r: RestoreRecord) =>
-      events.publish(
-        'restore.restore.failed',
-        { ...restoreEvent(r), error: r.error ?? 'Restore failed' },
-        { id: `${r.id}:failed` },
-      ),
-  };
-
-  const lifecycle: JobLifecycle<RestoreRecord> = {
+  const lifecycle = jobLifecycle<RestoreRecord>({
     kind: 'restore',
     store,
-    async start(job) {
-      const r = await store.transition(
-        { ...job, status: ['pending'] },
-        { status: 'in-progress', startedAt: now() },
-      );
-      if (r) await published.initiated(r);
-      return r;
+    events: {
+      started: (r) =>
+        events.publish('restore.restore.initiated', restoreEvent(r), { id: `${r.id}:initiated` }),
+      completed: (r) =>
+        events.publish(
+          'restore.restore.completed',
+          { ...restoreEvent(r), documentsRestored: r.documentsRestored, documentsFailed: r.documentsFailed },
+          { id: `${r.id}:completed` },
+        ),
+      failed: (r) =>
+        events.publish(
+          'restore.restore.failed',
+          { ...restoreEvent(r), error: r.error ?? 'Restore failed' },
+          { id: `${r.id}:failed` },
+        ),
     },
-    async fail(job, error, from = ACTIVE_JOB) {
-      const r = await store.transition(
-        { ...job, status: from },
-        { status: 'failed', error: clipError(error), completedAt: now(), absentSince: null },
-      );
-      if (r) await published.failed(r);
-      return r;
-    },
-  };
-
-  async function owned(sel: JobSelector): Promise<RestoreRecord> {
-    const r = await store.get(sel.id);
-    const mismatch = (sel.userId && r?.userId !== sel.userId) || (sel.agentId && r?.agentId !== sel.agentId);
-    if (!r || mismatch) throw notFound('Restore not found');
-    return r;
-  }
+    dispatch: deps.dispatch,
+    now,
+    log: deps.log,
+    messages: { notFound: 'Restore not found', notInProgress: RESTORE_NOT_IN_PROGRESS },
+  });
+  const { owned } = lifecycle;
 
   return {
     lifecycle,
@@ -120,35 +101,14 @@ export function restores(deps: {
         documentsFailed: 0,
       });
       await events.publish('restore.restore.requested', restoreEvent(r), { id: `${r.id}:requested` });
-      try {
-        await deps.dispatch.send({
-          commandId: r.commandId,
-          userId,
-          agentId: agent.id,
-          kind: 'restore',
-          jobId: r.id,
-          databaseName: r.databaseName,
-        });
-      } catch (err) {
-        deps.log.warn({ err, restoreId: r.id }, 'could not publish the restore command');
-        await lifecycle.fail({ id: r.id }, 'The restore command could not be sent to the agent', ['pending']);
-        throw unavailable('The restore could not be started right now. Please try again shortly.');
-      }
+      await lifecycle.sendCommand(r);
       return r;
     },
 
     // ---- agent reports ----
 
-    async delivery(report: {
-      userId: string;
-      agentId: string;
-      commandId: string;
-      jobId: string;
-      delivered: boolean;
-      error?: string;
-    }): Promise<void> {
-      const moved = await applyDelivery(lifecycle, report);
-      if (!moved) await owned({ id: report.jobId, userId: report.userId });
+    async delivery(report: DeliveryReport): Promise<void> {
+      await lifecycle.delivery(report);
     },
 
     /** Before the gateway streams the backup to the agent: this agent's running restore, and its backup. */
@@ -186,34 +146,20 @@ export function restores(deps: {
       const failedDocs = input.documentsFailed;
       const outcome = failedDocs > 0 ? 'failed' : 'completed';
       if (r.status === outcome && r.completedAt) {
-        await (outcome === 'failed' ? published.failed(r) : published.completed(r));
+        await lifecycle.republish(r); // a repeated report: same event id, dropped as a duplicate
         return r;
       }
-      const done = await store.transition(
-        { ...sel, status: ACTIVE_JOB },
-        {
-          status: outcome,
-          documentsRestored: input.documentsRestored,
-          documentsFailed: failedDocs,
-          error: failedDocs > 0 ? `${plural(failedDocs, 'document')} failed to restore` : null,
-          completedAt: now(),
-          absentSince: null,
-        },
-      );
-      if (!done) throw conflict(RESTORE_NOT_IN_PROGRESS);
-      await (outcome === 'failed' ? published.failed(done) : published.completed(done));
-      return done;
+      return lifecycle.finish(sel, {
+        status: outcome,
+        documentsRestored: input.documentsRestored,
+        documentsFailed: failedDocs,
+        error: failedDocs > 0 ? `${plural(failedDocs, 'document')} failed to restore` : null,
+      });
     },
 
     async fail(input: { userId: string; agentId: string; restoreId: string; error: string }): Promise<void> {
       const sel = { id: input.restoreId, userId: input.userId, agentId: input.agentId };
-      const r = await owned(sel);
-      if (r.status === 'failed') {
-        await published.failed(r);
-        return;
-      }
-      const failed = await lifecycle.fail(sel, input.error.trim() || 'The agent reported a failure');
-      if (!failed) throw conflict(RESTORE_NOT_IN_PROGRESS);
+      await lifecycle.agentFailed(sel, input.error);
     },
   };
 }

@@ -1,13 +1,13 @@
 // Pure product rules (spec §3, §5, §9), kept free of I/O so unit tests pin them exactly.
+import { clipErrorText, DEFAULT_FREQUENCY_HOURS, DEFAULT_RETENTION } from '@coffer/contracts';
+
+// The schedule values are the web app's too: one list, in @coffer/contracts.
+export { FREQUENCY_OPTIONS, RETENTION_OPTIONS } from '@coffer/contracts';
 
 export const HOUR_MS = 3_600_000;
 
-/** Schedule options in hours: hourly, daily, weekly, monthly. */
-export const FREQUENCY_OPTIONS = [1, 24, 168, 720] as const;
-/** Retention options in hours: 3, 7, 14, 30, 90, 180 days. */
-export const RETENTION_OPTIONS = [72, 168, 336, 720, 2160, 4320] as const;
 /** A user who never saved settings: daily backups kept 3 days. */
-export const DEFAULT_SETTINGS = { frequency: 24, retention: 72 } as const;
+export const DEFAULT_SETTINGS = { frequency: DEFAULT_FREQUENCY_HOURS, retention: DEFAULT_RETENTION } as const;
 
 /** An agent whose last heartbeat is older than this is 'offline' even if its socket looks open. */
 export const OFFLINE_AFTER_MS = 5 * 60_000;
@@ -77,7 +77,5 @@ export function scheduleSlot(now: Date, frequencyHours: number, hourMs = HOUR_MS
 export const autoSlotKey = (frequencyHours: number, slot: number) => `auto:${frequencyHours}h:${slot}`;
 export const manualSlotKey = (backupId: string) => `manual:${backupId}`;
 
-/** Errors reported by agents are kept, but bounded. */
-export const MAX_ERROR_LENGTH = 2000;
-export const clipError = (text: string) =>
-  text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+/** Errors reported by agents are kept, but bounded (LIMITS.errorText, what the agent sends at most). */
+export const clipError = (text: string) => clipErrorText(text);

@@ -9,7 +9,15 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import { STREAMS, type EventEnvelope, type EventMap, type EventSubject, type StreamName } from '../events.js';
+import {
+  STREAMS,
+  type EnvelopeOf,
+  type EventEnvelope,
+  type EventMap,
+  type EventSubject,
+  type LiveSubject,
+  type StreamName,
+} from '../events.js';
 import type { Logger } from '../logger.js';
 
 const NS_PER_HOUR = 3_600_000_000_000;
@@ -20,20 +28,25 @@ export interface Consumption {
   stop(): Promise<void>;
 }
 
-/** Typed publish/consume over NATS JetStream with idempotent stream and consumer creation. */
+/** Typed publish/consume over NATS (events.ts's EventMap) with idempotent stream and consumer creation. */
 export interface EventBus {
   nc: NatsConnection;
   publish<S extends EventSubject>(subject: S, data: EventMap[S], opts?: { id?: string }): Promise<void>;
-  consume(opts: {
+  /** A durable consumer; the handler gets envelopes of `subjects`, narrowed by `event.subject`. */
+  consume<S extends EventSubject>(opts: {
     stream: StreamName;
     durable: string;
-    subjects: EventSubject[];
-    handler: (event: EventEnvelope) => Promise<void>;
+    subjects: readonly S[];
+    handler: (event: EnvelopeOf<S>) => Promise<void>;
   }): Promise<Consumption>;
   /** Plain NATS publish, for high-rate messages nobody needs replayed (live progress). */
-  publishLive(subject: string, data: unknown): void;
+  publishLive<S extends LiveSubject>(subject: S, data: EventMap[S]): void;
   /** Plain NATS subscription in a queue group: each message reaches one member of the group. */
-  subscribeLive(subject: string, queue: string, handler: (data: unknown) => void): { stop(): void };
+  subscribeLive<S extends LiveSubject>(
+    subject: S,
+    queue: string,
+    handler: (data: EventMap[S]) => void,
+  ): { stop(): void };
   close(): Promise<void>;
 }
 
@@ -88,7 +101,7 @@ export async function connectEventBus(opts: {
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        filter_subjects: subjects,
+        filter_subjects: [...subjects],
         ack_wait: 30 * 1_000_000_000,
         max_deliver: -1,
       };
@@ -102,9 +115,10 @@ export async function connectEventBus(opts: {
       const messages = await consumer.consume({ max_messages: 64 });
       const done = (async () => {
         for await (const m of messages) {
-          let event: EventEnvelope;
+          // Typed by the subject filter: only `subjects` reach this consumer.
+          let event: EnvelopeOf<(typeof subjects)[number]>;
           try {
-            event = m.json<EventEnvelope>();
+            event = m.json<EnvelopeOf<(typeof subjects)[number]>>();
           } catch {
             opts.log.error({ subject: m.subject, seq: m.seq }, 'dropping an event that is not JSON');
             m.term();
@@ -141,7 +155,8 @@ export async function connectEventBus(opts: {
         callback: (err, msg) => {
           if (err) return;
           try {
-            handler(msg.json());
+            // Only gateways publish live subjects, with publishLive: the payload is typed there.
+            handler(msg.json<EventMap[typeof subject]>());
           } catch (e) {
             opts.log.warn({ err: e, subject }, 'live message handler failed');
           }

@@ -1,8 +1,7 @@
 import type { EventBus, Logger } from '@coffer/common';
+import { COMMAND_ACK_TIMEOUT_MS } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import { agentRoom, type AgentNamespace } from './namespace.js';
-
-const ACK_TIMEOUT_MS = 10_000;
 
 /**
  * Delivers `agent.command.requested` events: the gateways share one durable consumer, so each
@@ -20,31 +19,30 @@ export async function startCommandRelay(deps: {
     stream: 'AGENT',
     durable: 'gateway-commands',
     subjects: ['agent.command.requested'],
-    handler: async (event) => {
-      if (event.subject !== 'agent.command.requested') return;
-      const cmd = event.data as import('@coffer/common').AgentCommand;
+    handler: async ({ data: cmd }) => {
       let delivered = false;
       let error: string | undefined;
       try {
         const answers = await deps.nsp
           .to(agentRoom(cmd.agentId))
-          .timeout(ACK_TIMEOUT_MS)
+          .timeout(COMMAND_ACK_TIMEOUT_MS)
           .emitWithAck('command', {
             commandId: cmd.commandId,
             kind: cmd.kind,
             jobId: cmd.jobId,
             databaseName: cmd.databaseName,
           });
-        const accepted = answers.find((a) => a?.accepted);
-        delivered = Boolean(accepted);
+        delivered = answers.some((a) => a?.accepted);
         if (!delivered) {
+          // The answer is whatever the agent's code sent: read it defensively.
+          const refused = answers[0] as { error?: string } | undefined;
           error =
             answers.length === 0
               ? 'the agent is not connected'
-              : (answers[0]?.error ?? 'the agent refused the command');
+              : (refused?.error ?? 'the agent refused the command');
         }
       } catch {
-        error = `the agent did not acknowledge within ${ACK_TIMEOUT_MS / 1000} s`;
+        error = `the agent did not acknowledge within ${COMMAND_ACK_TIMEOUT_MS / 1000} s`;
       }
       // A reset retires the agent's identity: its sockets go at once, whether or not it answered.
       if (cmd.kind === 'reset') deps.nsp.in(agentRoom(cmd.agentId)).disconnectSockets(true);

@@ -1,9 +1,19 @@
 import type { Server } from 'socket.io';
-import { createLogger, notFound, type EventBus } from '@coffer/common';
+import {
+  AppError,
+  conflict,
+  createLogger,
+  forbidden,
+  notFound,
+  unauthenticated,
+  type EventBus,
+} from '@coffer/common';
+import { refusalCodeOf, type ReportAck } from '@coffer/contracts';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
 import { startAgentNamespace } from './namespace';
-import type { Ack } from './protocol';
+
+type Ack = (answer: ReportAck) => void;
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const AGENT = 'dddddddddddddddddddddddd';
@@ -68,5 +78,102 @@ describe('agent namespace: agent:update', () => {
     await expect(
       emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
     ).resolves.toEqual({ ok: false, error: 'Agent not found' });
+  });
+});
+
+describe('agent namespace: refused connections', () => {
+  const handshake = {
+    apiKey: 'cof_key',
+    instanceId: 'f2d3c4b5-a697-4881-9a0b-1c2d3e4f5a6b',
+    name: 'db-box',
+    hostname: 'db-box',
+    platform: 'linux-x64',
+    version: '0.2.0',
+    databases: ['shop'],
+  };
+
+  /** Runs the namespace's middleware for one handshake; resolves with what it passed to next(). */
+  function connect(auth: unknown, over: { fromApiKey?: jest.Mock; registerAgent?: jest.Mock } = {}) {
+    let middleware: ((socket: unknown, next: (err?: Error) => void) => void) | undefined;
+    const nsp = { use: (m: typeof middleware) => (middleware = m), on: () => {} };
+    startAgentNamespace({
+      io: { of: () => nsp } as unknown as Server,
+      identity: {
+        fromApiKey: over.fromApiKey ?? jest.fn().mockResolvedValue({ id: '64b7f0c2a1b2c3d4e5f60718' }),
+      } as unknown as Identity,
+      clients: {
+        orchestrator: {
+          registerAgent: over.registerAgent ?? jest.fn().mockResolvedValue({ agentId: AGENT, databases: [] }),
+        },
+      } as unknown as Clients,
+      bus: {} as EventBus,
+      log: createLogger('test', 'silent'),
+    });
+    return new Promise<Error | undefined>((resolve) =>
+      middleware!({ handshake: { auth }, data: {} }, resolve),
+    );
+  }
+  const refused = async (p: Promise<Error | undefined>) => {
+    const err = await p;
+    return { message: err?.message, code: refusalCodeOf(err) };
+  };
+
+  it('registers a valid handshake', async () => {
+    await expect(connect(handshake)).resolves.toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a handshake that breaks the contract',
+      { ...handshake, apiKey: '' },
+      {},
+      'BAD_HANDSHAKE',
+      'Invalid agent handshake',
+    ],
+    [
+      'a key auth does not know',
+      handshake,
+      { fromApiKey: jest.fn().mockRejectedValue(unauthenticated('Invalid API key')) },
+      'INVALID_API_KEY',
+      'Invalid API key',
+    ],
+    [
+      'a suspended account',
+      handshake,
+      {
+        fromApiKey: jest
+          .fn()
+          .mockRejectedValue(forbidden('Your account has been suspended', 'ACCOUNT_BANNED')),
+      },
+      'ACCOUNT_SUSPENDED',
+      'Your account has been suspended',
+    ],
+    [
+      'an instance retired by a reset',
+      handshake,
+      {
+        registerAgent: jest
+          .fn()
+          .mockRejectedValue(conflict('This agent connection was reset', 'AGENT_RESET')),
+      },
+      'AGENT_RESET',
+      'This agent connection was reset',
+    ],
+    [
+      'a registration the orchestrator refuses',
+      handshake,
+      { registerAgent: jest.fn().mockRejectedValue(new AppError('BAD_INPUT', 'Agent name is too long')) },
+      'REGISTRATION_FAILED',
+      'Agent name is too long',
+    ],
+    [
+      'an unexpected failure, without its details',
+      handshake,
+      { registerAgent: jest.fn().mockRejectedValue(new Error('connect ECONNREFUSED 10.0.0.7:50051')) },
+      'REGISTRATION_FAILED',
+      'Agent registration failed',
+    ],
+  ])('refuses %s with a code the agent acts on', async (_what, auth, over, code, message) => {
+    await expect(refused(connect(auth, over))).resolves.toEqual({ code, message });
   });
 });

@@ -1,20 +1,31 @@
 import type { Namespace, Server } from 'socket.io';
 import { AppError, PROGRESS_SUBJECTS, type EventBus, type Logger } from '@coffer/common';
+import {
+  AGENT_NAMESPACE,
+  agentEventSchemas,
+  agentHandshakeSchema,
+  connectRefusal,
+  type AgentEventName,
+  type AgentToGatewayEvents,
+  type GatewayToAgentEvents,
+  type RegisteredMessage,
+  type ReportAck,
+  type ValidAgentEvent,
+} from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
-import {
-  agentEvents,
-  handshake,
-  type Ack,
-  type AgentEventName,
-  type AgentSocketData,
-  type AgentToGateway,
-  type GatewayToAgent,
-} from './protocol.js';
+import { refusalFor } from './refusals.js';
+
+/** What the gateway keeps on an agent's socket once it is registered. */
+export interface AgentSocketData {
+  userId: string;
+  agentId: string;
+  databases: RegisteredMessage['databases'];
+}
 
 export type AgentNamespace = Namespace<
-  AgentToGateway,
-  GatewayToAgent,
+  AgentToGatewayEvents,
+  GatewayToAgentEvents,
   Record<string, never>,
   AgentSocketData
 >;
@@ -34,11 +45,12 @@ export function startAgentNamespace(deps: {
   log: Logger;
 }): AgentNamespace {
   const { orchestrator } = deps.clients;
-  const nsp = deps.io.of('/agents') as unknown as AgentNamespace;
+  const nsp = deps.io.of(AGENT_NAMESPACE) as unknown as AgentNamespace;
 
+  // A refusal carries a code in `data` (contracts: ConnectRefusalCode); the agent acts on it.
   nsp.use((socket, next) => {
-    const parsed = handshake.safeParse(socket.handshake.auth);
-    if (!parsed.success) return next(new Error('Invalid agent handshake'));
+    const parsed = agentHandshakeSchema.safeParse(socket.handshake.auth);
+    if (!parsed.success) return next(connectRefusal('BAD_HANDSHAKE', 'Invalid agent handshake'));
     const h = parsed.data;
     deps.identity
       .fromApiKey(h.apiKey)
@@ -59,9 +71,7 @@ export function startAgentNamespace(deps: {
         };
         next();
       })
-      .catch((err: unknown) =>
-        next(new Error(err instanceof AppError ? err.message : 'Agent registration failed')),
-      );
+      .catch((err: unknown) => next(refusalFor(err)));
   });
 
   nsp.on('connection', (socket) => {
@@ -70,18 +80,23 @@ export function startAgentNamespace(deps: {
     socket.emit('registered', { agentId, databases });
     deps.log.info({ userId, agentId }, 'agent connected');
 
-    // Every report is validated, then relayed; acknowledged events answer once the orchestrator has it.
+    // Every report is validated, then relayed; acknowledged events answer once the orchestrator has
+    // it. The payload is typed by the contract but arrives untrusted: only the parsed one is relayed.
     const on = <E extends AgentEventName>(
       event: E,
-      relay: (payload: ReturnType<(typeof agentEvents)[E]['parse']>) => Promise<unknown> | void,
+      relay: (payload: ValidAgentEvent<E>) => Promise<unknown> | void,
     ) => {
-      (socket.on as (e: string, l: (p: unknown, ack?: Ack) => void) => void)(event, (payload, ack) => {
-        const parsed = agentEvents[event].safeParse(payload);
+      const listen = socket.on.bind(socket) as (
+        e: E,
+        l: (payload: unknown, ack?: (answer: ReportAck) => void) => void,
+      ) => void;
+      listen(event, (payload, ack) => {
+        const parsed = agentEventSchemas[event].safeParse(payload);
         if (!parsed.success) {
           ack?.({ ok: false, error: `Invalid ${event} payload` });
           return;
         }
-        Promise.resolve(relay(parsed.data as never)).then(
+        Promise.resolve(relay(parsed.data as ValidAgentEvent<E>)).then(
           () => ack?.({ ok: true }),
           (err: unknown) => {
             deps.log.warn({ err, event, agentId }, 'agent report failed');

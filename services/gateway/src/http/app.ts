@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import type { Logger } from '@coffer/common';
 import { downloadsRouter } from './downloads.js';
 import { apiNotFound, errorHandler } from './errors.js';
-import { openApiDocument } from './openapi.js';
+import { API_VERSION, JSON_BODY_LIMIT, openApiDocument } from './openapi.js';
 import type { RouteTable } from './route.js';
 
 /** The Express app: security headers, JSON parsing, the API routes, the OpenAPI document, the web app. */
@@ -41,8 +41,8 @@ export function createApp(deps: {
   );
 
   const api = Router();
-  api.use(express.json({ limit: '100kb', strict: true }));
-  const doc = openApiDocument(deps.routes.specs, '1.0.0');
+  api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  const doc = openApiDocument(deps.routes.specs, API_VERSION);
   api.get('/api/openapi.json', (_req, res) => {
     res.json(doc);
   });

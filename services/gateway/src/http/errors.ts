@@ -1,5 +1,45 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '@coffer/contracts';
 import { AppError, type Logger } from '@coffer/common';
+
+const errorCode = z
+  .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
+  .meta({ id: 'ErrorCode', description: 'the error kind (e.g. NOT_FOUND) or a more precise code' });
+/** A more precise `code` of an error body, checked against the table. */
+export const codeOf = <C extends ErrorCode>(code: C) => z.literal(code);
+
+/**
+ * What every refusal answers: a message for people, a stable code for programs, and the details of
+ * that refusal (e.g. `field` for bad input). The status is the kind's, from the error table in
+ * @coffer/contracts; `code` is the kind unless the refusal names a more precise one.
+ */
+export const errorBody = z
+  .object({
+    message: z.string(),
+    code: errorCode,
+    field: z.string().optional().meta({ description: 'bad input: the parameter or body field at fault' }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'ApiError' });
+
+/** 403 for a banned account, on every call that needs a session or an API key. */
+export const accountBannedBody = errorBody
+  .extend({
+    code: codeOf('ACCOUNT_BANNED'),
+    isBanned: z.literal(true),
+    banReason: z.string().nullable(),
+    bannedAt: z.string().nullable(),
+  })
+  .meta({ id: 'AccountBannedError' });
+
+/** 429 of the gateway's rate limits (sign-in, password reset). */
+export const rateLimitedBody = errorBody
+  .extend({
+    code: codeOf('RATE_LIMITED'),
+    retryAfter: z.number().meta({ description: 'seconds until the next attempt is counted again' }),
+  })
+  .meta({ id: 'RateLimitedError' });
 
 /** Unknown /api paths answer JSON, not the web app. */
 export const apiNotFound: RequestHandler = (req, res) => {

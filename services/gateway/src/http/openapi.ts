@@ -1,74 +1,134 @@
 import { z } from 'zod';
-import { errorBody, type RouteSpec } from './route.js';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { ERROR_KINDS, type ErrorKind } from '@coffer/contracts';
+import { accountBannedBody, errorBody } from './errors.js';
+import { binary, type RouteError, type RouteErrors, type RouteSpec } from './route.js';
 
-const toSchema = (s: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+/** The API's version in the document's info. */
+export const API_VERSION = '1.0.0';
 
-const errorResponses = (spec: RouteSpec) => {
-  const ref = { content: { 'application/json': { schema: toSchema(errorBody, 'output') } } };
-  const out: Record<string, unknown> = { '400': { description: 'Bad input', ...ref } };
+/** Largest JSON body the API parses (app.ts); a bigger one is a 413. */
+export const JSON_BODY_LIMIT = '100kb';
+
+const agentIdHeader = z.object({
+  'x-coffer-agent-id': z
+    .string()
+    .optional()
+    .meta({ description: 'the id the agent was given when it registered over its socket' }),
+});
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const bytes = (description: string) => ({
+  'application/octet-stream': { schema: binary.meta({ description }) },
+});
+
+const whenOf = (e: RouteError) => (typeof e === 'string' ? e : e.when);
+const bodyOf = (e: RouteError) => (typeof e === 'string' ? errorBody : e.body);
+
+/** The refusals a route's declaration implies (input, access), merged with those it declares. */
+function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
+  const implied: RouteErrors = {};
+  if (spec.params ?? spec.query ?? spec.body ?? spec.headers)
+    implied.BAD_INPUT = 'a parameter, header or body field is invalid (`field` names it)';
   if (spec.access !== 'public') {
-    out['401'] = { description: 'No token, or a bad or expired one', ...ref };
-    out['403'] = { description: 'Banned account or missing role', ...ref };
-  }
-  return out;
-};
-
-function parameters(spec: RouteSpec) {
-  const params: unknown[] = [];
-  for (const [where, schema] of [
-    ['path', spec.params],
-    ['query', spec.query],
-  ] as const) {
-    if (!schema) continue;
-    const json = toSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-    for (const [name, s] of Object.entries(json.properties ?? {})) {
-      params.push({
-        name,
-        in: where,
-        required: where === 'path' || (json.required ?? []).includes(name),
-        schema: s,
-      });
-    }
-  }
-  return params;
-}
-
-/** Builds the OpenAPI 3 document of every route the gateway serves, from the routes' own schemas. */
-export function openApiDocument(specs: RouteSpec[], version: string): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of specs) {
-    const path = spec.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] ??= {};
-    paths[path][spec.method] = {
-      summary: spec.summary,
-      tags: [spec.tag],
-      ...(spec.access === 'agent'
-        ? { security: [{ apiKey: [] }] }
-        : spec.access !== 'public'
-          ? { security: [{ bearer: [] }] }
-          : {}),
-      parameters: parameters(spec),
-      ...(spec.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: toSchema(spec.body, 'input') } },
-            },
-          }
-        : {}),
-      responses: {
-        [String(spec.status ?? 200)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: toSchema(spec.response, 'output') } },
-        },
-        ...errorResponses(spec),
-      },
+    implied.UNAUTHENTICATED =
+      spec.access === 'agent' ? 'no API key, or an unknown one' : 'no token, or a bad or expired one';
+    implied.FORBIDDEN = {
+      when: spec.access === 'admin' ? 'the account is banned, or is not an admin' : 'the account is banned',
+      body: accountBannedBody,
     };
   }
+  const all: RouteErrors = { ...implied };
+  for (const [kind, own] of Object.entries(spec.errors ?? {}) as Array<[keyof RouteErrors, RouteError]>) {
+    const base = implied[kind];
+    // Both answer with the same status: the implied refusal (e.g. a ban) or the route's own.
+    all[kind] = !base
+      ? own
+      : {
+          when: `${whenOf(base)}; or ${whenOf(own)}`,
+          body: bodyOf(base) === bodyOf(own) ? bodyOf(own) : z.union([bodyOf(base), bodyOf(own)]),
+        };
+  }
+  return Object.entries(all) as Array<[ErrorKind, RouteError]>;
+}
+
+const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
+
+function responses(spec: RouteSpec): ZodOpenApiResponsesObject {
+  const status = spec.status ?? 200;
+  const out: Record<string, ZodOpenApiResponseObject> = {
+    [status]: {
+      description: SUCCESS[status] ?? 'Success',
+      content:
+        spec.response === binary
+          ? bytes('the encrypted backup, streamed with Content-Length')
+          : json(spec.response),
+    },
+  };
+  for (const [kind, refusal] of refusals(spec)) {
+    out[ERROR_KINDS[kind]] = { description: `${kind}: ${whenOf(refusal)}`, content: json(bodyOf(refusal)) };
+  }
+  if (spec.body && spec.body !== binary) {
+    out[413] = {
+      description: `the JSON body is larger than ${JSON_BODY_LIMIT.replace('kb', ' kB')}`,
+      content: json(errorBody),
+    };
+  }
+  return out as ZodOpenApiResponsesObject;
+}
+
+function operation(spec: RouteSpec): ZodOpenApiOperationObject {
+  const headers =
+    spec.access === 'agent' ? z.object({ ...agentIdHeader.shape, ...spec.headers?.shape }) : spec.headers;
   return {
-    openapi: '3.0.3',
-    info: { title: 'Coffer API', version },
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tags: [spec.tag],
+    security: spec.access === 'agent' ? [{ apiKey: [] }] : spec.access === 'public' ? [] : [{ bearer: [] }],
+    ...(spec.params || spec.query || headers
+      ? {
+          requestParams: {
+            ...(spec.params && { path: spec.params }),
+            ...(spec.query && { query: spec.query }),
+            ...(headers && { header: headers }),
+          },
+        }
+      : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: true,
+            content: spec.body === binary ? bytes('the encrypted backup') : json(spec.body),
+          },
+        }
+      : {}),
+    responses: responses(spec),
+  } as ZodOpenApiOperationObject;
+}
+
+/** The OpenAPI 3.1 document of every route the gateway serves, from the routes' own zod schemas. */
+export function openApiDocument(specs: RouteSpec[], version: string): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const spec of specs) {
+    const path = spec.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [spec.method]: operation(spec) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Coffer API',
+      version,
+      description:
+        "The REST API of Coffer, generated from the gateway routes' zod schemas. Errors answer " +
+        '`{ message, code, ...details }` with the status of their kind.',
+    },
+    servers: [{ url: '/', description: 'the gateway serving this document' }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -76,5 +136,5 @@ export function openApiDocument(specs: RouteSpec[], version: string): Record<str
       },
     },
     paths,
-  };
+  });
 }

@@ -1,39 +1,65 @@
 import type { Request, Response, Router, RequestHandler } from 'express';
 import { z } from 'zod';
+import type { ErrorKind } from '@coffer/contracts';
 import { forbidden, parseInput } from '@coffer/common';
 import type { AgentCaller, Caller, Identity } from './identity.js';
 
 /** Who may call: anyone, a signed-in user, an admin, or an agent with its owner's API key. */
 export type Access = 'public' | 'user' | 'admin' | 'agent';
 
+declare const BINARY: unique symbol;
+/** A body that is a byte stream: documented as application/octet-stream, never parsed as JSON. */
+export type Binary = z.ZodString & { readonly [BINARY]: true };
+export const binary = z.string().meta({ format: 'binary' }) as Binary;
+
+/**
+ * Refusals a route can answer besides those its declaration implies (400 for input, 401/403 for
+ * access, 413 for a JSON body): the kind's HTTP status comes from the one error table
+ * (@coffer/contracts); the value says when, and optionally names a body with more fields than
+ * the standard error.
+ */
+export type RouteErrors = Partial<Record<Exclude<ErrorKind, 'INTERNAL'>, RouteError>>;
+export type RouteError = string | { when: string; body: z.ZodType };
+
+type BodyOf<B> = B extends Binary ? undefined : z.infer<B>;
+type AnswerOf<R extends z.ZodType> = R extends Binary ? void : z.input<R>;
+
 export interface RouteSpec<
   B extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
+  H extends z.ZodObject = z.ZodObject,
   R extends z.ZodType = z.ZodType,
   A extends Access = Access,
 > {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express path, e.g. /api/admin/users/:id */
   path: string;
+  /** Stable name of the operation: the generated client's endpoint and hook are named after it. */
+  operationId: string;
   summary: string;
   tag: string;
   access: A;
+  /** JSON body schema, or `binary` for a streamed body the handler reads from `req`. */
   body?: B;
   query?: Q;
   params?: P;
-  /** Answer schema: documents the route and strips anything not declared from the answer. */
+  /** Request headers the route reads (names in lower case). */
+  headers?: H;
+  /** Answer schema (documents the route and strips anything undeclared), or `binary` when the handler streams. */
   response: R;
   status?: number;
+  errors?: RouteErrors;
   /** Extra middleware run after authentication and validation (e.g. rate limits). */
-  before?: Array<(ctx: RouteContext<z.infer<B>, z.infer<Q>, z.infer<P>, A>) => Promise<void>>;
-  handler: (ctx: RouteContext<z.infer<B>, z.infer<Q>, z.infer<P>, A>) => Promise<z.input<R>>;
+  before?: Array<(ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => Promise<void>>;
+  handler: (ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => Promise<AnswerOf<R>>;
 }
 
-export interface RouteContext<B, Q, P, A extends Access = Access> {
+export interface RouteContext<B, Q, P, H = unknown, A extends Access = Access> {
   body: B;
   query: Q;
   params: P;
+  headers: H;
   caller: A extends 'public' ? Caller | undefined : A extends 'agent' ? AgentCaller : Caller;
   req: Request;
   res: Response;
@@ -45,9 +71,14 @@ export class RouteTable {
 
   constructor(private readonly identity: Identity) {}
 
-  add<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType, A extends Access>(
-    spec: RouteSpec<B, Q, P, R, A>,
-  ) {
+  add<
+    B extends z.ZodType,
+    Q extends z.ZodType,
+    P extends z.ZodType,
+    H extends z.ZodObject,
+    R extends z.ZodType,
+    A extends Access,
+  >(spec: RouteSpec<B, Q, P, H, R, A>) {
     this.specs.push(spec as unknown as RouteSpec);
   }
 
@@ -64,29 +95,24 @@ export class RouteTable {
           caller = await this.identity.fromToken(token);
           if (spec.access === 'admin' && caller.role !== 'admin') throw forbidden('Admin access required');
         }
-        const ctx: RouteContext<unknown, unknown, unknown> = {
+        const ctx: RouteContext<unknown, unknown, unknown, Record<string, unknown>> = {
           params: spec.params ? parseInput(spec.params, req.params) : {},
           query: spec.query ? parseInput(spec.query, req.query) : {},
-          body: spec.body ? parseInput(spec.body, req.body ?? {}) : {},
+          headers: spec.headers ? parseInput(spec.headers, req.headers) : {},
+          body: spec.body === binary ? undefined : spec.body ? parseInput(spec.body, req.body ?? {}) : {},
           caller: caller as Caller,
           req,
           res,
         };
         for (const step of spec.before ?? []) await step(ctx);
         const result = await spec.handler(ctx);
-        if (res.headersSent) return;
+        if (res.headersSent || spec.response === binary) return;
         res.status(spec.status ?? 200).json(spec.response.parse(result));
       };
       router[spec.method](spec.path, handler);
     }
   }
 }
-
-/** The standard error answer: a message for people and a stable code for programs. */
-export const errorBody = z
-  .object({ message: z.string(), code: z.string() })
-  .catchall(z.unknown())
-  .meta({ id: 'Error' });
 
 /** A plain `{ message }` answer. */
 export const messageBody = z.object({ message: z.string() });

@@ -1,35 +1,34 @@
-import type { Server } from 'socket.io';
 import {
   PROGRESS_SUBJECTS,
   type BackupProgressMessage,
   type EventBus,
-  type EventEnvelope,
   type EventSubject,
   type RestoreProgressMessage,
 } from '@coffer/common';
-import { userRoom } from './socket.js';
-import type { ServerToBrowserEvents } from './events.js';
+import type { LiveJobStatus } from '@coffer/contracts';
+import { userRoom, type RealtimeServer } from './socket.js';
 
 /** Gateways form one consumer group: each event is taken by one of them and reaches every browser. */
 export const FANOUT_GROUP = 'gateway-fanout';
 
-const BACKUP_STATES: Partial<Record<EventSubject, string>> = {
+const BACKUP_STATES = {
   'backup.backup.started': 'in-progress',
   'backup.backup.completed': 'completed',
   'backup.backup.failed': 'failed',
-};
-const RESTORE_STATES: Partial<Record<EventSubject, string>> = {
+} as const satisfies Partial<Record<EventSubject, LiveJobStatus>>;
+const RESTORE_STATES = {
   'restore.restore.initiated': 'in-progress',
   'restore.restore.completed': 'completed',
   'restore.restore.failed': 'failed',
-};
+} as const satisfies Partial<Record<EventSubject, LiveJobStatus>>;
+const subjectsOf = <T extends object>(states: T) => Object.keys(states) as Array<keyof T & EventSubject>;
 
 /**
  * Pushes job state changes (JetStream) and live progress (plain NATS) to the owner's browsers as
  * `backupProgress` / `restoreProgress`, through the Socket.IO Redis adapter so the owner's sockets
  * on every gateway receive them.
  */
-export async function startFanout(bus: EventBus, io: Server<Record<string, never>, ServerToBrowserEvents>) {
+export async function startFanout(bus: EventBus, io: RealtimeServer) {
   const emitBackup = (m: BackupProgressMessage) =>
     io.to(userRoom(m.userId)).emit('backupProgress', {
       backupId: m.backupId,
@@ -46,37 +45,33 @@ export async function startFanout(bus: EventBus, io: Server<Record<string, never
     });
 
   const live = [
-    bus.subscribeLive(PROGRESS_SUBJECTS.backup, FANOUT_GROUP, (m) => emitBackup(m as BackupProgressMessage)),
-    bus.subscribeLive(PROGRESS_SUBJECTS.restore, FANOUT_GROUP, (m) =>
-      emitRestore(m as RestoreProgressMessage),
-    ),
+    bus.subscribeLive(PROGRESS_SUBJECTS.backup, FANOUT_GROUP, emitBackup),
+    bus.subscribeLive(PROGRESS_SUBJECTS.restore, FANOUT_GROUP, emitRestore),
   ];
   const states = await Promise.all([
     bus.consume({
       stream: 'BACKUP',
       durable: FANOUT_GROUP,
-      subjects: Object.keys(BACKUP_STATES) as EventSubject[],
-      handler: async (e: EventEnvelope) => {
-        const d = e.data as { userId: string; backupId: string; error?: string };
+      subjects: subjectsOf(BACKUP_STATES),
+      handler: async ({ subject, data }) => {
         emitBackup({
-          userId: d.userId,
-          backupId: d.backupId,
-          status: BACKUP_STATES[e.subject]!,
-          error: d.error,
+          userId: data.userId,
+          backupId: data.backupId,
+          status: BACKUP_STATES[subject],
+          error: 'error' in data ? data.error : undefined,
         });
       },
     }),
     bus.consume({
       stream: 'RESTORE',
       durable: FANOUT_GROUP,
-      subjects: Object.keys(RESTORE_STATES) as EventSubject[],
-      handler: async (e: EventEnvelope) => {
-        const d = e.data as { userId: string; restoreId: string; error?: string };
+      subjects: subjectsOf(RESTORE_STATES),
+      handler: async ({ subject, data }) => {
         emitRestore({
-          userId: d.userId,
-          restoreId: d.restoreId,
-          status: RESTORE_STATES[e.subject]!,
-          error: d.error,
+          userId: data.userId,
+          restoreId: data.restoreId,
+          status: RESTORE_STATES[subject],
+          error: 'error' in data ? data.error : undefined,
         });
       },
     }),

@@ -6,6 +6,8 @@ import { messageBody, type RouteTable } from '../http/route.js';
 import { adminUserView, planView, toAdminUser, toPlan } from '../views.js';
 
 const userParam = z.object({ id: fields.objectId('user') });
+const NO_USER = 'no user has this id';
+const SELF = 'an admin may not ban, delete, deactivate or demote their own account';
 
 const adminAgentView = z
   .object({
@@ -26,6 +28,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'get',
     path: '/api/admin/users',
+    operationId: 'adminListUsers',
     summary: 'Every user',
     tag: 'admin',
     access: 'admin',
@@ -36,6 +39,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'put',
     path: '/api/admin/users/:id',
+    operationId: 'adminUpdateUser',
     summary: "Change one of a user's plan, role, status or e-mail",
     tag: 'admin',
     access: 'admin',
@@ -52,6 +56,11 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
         'Send one of plan, role, status or email',
       ),
     response: adminUserView,
+    errors: {
+      BAD_INPUT: SELF,
+      NOT_FOUND: 'no user (or plan) has this id',
+      CONFLICT: 'another account has this e-mail',
+    },
     handler: async ({ caller, params, body }) => {
       const user = await clients.auth.adminUpdateUser({ actorId: caller.id, userId: params.id, ...body });
       identity.forget(params.id);
@@ -62,6 +71,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'put',
     path: '/api/admin/users/:id/ban',
+    operationId: 'adminSetBan',
     summary: "Ban or unban a user (reason defaults to 'Policy violation')",
     tag: 'admin',
     access: 'admin',
@@ -75,6 +85,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
       banReason: z.string().nullable(),
       bannedAt: z.string().nullable(),
     }),
+    errors: { BAD_INPUT: SELF, NOT_FOUND: NO_USER },
     handler: async ({ caller, params, body }) => {
       const res = await clients.auth.adminSetBan({
         actorId: caller.id,
@@ -90,11 +101,13 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'delete',
     path: '/api/admin/users/:id',
+    operationId: 'adminDeleteUser',
     summary: 'Delete a user',
     tag: 'admin',
     access: 'admin',
     params: userParam,
     response: messageBody,
+    errors: { BAD_INPUT: SELF, NOT_FOUND: NO_USER },
     handler: async ({ caller, params }) => {
       await clients.auth.adminDeleteUser({ actorId: caller.id, userId: params.id });
       identity.forget(params.id);
@@ -105,6 +118,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'get',
     path: '/api/admin/stats/backups',
+    operationId: 'adminBackupStats',
     summary: 'Number and total size of all stored backups',
     tag: 'admin',
     access: 'admin',
@@ -118,6 +132,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'get',
     path: '/api/admin/users/:id/agents',
+    operationId: 'adminListUserAgents',
     summary: "A user's agents",
     tag: 'admin',
     access: 'admin',
@@ -138,11 +153,13 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'delete',
     path: '/api/admin/agents/:id',
+    operationId: 'adminDeleteAgent',
     summary: 'Remove an agent',
     tag: 'admin',
     access: 'admin',
     params: z.object({ id: fields.objectId('agent') }),
     response: messageBody,
+    errors: { NOT_FOUND: 'no agent has this id' },
     handler: async ({ params }) => {
       await clients.orchestrator.adminDeleteAgent({ userId: '', agentId: params.id });
       return { message: 'Agent removed' };
@@ -152,6 +169,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
   t.add({
     method: 'get',
     path: '/api/admin/plans',
+    operationId: 'adminListPlans',
     summary: 'The plans catalogue (admin view)',
     tag: 'admin',
     access: 'admin',

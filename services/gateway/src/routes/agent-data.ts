@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { AppError, fields, parseInput, type Logger } from '@coffer/common';
+import { AppError, fields, type Logger } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, putBlob, sendBlob } from '../blobs/streams.js';
-import type { RouteTable } from '../http/route.js';
+import { binary, type RouteTable } from '../http/route.js';
 
-const fingerprint = z.string().regex(/^[A-Za-z0-9_:.-]{1,128}$/, 'Invalid key fingerprint');
+const fingerprint = z
+  .string({ error: 'Invalid key fingerprint' })
+  .regex(/^[A-Za-z0-9_:.-]{1,128}$/, 'Invalid key fingerprint')
+  .meta({ description: 'fingerprint of the key the backup was encrypted with' });
+const NOT_ITS_JOB = 'the agent has no job with this id';
 
 /**
  * The agent's data plane (docs/agent-protocol.md): the encrypted backup is streamed from the
@@ -16,13 +20,21 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
   t.add({
     method: 'put',
     path: '/api/agent/backups/:id/data',
+    operationId: 'uploadBackupData',
     summary: 'Agent: upload the encrypted backup (streamed body); completes the backup when stored',
     tag: 'agent',
     access: 'agent',
     params: z.object({ id: fields.objectId('backup') }),
-    response: z.object({ size: z.number() }),
-    handler: async ({ caller, params, req, res }) => {
-      const keyFingerprint = parseInput(fingerprint, req.header('x-coffer-key-fingerprint') ?? '');
+    headers: z.object({ 'x-coffer-key-fingerprint': fingerprint }),
+    body: binary,
+    response: z.object({ size: z.number().meta({ description: 'bytes stored' }) }),
+    errors: {
+      NOT_FOUND: NOT_ITS_JOB,
+      CONFLICT: 'the backup is not in progress, or is stored or being uploaded already',
+      LIMIT_REACHED: "the backup would pass the plan's storage limit (code STORAGE_LIMIT_EXCEEDED)",
+    },
+    handler: async ({ caller, params, headers, req, res }) => {
+      const keyFingerprint = headers['x-coffer-key-fingerprint'];
       const grant = await orchestrator.beginUpload({
         userId: caller.id,
         agentId: caller.agentId,
@@ -65,11 +77,16 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
   t.add({
     method: 'get',
     path: '/api/agent/restores/:id/data',
+    operationId: 'downloadRestoreData',
     summary: 'Agent: download the encrypted backup of a restore it was asked to run',
     tag: 'agent',
     access: 'agent',
     params: z.object({ id: fields.objectId('restore') }),
-    response: z.string().meta({ format: 'binary' }),
+    response: binary,
+    errors: {
+      NOT_FOUND: NOT_ITS_JOB,
+      CONFLICT: 'the restore is not in progress, or its backup no longer exists',
+    },
     handler: async ({ caller, params, req, res }) => {
       const grant = await orchestrator.beginDownload({
         userId: caller.id,
@@ -78,7 +95,6 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
       });
       const blob = await openBlob(storage.raw, { userId: caller.id, blobId: grant.backupId });
       await sendBlob(req, res, blob);
-      return '';
     },
   });
 }

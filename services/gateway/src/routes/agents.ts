@@ -16,10 +16,12 @@ export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/agents/server-status',
+    operationId: 'checkServerStatus',
     summary: 'Whether the backup service answers',
     tag: 'agents',
     access: 'user',
     response: z.object({ status: z.literal('ok') }),
+    errors: { UNAVAILABLE: 'the backup service does not answer within 5 seconds' },
     handler: async ({ caller }) => {
       await orchestrator.systemStatus({ userId: caller.id }, { timeoutMs: 5000 });
       return { status: 'ok' as const };
@@ -29,14 +31,18 @@ export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'post',
     path: '/api/agents/manage/:agentId',
+    operationId: 'manageAgent',
     summary: 'Send an agent a command: restart, update (check for updates) or reset (new credentials)',
     tag: 'agents',
     access: 'user',
     params: z.object({ agentId: fields.objectId('agent') }),
     body: z.object({
-      action: z.enum(['restart', 'update', 'reset'], { error: 'action must be restart, update or reset' }),
+      action: z
+        .enum(['restart', 'update', 'reset'], { error: 'action must be restart, update or reset' })
+        .meta({ id: 'AgentAction' }),
     }),
     response: messageBody,
+    errors: { NOT_FOUND: 'the caller has no agent with this id' },
     handler: async ({ caller, params, body }) => {
       await orchestrator.manageAgent({ userId: caller.id, agentId: params.agentId, action: body.action });
       return { message: ACTION_MESSAGES[body.action] };

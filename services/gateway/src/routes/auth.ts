@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { rateLimitedBody } from '../http/errors.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { toUser, userView } from '../views.js';
 import type { GatewayConfig } from '../config.js';
@@ -20,11 +21,19 @@ export function authRoutes(
   t.add({
     method: 'post',
     path: '/api/auth/login',
+    operationId: 'login',
     summary: 'Sign in; banned accounts get their ban details instead of an error',
     tag: 'auth',
     access: 'public',
     body: z.object({ email: fields.email, password: z.string().min(1, 'Password is required').max(128) }),
     response: sessionAnswer,
+    errors: {
+      UNAUTHENTICATED: 'the e-mail or password is wrong',
+      LIMIT_REACHED: {
+        when: 'too many attempts from this address or for this e-mail',
+        body: rateLimitedBody,
+      },
+    },
     before: [
       ({ body, req }) =>
         rateLimit(
@@ -44,12 +53,14 @@ export function authRoutes(
   t.add({
     method: 'post',
     path: '/api/auth/register',
+    operationId: 'register',
     summary: 'Create an account on the Free plan and sign in',
     tag: 'auth',
     access: 'public',
     status: 201,
     body: z.object({ name: fields.name, email: fields.email, password: fields.password }),
     response: sessionAnswer,
+    errors: { CONFLICT: 'an account with this e-mail exists' },
     handler: async ({ body }) => {
       const res = await clients.auth.register(body);
       return { message: 'Registration successful', token: res.token, user: toUser(res.user) };
@@ -59,11 +70,18 @@ export function authRoutes(
   t.add({
     method: 'post',
     path: '/api/auth/forgot-password',
+    operationId: 'forgotPassword',
     summary: 'Mail a one-hour password reset link; answers the same for unknown e-mails',
     tag: 'auth',
     access: 'public',
     body: z.object({ email: fields.email }),
     response: messageBody.extend({ resetToken: z.string().optional(), resetUrl: z.string().optional() }),
+    errors: {
+      LIMIT_REACHED: {
+        when: 'too many requests from this address or for this e-mail',
+        body: rateLimitedBody,
+      },
+    },
     before: [
       ({ body, req }) =>
         rateLimit(
@@ -83,11 +101,13 @@ export function authRoutes(
   t.add({
     method: 'get',
     path: '/api/auth/reset-password/:token',
+    operationId: 'verifyResetToken',
     summary: 'Check that a reset token is valid',
     tag: 'auth',
     access: 'public',
     params: tokenParam,
     response: messageBody.extend({ valid: z.boolean() }),
+    errors: { BAD_INPUT: 'the token is invalid, expired or used' },
     handler: async ({ params }) => {
       await clients.auth.verifyResetToken(params);
       return { message: 'Token is valid', valid: true };
@@ -97,12 +117,14 @@ export function authRoutes(
   t.add({
     method: 'post',
     path: '/api/auth/reset-password/:token',
+    operationId: 'resetPassword',
     summary: 'Set a new password with a reset token (single use; ends other sessions)',
     tag: 'auth',
     access: 'public',
     params: tokenParam,
     body: z.object({ password: fields.password }),
     response: messageBody,
+    errors: { BAD_INPUT: 'the token is invalid, expired or used' },
     handler: async ({ params, body }) => {
       await clients.auth.resetPassword({ token: params.token, password: body.password });
       return { message: 'Password has been reset successfully' };

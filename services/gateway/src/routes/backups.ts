@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { conflict, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, sendBlob } from '../blobs/streams.js';
-import { messageBody, type RouteTable } from '../http/route.js';
+import { codeOf, errorBody } from '../http/errors.js';
+import { binary, messageBody, type RouteTable } from '../http/route.js';
 import { backupView, restoreView, toBackup, toRestore } from '../views.js';
 
 const backupParam = z.object({ id: fields.objectId('backup') });
@@ -11,6 +12,17 @@ const databaseName = z
   .trim()
   .min(1, 'databaseName is required')
   .max(120, 'databaseName must be at most 120 characters');
+
+const backupRateLimited = errorBody
+  .extend({
+    code: codeOf('BACKUP_RATE_LIMITED'),
+    nextBackupAvailable: z.string().meta({ description: 'ISO date of the next allowed manual backup' }),
+  })
+  .meta({ id: 'BackupRateLimitedError' });
+
+const NOT_YOURS = 'the caller has no backup with this id';
+const DATABASE_NOT_READY = 'the database is not enabled (code DATABASE_INACTIVE)';
+const NO_AGENT = 'no connected agent reports the database (code AGENT_UNAVAILABLE)';
 
 /** The name a downloaded backup is saved under (spec §7). */
 export const downloadFileName = (databaseName: string, createdAt: string) =>
@@ -29,6 +41,7 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/backups',
+    operationId: 'getBackups',
     summary: "The caller's backups, newest first",
     tag: 'backups',
     access: 'user',
@@ -40,12 +53,22 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'post',
     path: '/api/backups',
+    operationId: 'triggerBackup',
     summary: 'Start a manual backup of a database (429 with nextBackupAvailable inside the plan interval)',
     tag: 'backups',
     access: 'user',
     status: 201,
     body: z.object({ databaseName }),
     response: backupView,
+    errors: {
+      NOT_FOUND: 'no agent has reported a database of this name',
+      FORBIDDEN: DATABASE_NOT_READY,
+      LIMIT_REACHED: {
+        when: "the plan's interval since the last backup has not passed",
+        body: backupRateLimited,
+      },
+      UNAVAILABLE: NO_AGENT,
+    },
     handler: async ({ caller, body }) =>
       toBackup(await orchestrator.triggerBackup({ userId: caller.id, databaseName: body.databaseName })),
   });
@@ -54,6 +77,7 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/backups/restores/all',
+    operationId: 'getRestores',
     summary: "The caller's restores, newest first",
     tag: 'backups',
     access: 'user',
@@ -65,11 +89,13 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/backups/:id',
+    operationId: 'getBackup',
     summary: 'One backup',
     tag: 'backups',
     access: 'user',
     params: backupParam,
     response: backupView,
+    errors: { NOT_FOUND: NOT_YOURS },
     handler: async ({ caller, params }) =>
       toBackup(await orchestrator.getBackup({ userId: caller.id, backupId: params.id })),
   });
@@ -77,11 +103,13 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'delete',
     path: '/api/backups/:id',
+    operationId: 'deleteBackup',
     summary: 'Delete a finished backup and its file',
     tag: 'backups',
     access: 'user',
     params: backupParam,
     response: messageBody,
+    errors: { NOT_FOUND: NOT_YOURS, CONFLICT: 'the backup is still running, or being restored' },
     handler: async ({ caller, params }) => {
       await orchestrator.deleteBackup({ userId: caller.id, backupId: params.id });
       return { message: 'Backup deleted successfully' };
@@ -91,11 +119,13 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/backups/:id/download',
+    operationId: 'downloadBackup',
     summary: 'Download the encrypted backup file (streamed, with Content-Length)',
     tag: 'backups',
     access: 'user',
     params: backupParam,
-    response: z.string().meta({ format: 'binary', description: 'the encrypted file' }),
+    response: binary,
+    errors: { NOT_FOUND: NOT_YOURS, CONFLICT: 'the backup has not completed' },
     handler: async ({ caller, params, res, req }) => {
       const backup = await orchestrator.getBackup({ userId: caller.id, backupId: params.id });
       if (backup.status !== 'completed') throw conflict('Only completed backups can be downloaded');
@@ -103,13 +133,13 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
       await sendBlob(req, res, blob, {
         'Content-Disposition': attachment(downloadFileName(backup.databaseName, backup.createdAt)),
       });
-      return '';
     },
   });
 
   t.add({
     method: 'post',
     path: '/api/backups/:id/restore',
+    operationId: 'restoreBackup',
     summary: 'Restore a completed backup into its database (the agent drops and replaces the collections)',
     tag: 'backups',
     access: 'user',
@@ -117,6 +147,13 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     params: backupParam,
     body: z.object({ databaseName }),
     response: messageBody.extend({ restore: restoreView }),
+    errors: {
+      BAD_INPUT: 'the database name is not the one the backup was taken of',
+      NOT_FOUND: NOT_YOURS,
+      FORBIDDEN: DATABASE_NOT_READY,
+      CONFLICT: 'the backup has not completed, or a restore of its database is running',
+      UNAVAILABLE: NO_AGENT,
+    },
     handler: async ({ caller, params, body }) => {
       const restore = await orchestrator.requestRestore({
         userId: caller.id,

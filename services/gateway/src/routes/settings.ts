@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { FREQUENCY_HOURS, FREQUENCY_NAMES, isRetentionHours, RETENTION_OPTIONS } from '@coffer/contracts';
 import { fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Caller } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { agentView, databaseView, planView, toAgent, toDatabase, toPlan } from '../views.js';
 
-/** Frequencies as the web app sends them, and the hours the API answers with (spec §3, §9). */
-export const FREQUENCY_HOURS = { hourly: 1, daily: 24, weekly: 168, monthly: 720 } as const;
-export const RETENTION_HOURS = [72, 168, 336, 720, 2160, 4320] as const;
+const RETENTION_ERROR = `retention must be one of ${RETENTION_OPTIONS.join(', ')} hours`;
 
-const notificationsView = z.object({
-  backupSuccess: z.boolean(),
-  backupFailure: z.boolean(),
-  agentDisconnection: z.boolean(),
-});
+const notificationsView = z
+  .object({
+    backupSuccess: z.boolean(),
+    backupFailure: z.boolean(),
+    agentDisconnection: z.boolean(),
+  })
+  .meta({ id: 'NotificationSettings' });
 const settingsView = z
   .object({
     frequency: z.number().describe('hours: 1, 24, 168 or 720'),
@@ -47,6 +48,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/settings',
+    operationId: 'getSettings',
     summary: 'Backup frequency and retention (hours) and notification toggles',
     tag: 'settings',
     access: 'user',
@@ -57,20 +59,19 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'put',
     path: '/api/settings',
+    operationId: 'updateSettings',
     summary: 'Change backup frequency, retention and notification toggles (bounded by the plan)',
     tag: 'settings',
     access: 'user',
     body: z.object({
       frequency: z
-        .enum(['hourly', 'daily', 'weekly', 'monthly'], {
-          error: 'frequency must be hourly, daily, weekly or monthly',
-        })
+        .enum(FREQUENCY_NAMES, { error: 'frequency must be hourly, daily, weekly or monthly' })
+        .meta({ id: 'Frequency' })
         .optional(),
       retention: z.coerce
-        .number({ error: 'retention must be one of 72, 168, 336, 720, 2160, 4320 hours' })
-        .refine((h) => (RETENTION_HOURS as readonly number[]).includes(h), {
-          message: 'retention must be one of 72, 168, 336, 720, 2160, 4320 hours',
-        })
+        .number({ error: RETENTION_ERROR })
+        .refine(isRetentionHours, { message: RETENTION_ERROR })
+        .meta({ description: `hours: one of ${RETENTION_OPTIONS.join(', ')}` })
         .optional(),
       notifications: z
         .object({
@@ -84,6 +85,10 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
       email: z.union([z.literal(''), fields.email]).optional(),
     }),
     response: settingsView,
+    errors: {
+      FORBIDDEN:
+        "the frequency or retention is beyond the plan's (code PLAN_FREQUENCY_LIMIT or PLAN_RETENTION_LIMIT)",
+    },
     handler: async ({ caller, body }) => {
       if (body.frequency !== undefined || body.retention !== undefined) {
         await clients.orchestrator.updateSettings({
@@ -104,6 +109,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/settings/system-status',
+    operationId: 'getSystemStatus',
     summary: "The caller's agents and whether the backup service answers",
     tag: 'settings',
     access: 'user',
@@ -117,6 +123,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/settings/databases',
+    operationId: 'getDatabases',
     summary: "The caller's databases (names only; the first dbLimit enabled ones are active)",
     tag: 'settings',
     access: 'user',
@@ -128,12 +135,17 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'put',
     path: '/api/settings/databases/:id',
+    operationId: 'updateDatabase',
     summary: 'Enable or disable a database',
     tag: 'settings',
     access: 'user',
     params: z.object({ id: fields.objectId('database') }),
     body: z.object({ isActive: z.boolean({ error: 'isActive must be true or false' }) }),
     response: z.array(databaseView),
+    errors: {
+      NOT_FOUND: 'the caller has no database with this id',
+      LIMIT_REACHED: "enabling it would pass the plan's database limit (code DATABASE_LIMIT_REACHED)",
+    },
     handler: async ({ caller, params, body }) =>
       (
         await clients.orchestrator.setDatabaseActive({
@@ -147,6 +159,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'get',
     path: '/api/settings/plans',
+    operationId: 'getPlans',
     summary: 'The plans catalogue',
     tag: 'settings',
     access: 'public',
@@ -157,6 +170,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'post',
     path: '/api/settings/regenerate-api-key',
+    operationId: 'regenerateApiKey',
     summary: 'Replace the API key; the old one stops working at once',
     tag: 'settings',
     access: 'user',
@@ -173,10 +187,16 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
   t.add({
     method: 'post',
     path: '/api/settings/test-notification',
+    operationId: 'sendTestNotification',
     summary: "Send a test e-mail to the caller's notification address",
     tag: 'settings',
     access: 'user',
     response: messageBody,
+    errors: {
+      BAD_INPUT: 'the mail server refused the notification address',
+      LIMIT_REACHED: 'a test notification was sent a few seconds ago',
+      UNAVAILABLE: 'the mail server is not reachable',
+    },
     handler: async ({ caller }) => {
       await clients.notification.sendTestNotification({
         userId: caller.id,

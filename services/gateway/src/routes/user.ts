@@ -14,14 +14,16 @@ const auditLog = z
     entity: z.string(),
     entityId: z.string().optional(),
     actor: z.string(),
-    details: z.object({
-      name: z.string().optional(),
-      hostname: z.string().optional(),
-      type: z.string().optional(),
-      databaseName: z.string().optional(),
-      error: z.string().optional(),
-      value: z.string().optional(),
-    }),
+    details: z
+      .object({
+        name: z.string().optional(),
+        hostname: z.string().optional(),
+        type: z.string().optional(),
+        databaseName: z.string().optional(),
+        error: z.string().optional(),
+        value: z.string().optional(),
+      })
+      .meta({ id: 'AuditLogDetails' }),
   })
   .meta({ id: 'AuditLog' });
 
@@ -37,6 +39,7 @@ export function userRoutes(
   t.add({
     method: 'get',
     path: '/api/user/profile',
+    operationId: 'getProfile',
     summary: "The caller's profile",
     tag: 'user',
     access: 'user',
@@ -47,6 +50,7 @@ export function userRoutes(
   t.add({
     method: 'put',
     path: '/api/user/update',
+    operationId: 'updateProfile',
     summary: 'Change name and/or e-mail',
     tag: 'user',
     access: 'user',
@@ -54,6 +58,7 @@ export function userRoutes(
       .object({ name: fields.name.optional(), email: fields.email.optional() })
       .refine((b) => b.name !== undefined || b.email !== undefined, 'Nothing to update: send name or email'),
     response: messageBody.extend({ user: profileView }),
+    errors: { CONFLICT: 'another account has this e-mail' },
     handler: async ({ caller, body }) => {
       await clients.auth.updateProfile({ userId: caller.id, ...body });
       return { message: 'Profile updated successfully', user: await profile(caller.id) };
@@ -63,6 +68,7 @@ export function userRoutes(
   t.add({
     method: 'put',
     path: '/api/user/password',
+    operationId: 'changePassword',
     summary: 'Change password (the current one is required)',
     tag: 'user',
     access: 'user',
@@ -74,6 +80,7 @@ export function userRoutes(
       newPassword: fields.password,
     }),
     response: messageBody,
+    errors: { BAD_INPUT: 'the current password is wrong' },
     handler: async ({ caller, body }) => {
       await clients.auth.changePassword({ userId: caller.id, ...body });
       return { message: 'Password updated successfully' };
@@ -83,6 +90,7 @@ export function userRoutes(
   t.add({
     method: 'get',
     path: '/api/user/plan',
+    operationId: 'getUserPlan',
     summary: "The caller's plan",
     tag: 'user',
     access: 'user',
@@ -93,11 +101,16 @@ export function userRoutes(
   t.add({
     method: 'put',
     path: '/api/user/plan',
+    operationId: 'updatePlan',
     summary: 'Switch to another plan (only free plans without a payment flow)',
     tag: 'user',
     access: 'user',
     body: z.object({ plan: fields.objectId('plan') }),
     response: messageBody.extend({ plan: planView }),
+    errors: {
+      NOT_FOUND: 'no plan has this id',
+      FORBIDDEN: 'the plan is a paid one (code PAYMENT_REQUIRED)',
+    },
     handler: async ({ caller, body }) => {
       const plan = await clients.auth.changePlan({ userId: caller.id, planId: body.plan });
       return { message: `Plan updated to ${plan.name}`, plan: toPlan(plan) };
@@ -107,6 +120,7 @@ export function userRoutes(
   t.add({
     method: 'get',
     path: '/api/user/audit-logs',
+    operationId: 'getAuditLogs',
     summary: "The caller's audit trail, newest first, optionally filtered by action",
     tag: 'user',
     access: 'user',
@@ -140,6 +154,7 @@ export function userRoutes(
   t.add({
     method: 'get',
     path: '/api/user/audit-actions',
+    operationId: 'getAuditActions',
     summary: "Action names present in the caller's audit trail",
     tag: 'user',
     access: 'user',

@@ -1,4 +1,5 @@
 import { formatBytes } from '@coffer/common';
+import { clipErrorText } from '@coffer/contracts';
 import { formatTime } from './format.js';
 
 /**
@@ -94,9 +95,8 @@ export function appLinks(publicUrl: string) {
 }
 export type AppLinks = ReturnType<typeof appLinks>;
 
-/** Agent error texts can be long (tool output): a mail shows their start. */
-const MAX_ERROR_LENGTH = 2000;
-const clip = (s: string) => (s.length > MAX_ERROR_LENGTH ? `${s.slice(0, MAX_ERROR_LENGTH - 1)}…` : s);
+/** Agent error texts can be long (tool output): a mail shows their start, as the dashboard does. */
+const clip = (s: string) => clipErrorText(s);
 
 /** 'db-box (host-1)', or just the one that is set when they are equal or one is empty. */
 export function agentLabel(a: { name: string; hostname: string }): string {

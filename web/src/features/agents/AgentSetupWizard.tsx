@@ -20,7 +20,7 @@ import {
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { baseApi } from '../../api/baseApi';
 import { copyText } from '../../lib/clipboard';
-import { useGetProfileQuery } from '../profile/profileApi';
+import { useGetProfileQuery } from '../../api/generated';
 import {
   AGENT_BINARY,
   COPIED_MS,

@@ -1,6 +1,6 @@
 // How an agent's status reads (spec §2, §3): active green 'Online', inactive yellow 'Inactive',
 // anything else red 'Offline'.
-import type { Agent } from '../../api/types';
+import type { Agent } from '../../api/generated';
 
 export function agentDotColor(status: Agent['status']): string {
   if (status === 'active') return 'green.500';

@@ -1,5 +1,5 @@
 import { HStack, Text } from '@chakra-ui/react';
-import type { AuditLogDetails } from '../../api/types';
+import type { AuditLogDetails } from '../../api/generated';
 
 const SHOWN: { key: keyof AuditLogDetails; label: string }[] = [
   { key: 'name', label: 'Name' },

@@ -3,8 +3,11 @@ import { Badge, Box, Button, Card, HStack, NativeSelect, Spinner, Table, Text } 
 import { formatAuditTimestamp } from '../../lib/format';
 import { FormAlert } from '../shell/FormAlert';
 import { Page, PageHeader } from '../shell/PageStates';
-import { useGetAuditActionsQuery, useGetAuditLogsQuery } from './auditApi';
+import { useGetAuditActionsQuery, useGetAuditLogsQuery, type GetAuditLogsApiArg } from '../../api/generated';
 import { AuditDetails } from './AuditDetails';
+
+/** '' lists every action. */
+type AuditActionFilter = NonNullable<GetAuditLogsApiArg['action']>;
 
 function actionColor(action: string): string {
   if (action.endsWith('_FAILED') || action.includes('LIMIT_EXCEEDED') || action.includes('DISCONNECTED'))
@@ -16,7 +19,7 @@ function actionColor(action: string): string {
 
 export function AuditLogsPage() {
   const [page, setPage] = useState(1);
-  const [action, setAction] = useState('');
+  const [action, setAction] = useState<AuditActionFilter>('');
   const logs = useGetAuditLogsQuery({ page, action }, { refetchOnMountOrArgChange: true });
   const actions = useGetAuditActionsQuery();
   if (actions.error) console.error('Failed to fetch audit actions', actions.error);
@@ -39,7 +42,7 @@ export function AuditLogsPage() {
                 aria-label="Filter by action"
                 value={action}
                 onChange={(e) => {
-                  setAction(e.currentTarget.value);
+                  setAction(e.currentTarget.value as AuditActionFilter);
                   setPage(1);
                 }}
               >

@@ -3,7 +3,7 @@ import { Button, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { useForgotPasswordMutation } from './authApi';
+import { useForgotPasswordMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { isValidEmail, MSG_EMAIL } from './validation';
 

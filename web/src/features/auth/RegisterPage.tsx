@@ -4,7 +4,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { useRegisterMutation } from './authApi';
+import { useRegisterMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { startSession } from './sessionActions';
 import {

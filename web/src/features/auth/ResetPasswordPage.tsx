@@ -3,7 +3,7 @@ import { Button, Field, Input, Link, Spinner, Stack, Text } from '@chakra-ui/rea
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { apiErrorMessage, isHttpError } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { useResetPasswordMutation, useVerifyResetTokenQuery } from './authApi';
+import { useResetPasswordMutation, useVerifyResetTokenQuery } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import {
   MSG_PASSWORD_MIN,
@@ -64,7 +64,7 @@ function ResetForm({ token, onDone }: { token: string; onDone: (message: string)
     setFormError(null);
     if (hasErrors(next)) return;
     try {
-      const res = await resetPassword({ token, password }).unwrap();
+      const res = await resetPassword({ token, body: { password } }).unwrap();
       onDone(res.message || 'Password has been reset successfully');
     } catch (err) {
       setFormError(apiErrorMessage(err, 'Failed to reset password', 'Failed to reset password'));

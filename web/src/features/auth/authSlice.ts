@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { SessionUser } from '../../api/types';
+import type { SessionUser } from '../../api/generated';
 
 export interface AuthState {
   token: string | null;

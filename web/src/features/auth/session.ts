@@ -1,5 +1,5 @@
 // The session record kept in localStorage under the product's vault name (spec §3, §9).
-import type { SessionUser } from '../../api/types';
+import type { SessionUser } from '../../api/generated';
 
 export const SESSION_KEY = 'coffer-vault';
 

@@ -2,7 +2,7 @@
 import type { AppThunk } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { baseApi } from '../../api/baseApi';
-import type { AuthResponse, BannedErrorBody, SessionUser } from '../../api/types';
+import type { LoginApiResponse, AccountBannedError, SessionUser } from '../../api/generated';
 import { connectSocket, disconnectSocket } from '../../realtime/socket';
 import { notify } from '../shell/toaster';
 import { authReady, sessionEnded, sessionStarted, userPatched } from './authSlice';
@@ -11,7 +11,7 @@ import { isTokenExpired } from './token';
 
 /** After login or register: save the session and open the realtime connection. */
 export const startSession =
-  ({ token, user }: Pick<AuthResponse, 'token' | 'user'>): AppThunk =>
+  ({ token, user }: Pick<LoginApiResponse, 'token' | 'user'>): AppThunk =>
   (dispatch) => {
     writeSession(token, user);
     dispatch(baseApi.util.resetApiState());
@@ -69,7 +69,7 @@ export const patchSessionUser =
 
 /** A 403 with code ACCOUNT_BANNED: record the ban and show the suspended page. */
 export const accountBanned =
-  (body: BannedErrorBody): AppThunk =>
+  (body: AccountBannedError): AppThunk =>
   (dispatch) => {
     dispatch(
       patchSessionUser({

@@ -3,8 +3,8 @@
 // percentage with one decimal; a countdown of the time left that ticks every second.
 import { useEffect, useState } from 'react';
 import { Box, HStack, Progress, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { JobStatusValue } from '../../api/types';
-import type { ProgressInfo } from '../../realtime/events';
+import type { JobStatus } from '../../api/generated';
+import type { ProgressInfo } from '@coffer/contracts';
 import {
   applyProgress,
   COUNTDOWN_TICK_MS,
@@ -41,7 +41,7 @@ function useCountdown(progress: ProgressInfo | null | undefined, running: boolea
 }
 
 export interface ProgressBlockProps {
-  status: JobStatusValue;
+  status: JobStatus;
   progress?: ProgressInfo | null;
   /** 'documents' for both; restores may pass a different noun */
   unit?: string;

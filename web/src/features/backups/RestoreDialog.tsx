@@ -14,10 +14,9 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import type { Backup, Restore } from '../../api/types';
+import { useRestoreBackupMutation, type Backup, type Restore } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatBackupDate } from '../../lib/format';
-import { useRestoreBackupMutation } from './backupsApi';
 import { restoreConfirmMatches, restoreMismatchMessage } from './status';
 
 interface RestoreDialogProps {
@@ -90,7 +89,7 @@ function RestoreSteps({
     if (!matches || isLoading) return;
     setError(null);
     try {
-      const res = await restore({ backupId: backup._id, databaseName }).unwrap();
+      const res = await restore({ id: backup._id, body: { databaseName } }).unwrap();
       onStarted?.(res.restore, res.message);
       onClose();
     } catch (err) {

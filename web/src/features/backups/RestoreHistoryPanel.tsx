@@ -4,9 +4,10 @@ import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Center, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
 import { formatBackupDate } from '../../lib/format';
-import type { ProgressInfo } from '../../realtime/events';
+import type { ProgressInfo } from '@coffer/contracts';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
-import { backupsApi, useGetRestoresQuery } from './backupsApi';
+import { api } from '../../api/cache';
+import { useGetRestoresQuery } from '../../api/generated';
 import { RefreshIcon } from '../shell/icons';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
@@ -42,7 +43,7 @@ export function RestoreHistoryPanel() {
   useRealtimeEvent('restoreProgress', (e) => {
     if (!e?.restoreId) return;
     dispatch(
-      backupsApi.util.updateQueryData('getRestores', undefined, (draft) => {
+      api.util.updateQueryData('getRestores', undefined, (draft) => {
         const r = draft.find((x) => x._id === e.restoreId);
         if (!r) return;
         r.status = e.status;

@@ -1,7 +1,7 @@
 // Backup and restore status badges (spec §2, §4): pending yellow 'Pending', in-progress blue with a
 // spinner 'In Progress', completed green, failed red, anything else grey with the capitalised status.
 import { Badge, Spinner } from '@chakra-ui/react';
-import type { JobStatusValue } from '../../api/types';
+import type { JobStatus } from '../../api/generated';
 import { statusLabel, statusPalette } from './status';
 
 /**
@@ -12,7 +12,7 @@ export function StatusBadge({
   status,
   spinWhilePending = false,
 }: {
-  status: JobStatusValue;
+  status: JobStatus;
   spinWhilePending?: boolean;
 }) {
   const spin = status === 'in-progress' || (spinWhilePending && status === 'pending');

@@ -1,7 +1,7 @@
 // Backup download (spec §7, §8): streamed with fetch so a progress toast can show MB and percent,
 // then saved under the server's Content-Disposition name or backup-{db}-{ISO createdAt}.enc.coffer.
 import type { AppThunk } from '../../app/store';
-import type { Backup } from '../../api/types';
+import type { Backup } from '../../api/generated';
 import { backupFilename, filenameFromContentDisposition, formatMegabytes } from '../../lib/download';
 import { requestRejected } from '../auth/authSlice';
 import { notify, updateToast } from '../shell/toaster';

@@ -1,8 +1,8 @@
 // Backup and restore statuses as the UI shows them (spec §4, §8). Pure; the badge lives in StatusBadge.tsx.
-import type { JobStatusValue, Restore } from '../../api/types';
+import type { Restore } from '../../api/generated';
 
 /** 'in-progress' → 'In Progress', 'completed' → 'Completed'. */
-export function statusLabel(status: JobStatusValue): string {
+export function statusLabel(status: string): string {
   return String(status)
     .split(/[-_\s]+/)
     .filter(Boolean)
@@ -11,7 +11,7 @@ export function statusLabel(status: JobStatusValue): string {
 }
 
 /** pending yellow, in-progress blue, completed green, failed red, anything else grey. */
-export function statusPalette(status: JobStatusValue): string {
+export function statusPalette(status: string): string {
   switch (status) {
     case 'completed':
       return 'green';
@@ -26,9 +26,9 @@ export function statusPalette(status: JobStatusValue): string {
   }
 }
 
-export const isActiveStatus = (status: JobStatusValue) => status === 'pending' || status === 'in-progress';
+export const isActiveStatus = (status: string) => status === 'pending' || status === 'in-progress';
 
-export const isFinalStatus = (status: JobStatusValue) => status === 'completed' || status === 'failed';
+export const isFinalStatus = (status: string) => status === 'completed' || status === 'failed';
 
 export const RESTORE_ERROR_MAX = 50;
 

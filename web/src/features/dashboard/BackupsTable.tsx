@@ -1,9 +1,9 @@
 // Recent Backups table (spec §2 Dashboard): Database, Timestamp, Size, Status, Actions; running
 // backups show their progress in place of timestamp and size.
 import { Badge, Card, Center, HStack, IconButton, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import type { Backup } from '../../api/types';
+import type { Backup } from '../../api/generated';
 import { formatBackupDate, formatBytes } from '../../lib/format';
-import type { ProgressInfo } from '../../realtime/events';
+import type { ProgressInfo } from '@coffer/contracts';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { isActiveStatus } from '../backups/status';
 import { StatusBadge } from '../backups/StatusBadge';

@@ -17,16 +17,21 @@ import {
 } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
-import type { Backup, Database } from '../../api/types';
+import {
+  useGetBackupsQuery,
+  useGetRestoresQuery,
+  useGetProfileQuery,
+  useGetUserPlanQuery,
+  useGetDatabasesQuery,
+  type Backup,
+  type Database,
+} from '../../api/generated';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
-import { useGetBackupsQuery, useGetRestoresQuery } from '../backups/backupsApi';
 import { downloadBackup } from '../backups/download';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { RestoreDialog } from '../backups/RestoreDialog';
 import { RestoreHistoryPanel } from '../backups/RestoreHistoryPanel';
 import { StatusBadge } from '../backups/StatusBadge';
-import { useGetProfileQuery, useGetUserPlanQuery } from '../profile/profileApi';
-import { useGetDatabasesQuery } from '../settings/settingsApi';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';

@@ -1,7 +1,7 @@
 // Summary cards (spec §2 Dashboard): Total Backups, Storage Used, Success Rate.
 import type { ReactNode } from 'react';
 import { Card, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import type { Backup, Plan, Profile } from '../../api/types';
+import type { Backup, Plan, Profile } from '../../api/generated';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import { storagePercent } from '../../lib/plan';
 import { StorageBar } from '../profile/StorageBar';

@@ -1,11 +1,10 @@
 // System Status card (spec §2 Dashboard): connected agents, or the empty state; Backup Service row.
 import { Badge, Box, Button, Card, Center, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
-import type { Agent } from '../../api/types';
+import { useCheckServerStatusMutation, useGetSystemStatusQuery, type Agent } from '../../api/generated';
 import { isHttpError } from '../../lib/errors';
 import { agentDotColor } from '../agents/agentStatus';
 import { notify } from '../shell/toaster';
-import { useCheckServerStatusMutation, useGetSystemStatusQuery } from './dashboardApi';
 
 export const STATUS_REFRESH_MS = 30_000;
 

@@ -1,5 +1,5 @@
 // Pure dashboard logic (spec §2 Dashboard, §8): summary numbers, the database to back up, the 429 text.
-import type { Backup, Database } from '../../api/types';
+import type { Backup, Database } from '../../api/generated';
 
 export const DEFAULT_DATABASE = 'production-db';
 export const INACTIVE_SUFFIX = '(Inactive - Plan Limit Exceeded)';

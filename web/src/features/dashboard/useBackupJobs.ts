@@ -1,12 +1,16 @@
 // Running backups on the dashboard (spec §4): trigger + poll, live progress events, delete.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { baseApi } from '../../api/baseApi';
-import type { Backup, BackupRateLimitedBody } from '../../api/types';
+import {
+  useDeleteBackupMutation,
+  useTriggerBackupMutation,
+  type Backup,
+  type BackupRateLimitedError,
+} from '../../api/generated';
 import { httpStatus, serverMessage } from '../../lib/errors';
-import type { ProgressInfo } from '../../realtime/events';
+import type { ProgressInfo } from '@coffer/contracts';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
-import { backupsApi, useDeleteBackupMutation, useTriggerBackupMutation } from '../backups/backupsApi';
+import { api } from '../../api/cache';
 import { isActiveStatus, isFinalStatus } from '../backups/status';
 import { notify } from '../shell/toaster';
 import { rateLimitDescription } from './summary';
@@ -46,7 +50,7 @@ export function useBackupJobs() {
   const patchBackup = useCallback(
     (id: string, patch: Partial<Backup>) =>
       dispatch(
-        backupsApi.util.updateQueryData('getBackups', undefined, (draft) => {
+        api.util.updateQueryData('getBackups', undefined, (draft) => {
           const b = draft.find((x) => x._id === id);
           if (b) Object.assign(b, patch);
         }),
@@ -55,7 +59,7 @@ export function useBackupJobs() {
   );
 
   const reload = useCallback(() => {
-    dispatch(baseApi.util.invalidateTags(['Backups', 'Profile']));
+    dispatch(api.util.invalidateTags(['Backups', 'Profile']));
   }, [dispatch]);
 
   useRealtimeEvent('backupProgress', (e) => {
@@ -94,7 +98,7 @@ export function useBackupJobs() {
         setBusy(false);
         const message = serverMessage(err);
         if (httpStatus(err) === 429) {
-          const body = (err as { data?: Partial<BackupRateLimitedBody> }).data;
+          const body = (err as { data?: Partial<BackupRateLimitedError> }).data;
           notify({
             title: 'Backup Limit Reached',
             description: rateLimitDescription(message, body?.nextBackupAvailable),
@@ -106,7 +110,7 @@ export function useBackupJobs() {
         return;
       }
       dispatch(
-        backupsApi.util.updateQueryData('getBackups', undefined, (draft) => {
+        api.util.updateQueryData('getBackups', undefined, (draft) => {
           if (!draft.some((b) => b._id === backup._id)) draft.unshift(backup);
         }),
       );
@@ -126,7 +130,7 @@ export function useBackupJobs() {
         inFlight = true;
         try {
           const res = await dispatch(
-            backupsApi.endpoints.getBackup.initiate(backup._id, { forceRefetch: true, subscribe: false }),
+            api.endpoints.getBackup.initiate(backup._id, { forceRefetch: true, subscribe: false }),
           );
           if (res.data) {
             patchBackup(backup._id, res.data);

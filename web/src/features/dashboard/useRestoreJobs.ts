@@ -1,8 +1,8 @@
 // Restores started from the dashboard (spec §4 "Restore events"): status, progress and error of
 // each, from live events; a finished one stays visible for 5 s, then it is cleared.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { JobStatusValue, Restore } from '../../api/types';
-import type { ProgressInfo } from '../../realtime/events';
+import type { JobStatus, Restore } from '../../api/generated';
+import type { ProgressInfo } from '@coffer/contracts';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { isFinalStatus } from '../backups/status';
 
@@ -11,7 +11,7 @@ export const RESTORE_PROGRESS_CLEANUP_MS = 5000;
 export interface RestoreJob {
   restoreId: string;
   databaseName?: string;
-  status: JobStatusValue;
+  status: JobStatus;
   progress: ProgressInfo | null;
   error: string | null;
 }

@@ -1,7 +1,7 @@
 // One plan in a pricing grid (home: four columns, profile: three).
 import type { ReactNode } from 'react';
 import { Badge, Box, Card, Heading, HStack, List, Stack, Text } from '@chakra-ui/react';
-import type { Plan } from '../../api/types';
+import type { Plan } from '../../api/generated';
 import { formatPrice } from '../../lib/plan';
 import { CheckIcon } from '../shell/icons';
 

@@ -2,7 +2,7 @@
 import { Button, SimpleGrid, Skeleton, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { PlanCard } from './PlanCard';
-import { useGetPlansQuery } from './plansApi';
+import { useGetPlansQuery } from '../../api/generated';
 
 export function PricingGrid() {
   const { data: plans, isLoading, isError } = useGetPlansQuery();

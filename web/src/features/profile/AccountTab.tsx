@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Field, Input, Stack } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
-import type { Profile } from '../../api/types';
+import { useUpdateProfileMutation, type Profile } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { patchSessionUser } from '../auth/sessionActions';
 import { FormAlert } from '../shell/FormAlert';
-import { useUpdateProfileMutation } from './profileApi';
 
 type Result = { status: 'success' | 'error'; message: string } | null;
 

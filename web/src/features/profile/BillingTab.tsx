@@ -1,13 +1,17 @@
 import { useState } from 'react';
 import { Button, Card, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
-import type { Plan, Profile } from '../../api/types';
+import {
+  useGetPlansQuery,
+  useGetUserPlanQuery,
+  useUpdatePlanMutation,
+  type Plan,
+  type Profile,
+} from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatBytes } from '../../lib/format';
 import { formatDbLimit, formatFrequency, formatRetention, storagePercent } from '../../lib/plan';
 import { PlanCard, PlanPrice } from '../plans/PlanCard';
-import { useGetPlansQuery } from '../plans/plansApi';
 import { FormAlert } from '../shell/FormAlert';
-import { useGetUserPlanQuery, useUpdatePlanMutation } from './profileApi';
 import { StorageBar } from './StorageBar';
 
 type Result = { status: 'success' | 'error'; message: string } | null;
@@ -65,7 +69,7 @@ function CurrentPlanCard({ plan, storageUsed }: { plan: Plan | undefined; storag
 export function BillingTab({ profile }: { profile: Profile }) {
   const plansQuery = useGetPlansQuery();
   const userPlanQuery = useGetUserPlanQuery();
-  const [updatePlan, { isLoading: updating, originalArgs: pendingPlanId }] = useUpdatePlanMutation();
+  const [updatePlan, { isLoading: updating, originalArgs: pending }] = useUpdatePlanMutation();
   const [result, setResult] = useState<Result>(null);
   if (plansQuery.error) console.error('Failed to fetch plans', plansQuery.error);
   if (userPlanQuery.error) console.error('Failed to fetch plan', userPlanQuery.error);
@@ -80,7 +84,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
     if (plan.price !== 0) return;
     setResult(null);
     try {
-      const res = await updatePlan(plan._id).unwrap();
+      const res = await updatePlan({ plan: plan._id }).unwrap();
       setResult({ status: 'success', message: `Plan updated to ${res.plan?.name ?? plan.name}!` });
     } catch (err) {
       setResult({
@@ -120,7 +124,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
                       colorPalette="brand"
                       variant={isCurrent ? 'subtle' : label === 'Upgrade' ? 'solid' : 'outline'}
                       disabled={isCurrent || updating}
-                      loading={updating && pendingPlanId === plan._id}
+                      loading={updating && pending?.plan === plan._id}
                       onClick={() => void choose(plan)}
                     >
                       {label}

@@ -5,7 +5,7 @@ import { ArrowLeftIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { AccountTab } from './AccountTab';
 import { BillingTab } from './BillingTab';
-import { useGetProfileQuery } from './profileApi';
+import { useGetProfileQuery } from '../../api/generated';
 import { SecurityTab } from './SecurityTab';
 
 const TABS = ['account', 'security', 'billing'] as const;

@@ -1,10 +1,9 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Button, Card, Field, Group, Input, Stack, Text } from '@chakra-ui/react';
-import type { Profile } from '../../api/types';
+import { useChangePasswordMutation, type Profile } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
-import { useChangePasswordMutation } from './profileApi';
 
 const MSG_NEW_PASSWORDS_DIFFER = 'New passwords do not match';
 

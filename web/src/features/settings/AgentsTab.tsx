@@ -12,13 +12,16 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import type { Agent, AgentAction } from '../../api/types';
+import {
+  useGetSystemStatusQuery,
+  useManageAgentMutation,
+  type Agent,
+  type AgentAction,
+} from '../../api/generated';
 import { formatDate } from '../../lib/format';
 import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
-import { useGetSystemStatusQuery } from '../dashboard/dashboardApi';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
-import { useManageAgentMutation } from './settingsApi';
 
 const ACTION_TEXT: Record<AgentAction, { ok: string; failed: string }> = {
   restart: { ok: 'Restart command sent to agent', failed: 'Failed to send restart command' },
@@ -51,7 +54,7 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
   const send = async (agent: Agent, action: AgentAction) => {
     setResult(null);
     try {
-      await manage({ agentId: agent.id, action }).unwrap();
+      await manage({ agentId: agent.id, body: { action } }).unwrap();
       setResult({ status: 'success', message: ACTION_TEXT[action].ok });
     } catch (err) {
       console.error(`Agent ${action} failed`, err);
@@ -80,7 +83,7 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
     onSelect(null);
   };
 
-  const busy = (action: AgentAction) => sending && originalArgs?.action === action;
+  const busy = (action: AgentAction) => sending && originalArgs?.body.action === action;
 
   return (
     <>

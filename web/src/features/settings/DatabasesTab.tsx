@@ -2,9 +2,8 @@
 // the agent; connection strings never reach the server.
 import { useState } from 'react';
 import { Badge, Button, Card, Center, Code, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import type { Database } from '../../api/types';
+import { useGetDatabasesQuery, useUpdateDatabaseMutation, type Database } from '../../api/generated';
 import { FormAlert } from '../shell/FormAlert';
-import { useGetDatabasesQuery, useUpdateDatabaseMutation } from './settingsApi';
 
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
@@ -18,7 +17,7 @@ export function DatabasesTab() {
   const toggle = async (db: Database) => {
     setFailed(false);
     try {
-      await update({ id: db._id, isActive: !db.isActive }).unwrap();
+      await update({ id: db._id, body: { isActive: !db.isActive } }).unwrap();
     } catch (err) {
       console.error('Failed to update database', err);
       setFailed(true);

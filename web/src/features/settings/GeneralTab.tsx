@@ -1,6 +1,6 @@
 // Settings → General (spec §2, §5): backup frequency and retention, limited by the user's plan.
 import { Button, Card, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import type { Plan } from '../../api/types';
+import type { Plan } from '../../api/generated';
 import { formatFrequency, formatRetention } from '../../lib/plan';
 import {
   FREQUENCY_OPTIONS,

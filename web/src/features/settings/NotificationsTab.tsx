@@ -1,9 +1,8 @@
 // Settings → Notifications (spec §2, §8): which e-mails to send, the address, a test mail.
 import { useState } from 'react';
 import { Button, Card, Field, Group, Input, Stack, Switch, Text } from '@chakra-ui/react';
-import type { NotificationSettings } from '../../api/types';
+import { useSendTestNotificationMutation, type NotificationSettings } from '../../api/generated';
 import { FormAlert } from '../shell/FormAlert';
-import { useSendTestNotificationMutation } from './settingsApi';
 import { SAVE_FAILED, type SaveSource, type SettingsForm } from './useSettingsForm';
 
 const TOGGLES: { key: keyof NotificationSettings; label: string; description: string }[] = [

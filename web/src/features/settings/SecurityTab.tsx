@@ -4,10 +4,9 @@ import { Button, Card, Field, Group, Input, Stack, Text } from '@chakra-ui/react
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { copyText } from '../../lib/clipboard';
 import { patchSessionUser } from '../auth/sessionActions';
-import { useGetProfileQuery } from '../profile/profileApi';
+import { useGetProfileQuery, useRegenerateApiKeyMutation } from '../../api/generated';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
-import { useRegenerateApiKeyMutation } from './settingsApi';
 
 /** A regenerated key stays revealed this long (spec §9). */
 export const REVEAL_MS = 30_000;

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Button, Center, Spinner, Tabs } from '@chakra-ui/react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
-import { useGetProfileQuery, useGetUserPlanQuery } from '../profile/profileApi';
+import { useGetProfileQuery, useGetUserPlanQuery, useGetSettingsQuery } from '../../api/generated';
 import { ArrowLeftIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { AgentsTab } from './AgentsTab';
@@ -12,7 +12,6 @@ import { DatabasesTab } from './DatabasesTab';
 import { GeneralTab } from './GeneralTab';
 import { NotificationsTab } from './NotificationsTab';
 import { SecurityTab } from './SecurityTab';
-import { useGetSettingsQuery } from './settingsApi';
 import { formFromSettings, useSaveSettings, type SettingsForm } from './useSettingsForm';
 
 export const SETTINGS_TABS = ['general', 'agents', 'databases', 'security', 'notifications'] as const;

@@ -1,16 +1,20 @@
 // The settings form shared by the General and Notifications tabs: loaded once from GET
 // /api/settings, saved as a whole with PUT /api/settings (spec §3 Settings, §7).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FrequencyName, NotificationSettings, Settings } from '../../api/types';
+import {
+  useUpdateSettingsMutation,
+  type Frequency,
+  type NotificationSettings,
+  type Settings,
+} from '../../api/generated';
 import { DEFAULT_RETENTION, frequencyFromHours } from '../../lib/schedule';
-import { useUpdateSettingsMutation } from './settingsApi';
 
 /** 'Saved!' shows this long on the button that saved (spec §9). */
 export const SAVED_MS = 3000;
 export const SAVE_FAILED = 'Failed to save settings. Please try again.';
 
 export interface SettingsForm {
-  frequency: FrequencyName;
+  frequency: Frequency;
   /** hours */
   retention: number;
   notifications: NotificationSettings;

@@ -1,0 +1,49 @@
+// `coffer-agent db add|remove` (often run as root beside a running service) only edits the
+// config: the daemon polls its modification time, picks the change up and tells the server at once.
+import { stat } from 'node:fs/promises';
+import { loadConfig, type AgentConfig } from '../config/config.js';
+import type { Logger } from './log.js';
+
+export const CONFIG_POLL_MS = 5_000;
+
+export async function watchConfig(deps: {
+  path: string;
+  intervalMs: number;
+  log: Logger;
+  stopping: () => boolean;
+  current: () => AgentConfig;
+  /** The config from now on; its server and API key are those the daemon started with. */
+  use: (config: AgentConfig) => void;
+  /** The list of databases changed (worth a heartbeat now). */
+  databasesChanged: () => void;
+}): Promise<{ stop(): void }> {
+  const { log } = deps;
+  let stamp = (await stat(deps.path)).mtimeMs;
+  const names = (c: AgentConfig) => c.databases.map((d) => d.name).join('\n');
+
+  const reload = async () => {
+    const st = await stat(deps.path).catch(() => undefined);
+    if (!st || st.mtimeMs === stamp || deps.stopping()) return;
+    stamp = st.mtimeMs;
+    try {
+      const fresh = await loadConfig(deps.path);
+      const config = deps.current();
+      const changed = names(fresh) !== names(config);
+      if (fresh.server !== config.server || fresh.apiKey !== config.apiKey)
+        log.warn('the server or API key changed in the config; restart the agent to use them');
+      const next = { ...fresh, server: config.server, apiKey: config.apiKey };
+      deps.use(next);
+      if (changed) {
+        log.info('databases changed in the config', { databases: next.databases.map((d) => d.name) });
+        deps.databasesChanged();
+      }
+    } catch (e) {
+      log.warn('the config changed but cannot be used; keeping the previous one', {
+        error: (e as Error).message,
+      });
+    }
+  };
+  const timer = setInterval(() => void reload(), deps.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

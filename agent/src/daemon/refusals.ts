@@ -1,0 +1,30 @@
+// What the daemon does when the gateway refuses its connection, decided by the refusal's code
+// (contracts: ConnectRefusalCode), never by its wording.
+import type { ConnectRefusalCode } from '@coffer/contracts';
+
+export type RefusalHandling =
+  /** The server retired this agent's identity while it was away: register as a new instance. */
+  | { action: 'renew-identity' }
+  /** Only the user can fix it: say how, and retry slowly (the key may be fixed meanwhile). */
+  | { action: 'retry-slowly'; advice: string }
+  /** Passing trouble (or a transport error, with no code): retry with backoff. */
+  | { action: 'retry' };
+
+export function refusalHandling(code: ConnectRefusalCode | undefined): RefusalHandling {
+  switch (code) {
+    case 'AGENT_RESET':
+      return { action: 'renew-identity' };
+    case 'INVALID_API_KEY':
+      return {
+        action: 'retry-slowly',
+        advice:
+          'The server does not accept this API key. Copy the current key from Settings → Security and run `coffer-agent init --server URL --api-key KEY` again.',
+      };
+    case 'ACCOUNT_SUSPENDED':
+      return { action: 'retry-slowly', advice: 'The Coffer account this agent belongs to is suspended.' };
+    case 'BAD_HANDSHAKE':
+    case 'REGISTRATION_FAILED':
+    case undefined:
+      return { action: 'retry' };
+  }
+}

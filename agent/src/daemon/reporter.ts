@@ -1,0 +1,33 @@
+// The socket as the jobs and the updater see it: progress is sent only while connected (a stale
+// reading is not worth replaying after a reconnect); reports wait for the server's ReportAck.
+import { REPORT_ACK_TIMEOUT_MS, type ReportAck, type UpdateOutcome } from '@coffer/contracts';
+import type { AgentSocket } from './connection.js';
+import type { Reporter } from './jobs.js';
+
+/** An answer that is not a ReportAck counts as a refusal. */
+const ackOf = (answer: unknown): ReportAck =>
+  answer && typeof answer === 'object' ? (answer as ReportAck) : { ok: false, error: 'no answer' };
+
+// Reporter's signatures tie each event to its payload (the contract); TypeScript cannot follow a
+// generic event name into Socket.IO's event map, so the socket is seen through these here.
+type Emitter = { emit(event: string, payload: unknown): void };
+type AckEmitter = { emitWithAck(event: string, payload: unknown): Promise<unknown> };
+
+export function socketReporter(socket: AgentSocket): Reporter {
+  return {
+    emit(event, payload) {
+      if (socket.connected) (socket as unknown as Emitter).emit(event, payload);
+    },
+    async report(event, payload) {
+      const timed = socket.timeout(REPORT_ACK_TIMEOUT_MS) as unknown as AckEmitter;
+      return ackOf(await timed.emitWithAck(event, payload));
+    },
+  };
+}
+
+/** Sends `agent:update`; resolves true once the server recorded it. */
+export async function reportUpdate(socket: AgentSocket, outcome: UpdateOutcome): Promise<boolean> {
+  if (!socket.connected) return false;
+  const answer: unknown = await socket.timeout(REPORT_ACK_TIMEOUT_MS).emitWithAck('agent:update', outcome);
+  return ackOf(answer).ok === true;
+}

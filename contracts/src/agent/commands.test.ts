@@ -1,0 +1,37 @@
+import { isJobCommand, parseCommand } from './commands.js';
+
+const BACKUP_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const RESTORE_ID = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+
+describe('parseCommand', () => {
+  it('takes the commands the gateway sends', () => {
+    expect(parseCommand({ commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' })).toEqual({
+      command: { commandId: 'x', kind: 'backup', jobId: BACKUP_ID, databaseName: 'shop' },
+    });
+    expect(parseCommand({ commandId: 'x', kind: 'restart' })).toEqual({
+      command: { commandId: 'x', kind: 'restart' },
+    });
+    for (const kind of ['update', 'reset'])
+      expect(parseCommand({ commandId: 'c', kind })).toHaveProperty('command');
+  });
+
+  it('refuses malformed ones with a reason', () => {
+    expect(parseCommand(null)).toEqual({ error: 'Invalid command' });
+    expect(parseCommand('backup')).toEqual({ error: 'Invalid command' });
+    expect(parseCommand({ kind: 'format-disk' })).toEqual({ error: 'Unknown command kind "format-disk"' });
+    expect(parseCommand({})).toEqual({ error: 'Unknown command kind null' });
+    expect(parseCommand({ kind: 'backup', jobId: 'nope', databaseName: 'shop' })).toEqual({
+      error: 'Invalid backup command: jobId must be a 24-hex id',
+    });
+    expect(parseCommand({ kind: 'restore', jobId: RESTORE_ID, databaseName: ' ' })).toEqual({
+      error: 'Invalid restore command: databaseName is missing',
+    });
+  });
+
+  it('tells job commands from the others', () => {
+    expect(isJobCommand({ commandId: 'c', kind: 'restore', jobId: RESTORE_ID, databaseName: 'shop' })).toBe(
+      true,
+    );
+    expect(isJobCommand({ commandId: 'c', kind: 'update' })).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+// Agent → gateway events (docs/agent-protocol.md), validated by the gateway with these schemas.
+// Acknowledged events are answered with one ReportAck once the report is recorded.
+import { z } from 'zod';
+import { progressSchema } from '../progress.js';
+import { databaseLabels, errorText, jobId, version } from './fields.js';
+import { LIMITS } from '../limits.js';
+
+export const UPDATE_STATUSES = ['updated', 'current', 'failed'] as const;
+
+export const agentEventSchemas = {
+  heartbeat: z.object({
+    runningJobs: z.array(jobId).max(LIMITS.runningJobs),
+    databases: databaseLabels,
+  }),
+  'backup:progress': z.object({ backupId: jobId, progress: progressSchema }),
+  /** The dump failed; sent before the upload is aborted, so the backup shows this reason. */
+  'backup:failed': z.object({ backupId: jobId, error: errorText }),
+  'restore:started': z.object({ restoreId: jobId }),
+  'restore:progress': z.object({ restoreId: jobId, progress: progressSchema }),
+  'restore:completed': z.object({
+    restoreId: jobId,
+    documentsRestored: z.number().int().nonnegative(),
+    documentsFailed: z.number().int().nonnegative(),
+  }),
+  'restore:failed': z.object({ restoreId: jobId, error: errorText }),
+  /** The outcome of an `update` command (reported by the new process when it needed a restart). */
+  'agent:update': z.object({
+    status: z.enum(UPDATE_STATUSES),
+    fromVersion: version,
+    toVersion: version,
+    error: errorText.optional(),
+  }),
+};
+
+export type AgentEventName = keyof typeof agentEventSchemas;
+/** What the agent sends with an event. */
+export type AgentEventPayload<E extends AgentEventName> = z.input<(typeof agentEventSchemas)[E]>;
+/** What the gateway relays once the payload is validated. */
+export type ValidAgentEvent<E extends AgentEventName> = z.output<(typeof agentEventSchemas)[E]>;
+
+/** Progress is fire-and-forget: a stale reading is worth nothing, so it is never acknowledged. */
+export const PROGRESS_EVENTS = [
+  'backup:progress',
+  'restore:progress',
+] as const satisfies readonly AgentEventName[];
+export type ProgressEventName = (typeof PROGRESS_EVENTS)[number];
+/** Job reports the agent waits for (the order of the protocol depends on it). */
+export const REPORT_EVENTS = [
+  'backup:failed',
+  'restore:started',
+  'restore:completed',
+  'restore:failed',
+] as const satisfies readonly AgentEventName[];
+export type ReportEventName = (typeof REPORT_EVENTS)[number];
+/** Every acknowledged event: the job reports, heartbeats and update outcomes. */
+export type AcknowledgedEventName = Exclude<AgentEventName, ProgressEventName>;
+
+export type UpdateOutcome = AgentEventPayload<'agent:update'>;
+
+/** The gateway's answer to an acknowledged event. */
+export type ReportAck = { ok: true } | { ok: false; error: string };
+
+/** How long an acknowledged report may wait for its answer. */
+export const REPORT_ACK_TIMEOUT_MS = 10_000;

@@ -1,0 +1,19 @@
+// Field rules shared by the agent protocol's messages.
+import { z } from 'zod';
+import { objectId } from '../ids.js';
+import { clipErrorText, DATABASE_LABEL_PATTERN, LIMITS } from '../limits.js';
+
+export const jobId = objectId();
+
+/** A database as the agent names it (its label). */
+export const databaseLabel = z.string().regex(DATABASE_LABEL_PATTERN, 'must be a database label');
+
+export const databaseLabels = z.array(databaseLabel).max(LIMITS.databasesPerAgent);
+
+export const version = z.string().max(LIMITS.version);
+
+/**
+ * Why a job failed. Clipped, not refused, when long: agents older than this contract sent up to
+ * 4000 characters, and a refused report would lose the reason altogether.
+ */
+export const errorText = z.string().transform((text) => clipErrorText(text));

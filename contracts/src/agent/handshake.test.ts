@@ -1,0 +1,56 @@
+import { LIMITS } from '../limits.js';
+import { agentHandshakeSchema, type AgentHandshake } from './handshake.js';
+
+/** What `coffer-agent run` sends. */
+const real: AgentHandshake = {
+  apiKey: 'cof_3q2-7wEvr6FhHf4hHj1zWxQ0aL9mN8bVc5xZ2sD4fG6',
+  instanceId: 'f2d3c4b5-a697-4881-9a0b-1c2d3e4f5a6b',
+  name: 'db-box',
+  hostname: 'db-box.internal',
+  platform: 'linux-x64',
+  version: '0.2.0',
+  databases: ['shop', 'big-db', 'shop.prod'],
+};
+const ok = (over: Partial<Record<keyof AgentHandshake, unknown>>) =>
+  agentHandshakeSchema.safeParse({ ...real, ...over }).success;
+
+describe('agent handshake', () => {
+  it('accepts what the agent sends, and fills in what an older agent leaves out', () => {
+    expect(agentHandshakeSchema.parse(real)).toEqual(real);
+    expect(
+      agentHandshakeSchema.parse({ apiKey: real.apiKey, instanceId: real.instanceId, name: 'x' }),
+    ).toEqual({
+      apiKey: real.apiKey,
+      instanceId: real.instanceId,
+      name: 'x',
+      hostname: '',
+      platform: '',
+      version: '',
+      databases: [],
+    });
+  });
+
+  it.each([
+    ['apiKey', '', 'x'.repeat(LIMITS.apiKey), 'x'.repeat(LIMITS.apiKey + 1)],
+    ['name', '  ', 'n'.repeat(LIMITS.agentName), 'n'.repeat(LIMITS.agentName + 1)],
+    ['hostname', 7, 'h'.repeat(LIMITS.hostname), 'h'.repeat(LIMITS.hostname + 1)],
+    ['platform', null, 'p'.repeat(LIMITS.platform), 'p'.repeat(LIMITS.platform + 1)],
+    ['version', 1.2, 'v'.repeat(LIMITS.version), 'v'.repeat(LIMITS.version + 1)],
+    ['instanceId', 'short', 'i'.repeat(LIMITS.instanceId.max), 'i'.repeat(LIMITS.instanceId.max + 1)],
+  ])(
+    '%s: takes the longest allowed, refuses a bad one and one over the limit',
+    (field, bad, longest, over) => {
+      expect(ok({ [field]: longest })).toBe(true);
+      expect(ok({ [field]: bad })).toBe(false);
+      expect(ok({ [field]: over })).toBe(false);
+    },
+  );
+
+  it('databases: labels only, at most one agent’s worth', () => {
+    const many = Array.from({ length: LIMITS.databasesPerAgent }, (_, i) => `db-${i}`);
+    expect(ok({ databases: many })).toBe(true);
+    expect(ok({ databases: [...many, 'one-more'] })).toBe(false);
+    expect(ok({ databases: ['has space'] })).toBe(false);
+    expect(ok({ databases: ['d'.repeat(LIMITS.databaseLabel + 1)] })).toBe(false);
+  });
+});

@@ -1,0 +1,28 @@
+// How an agent connects (docs/agent-protocol.md): Socket.IO namespace AGENT_NAMESPACE at
+// SOCKET_IO_PATH, with this `auth`. The gateway resolves the key and registers the agent.
+import { z } from 'zod';
+import { INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
+import { databaseLabels, version } from './fields.js';
+
+export const AGENT_NAMESPACE = '/agents';
+
+export const agentHandshakeSchema = z.object({
+  apiKey: z.string().min(1).max(LIMITS.apiKey),
+  instanceId: z.string().regex(INSTANCE_ID_PATTERN),
+  name: z.string().trim().min(1).max(LIMITS.agentName),
+  hostname: z.string().max(LIMITS.hostname).default(''),
+  platform: z.string().max(LIMITS.platform).default(''),
+  version: version.default(''),
+  databases: databaseLabels.default([]),
+});
+
+/** What the agent sends. */
+export type AgentHandshake = z.input<typeof agentHandshakeSchema>;
+/** What the gateway works with once it is validated. */
+export type ValidAgentHandshake = z.output<typeof agentHandshakeSchema>;
+
+/** The first event after connecting: the agent's id and which of its databases the plan allows. */
+export interface RegisteredMessage {
+  agentId: string;
+  databases: Array<{ name: string; isActive: boolean }>;
+}

@@ -1,0 +1,69 @@
+// The error codes an answer carries (`{ message, code, ...details }`) and the HTTP status of each.
+// Services raise them (AppError in @coffer/common, which adds the gRPC mapping); the web app
+// branches on the same codes. Adding a code is one row here.
+
+/** The kinds of refusal, each with its HTTP status. */
+export const ERROR_KINDS = {
+  BAD_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  LIMIT_REACHED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+/** Every machine code, with its kind. A kind is also a code (the default when nothing finer fits). */
+export const ERROR_CODES = {
+  BAD_INPUT: 'BAD_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  LIMIT_REACHED: 'LIMIT_REACHED',
+  INTERNAL: 'INTERNAL',
+  UNAVAILABLE: 'UNAVAILABLE',
+  /** The account is banned; the body carries isBanned, banReason, bannedAt (web: /banned). */
+  ACCOUNT_BANNED: 'FORBIDDEN',
+  /** A paid plan was chosen where only free plans can be. */
+  PAYMENT_REQUIRED: 'FORBIDDEN',
+  /** The chosen backup frequency is more frequent than the plan allows. */
+  PLAN_FREQUENCY_LIMIT: 'FORBIDDEN',
+  /** The chosen retention is longer than the plan allows. */
+  PLAN_RETENTION_LIMIT: 'FORBIDDEN',
+  /** The database is beyond the plan's database limit or switched off. */
+  DATABASE_INACTIVE: 'FORBIDDEN',
+  /** Too many requests of one kind (sign-in attempts, …); the body carries retryAfter. */
+  RATE_LIMITED: 'LIMIT_REACHED',
+  /** A backup sooner than the plan's interval; the body carries nextBackupAvailable. */
+  BACKUP_RATE_LIMITED: 'LIMIT_REACHED',
+  /** Switching on one more database would pass the plan's database limit. */
+  DATABASE_LIMIT_REACHED: 'LIMIT_REACHED',
+  /** The plan's storage is full. */
+  STORAGE_LIMIT_EXCEEDED: 'LIMIT_REACHED',
+  /** No connected agent can run the job. */
+  AGENT_UNAVAILABLE: 'UNAVAILABLE',
+  /** The agent's identity was retired by 'Reset Connection'; it must register as a new instance. */
+  AGENT_RESET: 'CONFLICT',
+} as const satisfies Record<string, ErrorKind>;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes of one kind, e.g. ErrorCodeOf<'FORBIDDEN'> = 'FORBIDDEN' | 'ACCOUNT_BANNED' | … */
+export type ErrorCodeOf<K extends ErrorKind> = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C] extends K ? C : never;
+}[ErrorCode];
+
+/** The HTTP status an answer with this code has. */
+export const httpStatusOfCode = (code: ErrorCode): number => ERROR_KINDS[ERROR_CODES[code]];
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+
+/** The body of every error answer of the REST API; some codes add fields (see above). */
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+  [detail: string]: unknown;
+}

@@ -1,0 +1,38 @@
+// @rtk-query/codegen-openapi: typed clients generated from the gateway's OpenAPI document
+// (services/gateway/openapi.json). Written by `npm run api:gen`; `npm run openapi:check` fails when
+// a committed copy is stale. Never edit the outputs by hand.
+
+/** Binary bodies and the agent's data plane are not for the web app's JSON client. */
+const webEndpoint = (name, { path, operation }) =>
+  !path.startsWith('/api/agent/') &&
+  !operation.tags?.includes('admin') &&
+  !('application/octet-stream' in (operation.responses?.['200']?.content ?? {}));
+
+/** @type {import('@rtk-query/codegen-openapi').ConfigFile} */
+export default {
+  schemaFile: './services/gateway/openapi.json',
+  apiFile: './web/src/api/baseApi.ts',
+  apiImport: 'baseApi',
+  exportName: 'generatedApi',
+  // Error bodies carry free-form details: `unknown`, not `any`.
+  useUnknown: true,
+  outputFiles: {
+    // The web app's RTK Query endpoints and hooks, injected into baseApi (web/src/api/index.ts adds tags).
+    './web/src/api/generated.ts': {
+      filterEndpoints: webEndpoint,
+      hooks: true,
+      flattenArg: true,
+      encodePathParams: true,
+      // Spec §7: the dashboard reads only whether the answer is OK, on demand.
+      endpointOverrides: [{ pattern: 'checkServerStatus', type: 'mutation' }],
+    },
+    // Every operation's types for the integration tests' api() (tests/integration/helpers.ts);
+    // scripts/api-gen.mjs adds `ApiPaths`, the operations' types by `METHOD /path`.
+    './tests/integration/contract.gen.ts': {
+      apiFile: './tests/integration/contract-api.ts',
+      apiImport: 'contractApi',
+      exportName: 'contract',
+      pathMap: 'ApiPaths',
+    },
+  },
+};

@@ -1,0 +1,98 @@
+import { auth } from '@coffer/proto';
+import {
+  connectEventBus,
+  connectMongo,
+  startGrpcServer,
+  type Logger,
+  type ServiceContext,
+  type StartedService,
+} from '@coffer/common';
+import type { AuthConfig } from './config.js';
+import { authModels } from './model.js';
+import { mongoAuthStores } from './store/index.js';
+import type { AuthStores } from './store/types.js';
+import { AUTH_STREAMS, type AuthEvents } from './events.js';
+import { accounts as accountsFactory } from './domain/accounts.js';
+import { admin as adminFactory } from './domain/admin.js';
+import { passwordReset } from './domain/password-reset.js';
+import { plans as plansFactory } from './domain/plans.js';
+import { apiKeyVault } from './domain/secrets.js';
+import { tokenIssuer } from './domain/tokens.js';
+import { views as viewsFactory } from './domain/views.js';
+import { authHandlers } from './handlers.js';
+
+export type AuthSettings = Pick<
+  AuthConfig,
+  'API_KEY_PEPPER' | 'JWT_SECRET' | 'JWT_TTL_SECONDS' | 'PUBLIC_URL' | 'DEV_EXPOSE_RESET_TOKEN'
+>;
+
+/** The auth domain wired from its stores and event publisher; startAuth and the tests share it. */
+export function buildAuth(deps: {
+  stores: AuthStores;
+  events: AuthEvents;
+  config: AuthSettings;
+  log: Logger;
+  now?: () => Date;
+}) {
+  const { stores, events, config, now } = deps;
+  const vault = apiKeyVault(config.API_KEY_PEPPER);
+  const plans = plansFactory({ store: stores.plans, users: stores.users, events });
+  const accounts = accountsFactory({
+    users: stores.users,
+    plans,
+    vault,
+    issueToken: tokenIssuer(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    events,
+  });
+  const reset = passwordReset({
+    users: stores.users,
+    tokens: stores.resetTokens,
+    events,
+    publicUrl: config.PUBLIC_URL,
+    now,
+  });
+  const admin = adminFactory({ users: stores.users, accounts, plans, events, now });
+  const views = viewsFactory(vault);
+  const handlers = authHandlers({
+    log: deps.log,
+    accounts,
+    plans,
+    reset,
+    admin,
+    views,
+    exposeResetToken: config.DEV_EXPOSE_RESET_TOKEN,
+  });
+  return { vault, plans, accounts, reset, admin, views, handlers };
+}
+
+/** Connects to Mongo and NATS, seeds the plans and the first admin, then serves gRPC. */
+export async function startAuth(config: AuthConfig, { log }: ServiceContext): Promise<StartedService> {
+  const conn = await connectMongo(config.MONGODB_URI, config.AUTH_DB);
+  const models = authModels(conn);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  const events = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'auth',
+    log,
+    streams: [...AUTH_STREAMS],
+  });
+  const built = buildAuth({ stores: mongoAuthStores(models), events, config, log });
+  await built.plans.seed();
+  if (config.COFFER_ADMIN_EMAIL && config.COFFER_ADMIN_PASSWORD) {
+    await built.accounts.ensureAdmin(config.COFFER_ADMIN_EMAIL, config.COFFER_ADMIN_PASSWORD);
+  }
+
+  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
+    { definition: auth.AuthServiceService, impl: built.handlers },
+  ]);
+  return {
+    ready: () => conn.readyState === 1 && !events.nc.isClosed(),
+    info: { grpcPort: grpc.port },
+    steps: [
+      { name: 'grpc health', stop: async () => grpc.setServing(false) },
+      { name: 'grpc', stop: () => grpc.stop() },
+      { name: 'nats', stop: () => events.close() },
+      { name: 'mongo', stop: () => conn.close() },
+    ],
+  };
+}

@@ -1,0 +1,70 @@
+import { authWorld } from '../test-world';
+import { INVALID_RESET_TOKEN, RESET_TTL_MS } from './password-reset';
+
+const invalid = { kind: 'BAD_INPUT', message: INVALID_RESET_TOKEN };
+
+describe('password reset', () => {
+  it('answers nothing and records nothing for an unknown e-mail', async () => {
+    const w = await authWorld();
+    expect(await w.reset.request('nobody@example.com')).toEqual({});
+    expect(w.events.of('auth.user.reset_requested')).toEqual([]);
+    expect(w.stores.resetTokens.rows.size).toBe(0);
+  });
+
+  it('mails a link, stores only the token hash, and is used once to set a new password', async () => {
+    const w = await authWorld();
+    const { user, token: session } = await w.register();
+    const { token, url } = await w.reset.request(' ADA@example.com ');
+    expect(url).toBe(`https://coffer.example/reset-password/${token}`);
+    expect(w.events.of('auth.user.reset_requested')).toEqual([
+      { userId: user.id, email: 'ada@example.com', name: 'Ada', resetUrl: url },
+    ]);
+    expect(JSON.stringify([...w.stores.resetTokens.rows.values()])).not.toContain(token!);
+
+    await w.reset.verify(token!);
+    await w.reset.reset(token!, 'brand-new-1');
+    await expect(w.reset.reset(token!, 'another-1')).rejects.toMatchObject(invalid);
+    await expect(w.reset.verify(token!)).rejects.toMatchObject(invalid);
+
+    await expect(w.accounts.login('ada@example.com', 'secret-1')).rejects.toMatchObject({
+      kind: 'UNAUTHENTICATED',
+    });
+    const after = await w.accounts.login('ada@example.com', 'brand-new-1');
+    // The session version moved on: the gateway refuses every token issued before the reset.
+    expect(w.claims(session).sv).toBe(0);
+    expect(w.claims(after.token).sv).toBe(1);
+    expect(w.views.accountState(after.user).sessionVersion).toBe(1);
+    expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id }]);
+  });
+
+  it('expires after an hour', async () => {
+    const w = await authWorld();
+    await w.register();
+    const { token } = await w.reset.request('ada@example.com');
+    w.clock.advance(RESET_TTL_MS - 1);
+    await w.reset.verify(token!);
+    w.clock.advance(1);
+    await expect(w.reset.verify(token!)).rejects.toMatchObject(invalid);
+    await expect(w.reset.reset(token!, 'brand-new-1')).rejects.toMatchObject(invalid);
+    await w.accounts.login('ada@example.com', 'secret-1');
+  });
+
+  it('refuses made-up tokens', async () => {
+    const w = await authWorld();
+    await expect(w.reset.verify('not-a-real-token')).rejects.toMatchObject(invalid);
+    await expect(w.reset.reset('not-a-real-token', 'brand-new-1')).rejects.toMatchObject(invalid);
+  });
+
+  it('lets two requests coexist, and drops tokens long expired on the next request', async () => {
+    const w = await authWorld();
+    await w.register();
+    const first = await w.reset.request('ada@example.com');
+    const second = await w.reset.request('ada@example.com');
+    await w.reset.verify(first.token!);
+    await w.reset.verify(second.token!);
+    expect(w.stores.resetTokens.rows.size).toBe(2);
+    w.clock.advance(2 * RESET_TTL_MS + 1);
+    await w.reset.request('ada@example.com');
+    expect(w.stores.resetTokens.rows.size).toBe(1);
+  });
+});

@@ -1,0 +1,202 @@
+// One set of cases for both store implementations: the in-memory fakes auth's domain tests use and
+// the mongoose stores on a real FerretDB. A case that passes for one and fails for the other means a
+// unit test somewhere proves less than it claims.
+import type { Connection } from 'mongoose';
+import { connectMongo, isDuplicateKeyError } from '@coffer/common';
+import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { authModels } from '../model';
+import { fakeAuthStores } from './fake';
+import { mongoAuthStores } from './index';
+import type { AuthStores, NewPlan, NewUser } from './types';
+
+let ferret: RunningServer | undefined;
+let conn: Connection | undefined;
+let databases = 0;
+
+beforeAll(async () => {
+  ferret = await startFerretDb();
+  conn = await connectMongo(ferret.url, 'auth_contract');
+}, 60_000);
+
+afterAll(async () => {
+  await conn?.close();
+  await ferret?.stop();
+});
+
+/** Each case gets a database of its own, so cases never see each other's records. */
+async function onFerretDb(): Promise<AuthStores> {
+  const db = conn!.useDb(`auth_contract_${++databases}`, { useCache: false });
+  const models = authModels(db);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  return mongoAuthStores(models);
+}
+
+const PLAN_ID = 'c'.repeat(24);
+const MISSING = 'b'.repeat(24);
+// Mongo's createdAt has millisecond resolution; a pause keeps "newest first" unambiguous.
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+const plan = (key: string, order: number, price: number): NewPlan => ({
+  key,
+  name: key.toUpperCase(),
+  price,
+  popular: false,
+  dbLimit: 1,
+  retentionLimit: 168,
+  storageLimit: 1024,
+  frequencyLimit: 24,
+  features: [`${key} feature`],
+  order,
+});
+
+const user = (email: string, apiKeyHash = `hash-${email}`): NewUser => ({
+  email,
+  name: 'Ada',
+  passwordHash: 'argon2-hash',
+  role: 'user',
+  plan: PLAN_ID,
+  apiKeyHash,
+  apiKeySealed: 'sealed',
+});
+
+describe.each([
+  ['in-memory fakes', async () => fakeAuthStores() as AuthStores],
+  ['mongoose on FerretDB', onFerretDb],
+])('auth stores: %s', (_name, make) => {
+  let stores: AuthStores;
+  beforeEach(async () => {
+    stores = await make();
+  });
+
+  describe('plans', () => {
+    it('inserts a plan once by key; a later seed changes neither its id nor its values', async () => {
+      await stores.plans.ensure(plan('pro', 2, 29));
+      const pro = (await stores.plans.byKey('pro'))!;
+      expect(pro).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), ...plan('pro', 2, 29) });
+      await stores.plans.ensure({ ...plan('pro', 2, 29), price: 39 });
+      expect(await stores.plans.byKey('pro')).toEqual(pro);
+      expect(await stores.plans.get(pro.id)).toEqual(pro);
+      expect(await stores.plans.get(MISSING)).toBeNull();
+      expect(await stores.plans.get('not-an-id')).toBeNull();
+      expect(await stores.plans.byKey('gold')).toBeNull();
+    });
+
+    it('lists by order, then price', async () => {
+      await stores.plans.ensure(plan('b', 1, 20));
+      await stores.plans.ensure(plan('a', 1, 10));
+      await stores.plans.ensure(plan('free', 0, 0));
+      expect((await stores.plans.list()).map((p) => p.key)).toEqual(['free', 'a', 'b']);
+    });
+  });
+
+  describe('users', () => {
+    it('fills the defaults on insert and finds users by id, e-mail and API key hash', async () => {
+      const u = await stores.users.insert(user('ada@example.com'));
+      expect(u).toEqual({
+        ...user('ada@example.com'),
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        status: 'active',
+        isBanned: false,
+        banReason: null,
+        bannedAt: null,
+        sessionVersion: 0,
+        createdAt: u.createdAt,
+      });
+      // (Not expect.any(Date): the fakes' structuredClone makes Dates of another realm under jest.)
+      expect(Number.isNaN(u.createdAt.getTime())).toBe(false);
+      expect(await stores.users.get(u.id)).toEqual(u);
+      expect(await stores.users.byEmail('ada@example.com')).toEqual(u);
+      expect(await stores.users.byApiKeyHash('hash-ada@example.com')).toEqual(u);
+      expect(await stores.users.get(MISSING)).toBeNull();
+      expect(await stores.users.get('not-an-id')).toBeNull();
+      expect(await stores.users.byEmail('grace@example.com')).toBeNull();
+    });
+
+    it('keeps e-mails and API key hashes unique, on insert and on update', async () => {
+      const ada = await stores.users.insert(user('ada@example.com'));
+      await stores.users.insert(user('grace@example.com'));
+      const clash = (p: Promise<unknown>) =>
+        p.then(
+          () => 'no error',
+          (e: unknown) => isDuplicateKeyError(e),
+        );
+      expect(await clash(stores.users.insert(user('ada@example.com', 'other')))).toBe(true);
+      expect(await clash(stores.users.insert(user('new@example.com', 'hash-ada@example.com')))).toBe(true);
+      expect(await clash(stores.users.update(ada.id, { email: 'grace@example.com' }))).toBe(true);
+      expect((await stores.users.get(ada.id))!.email).toBe('ada@example.com');
+    });
+
+    it('updates in one write and answers the user after it, or null when there is none', async () => {
+      const u = await stores.users.insert(user('ada@example.com'));
+      const bannedAt = new Date('2025-06-02T10:00:00Z');
+      expect(
+        await stores.users.update(u.id, { isBanned: true, banReason: 'Spam', bannedAt, role: 'admin' }),
+      ).toEqual({ ...u, isBanned: true, banReason: 'Spam', bannedAt, role: 'admin' });
+      expect(await stores.users.update(u.id, { banReason: null, bannedAt: null })).toMatchObject({
+        banReason: null,
+        bannedAt: null,
+      });
+      expect(await stores.users.update(MISSING, { name: 'x' })).toBeNull();
+    });
+
+    it('answers the plan before a plan change', async () => {
+      const u = await stores.users.insert(user('ada@example.com'));
+      const other = 'd'.repeat(24);
+      expect(await stores.users.setPlan(u.id, other)).toBe(PLAN_ID);
+      expect(await stores.users.setPlan(u.id, other)).toBe(other);
+      expect((await stores.users.get(u.id))!.plan).toBe(other);
+      expect(await stores.users.setPlan(MISSING, other)).toBeNull();
+    });
+
+    it('raises the session version with a new password only when asked to end sessions', async () => {
+      const u = await stores.users.insert(user('ada@example.com'));
+      expect(await stores.users.setPassword(u.id, 'h2', { endSessions: false })).toBe(true);
+      expect(await stores.users.get(u.id)).toMatchObject({ passwordHash: 'h2', sessionVersion: 0 });
+      expect(await stores.users.setPassword(u.id, 'h3', { endSessions: true })).toBe(true);
+      expect(await stores.users.get(u.id)).toMatchObject({ passwordHash: 'h3', sessionVersion: 1 });
+      expect(await stores.users.setPassword(MISSING, 'h4', { endSessions: true })).toBe(false);
+    });
+
+    it('lists newest first and removes once', async () => {
+      const a = await stores.users.insert(user('a@example.com'));
+      await tick();
+      const b = await stores.users.insert(user('b@example.com'));
+      expect((await stores.users.list()).map((u) => u.id)).toEqual([b.id, a.id]);
+      expect(await stores.users.remove(a.id)).toBe(true);
+      expect(await stores.users.remove(a.id)).toBe(false);
+      expect(await stores.users.remove('not-an-id')).toBe(false);
+      expect((await stores.users.list()).map((u) => u.id)).toEqual([b.id]);
+    });
+  });
+
+  describe('reset tokens', () => {
+    const t0 = new Date('2025-06-02T10:00:00Z');
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
+    const USER = 'e'.repeat(24);
+
+    it('is valid until it expires, and claimed once', async () => {
+      await stores.resetTokens.insert({ userId: USER, tokenHash: 'h1', expiresAt: at(60) });
+      expect(await stores.resetTokens.findValid('h1', at(59))).toMatchObject({
+        userId: USER,
+        tokenHash: 'h1',
+        expiresAt: at(60),
+        usedAt: null,
+      });
+      expect(await stores.resetTokens.findValid('h1', at(60))).toBeNull();
+      expect(await stores.resetTokens.claim('h1', at(60))).toBeNull();
+      expect(await stores.resetTokens.findValid('nope', at(0))).toBeNull();
+
+      expect(await stores.resetTokens.claim('h1', at(10))).toMatchObject({ userId: USER, usedAt: at(10) });
+      expect(await stores.resetTokens.claim('h1', at(11))).toBeNull();
+      expect(await stores.resetTokens.findValid('h1', at(12))).toBeNull();
+    });
+
+    it('removes the tokens that expired before the given time', async () => {
+      await stores.resetTokens.insert({ userId: USER, tokenHash: 'old', expiresAt: at(0) });
+      await stores.resetTokens.insert({ userId: USER, tokenHash: 'new', expiresAt: at(120) });
+      await stores.resetTokens.removeExpired(at(60));
+      expect(await stores.resetTokens.findValid('old', at(-10))).toBeNull();
+      expect(await stores.resetTokens.findValid('new', at(-10))).toMatchObject({ tokenHash: 'new' });
+    });
+  });
+});

@@ -1,0 +1,150 @@
+import type {
+  AuthStores,
+  PlanRecord,
+  PlanStore,
+  ResetTokenRecord,
+  ResetTokenStore,
+  UserRecord,
+  UserStore,
+} from './types.js';
+
+// In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
+// the mongoose ones (store/contract.test.ts runs both through the same cases). Records are copied
+// in and out, as a database would.
+
+const copy = <T>(v: T): T => structuredClone(v);
+// Increasing like ObjectIds, so ties in creation time break in insertion order.
+let seq = 0;
+const hexId = () => (++seq).toString(16).padStart(24, '0');
+const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
+
+export function fakePlanStore(): PlanStore & { rows: Map<string, PlanRecord> } {
+  const rows = new Map<string, PlanRecord>();
+  const byKey = (key: string) => [...rows.values()].find((p) => p.key === key);
+  return {
+    rows,
+    async ensure(plan) {
+      if (byKey(plan.key)) return;
+      const id = hexId();
+      rows.set(id, { ...copy(plan), id });
+    },
+    async list() {
+      return [...rows.values()].sort((a, b) => a.order - b.order || a.price - b.price).map(copy);
+    },
+    async get(id) {
+      const p = rows.get(id);
+      return p ? copy(p) : null;
+    },
+    async byKey(key) {
+      const p = byKey(key);
+      return p ? copy(p) : null;
+    },
+  };
+}
+
+export function fakeUserStore(now = () => new Date()): UserStore & { rows: Map<string, UserRecord> } {
+  const rows = new Map<string, UserRecord>();
+  const all = () => [...rows.values()];
+  const clash = (id: string, u: Partial<UserRecord>) =>
+    all().some(
+      (o) =>
+        o.id !== id &&
+        ((u.email !== undefined && o.email === u.email) ||
+          (u.apiKeyHash !== undefined && o.apiKeyHash === u.apiKeyHash)),
+    );
+  const found = (u: UserRecord | undefined) => (u ? copy(u) : null);
+  return {
+    rows,
+    async insert(user) {
+      const id = hexId();
+      if (clash(id, user)) throw duplicateKey();
+      const row: UserRecord = {
+        status: 'active',
+        isBanned: false,
+        banReason: null,
+        bannedAt: null,
+        sessionVersion: 0,
+        createdAt: now(),
+        ...copy(user),
+        id,
+      };
+      rows.set(id, row);
+      return copy(row);
+    },
+    async get(id) {
+      return found(rows.get(id));
+    },
+    async byEmail(email) {
+      return found(all().find((u) => u.email === email));
+    },
+    async byApiKeyHash(apiKeyHash) {
+      return found(all().find((u) => u.apiKeyHash === apiKeyHash));
+    },
+    async list() {
+      return all()
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+        .map(copy);
+    },
+    async update(id, patch) {
+      const u = rows.get(id);
+      if (!u) return null;
+      if (clash(id, patch)) throw duplicateKey();
+      const next = { ...u, ...copy(patch) };
+      rows.set(id, next);
+      return copy(next);
+    },
+    async setPlan(id, planId) {
+      const u = rows.get(id);
+      if (!u) return null;
+      rows.set(id, { ...u, plan: planId });
+      return u.plan;
+    },
+    async setPassword(id, passwordHash, { endSessions }) {
+      const u = rows.get(id);
+      if (!u) return false;
+      rows.set(id, { ...u, passwordHash, sessionVersion: u.sessionVersion + (endSessions ? 1 : 0) });
+      return true;
+    },
+    async remove(id) {
+      return rows.delete(id);
+    },
+  };
+}
+
+export function fakeResetTokenStore(): ResetTokenStore & { rows: Map<string, ResetTokenRecord> } {
+  const rows = new Map<string, ResetTokenRecord>();
+  const valid = (tokenHash: string, now: Date) =>
+    [...rows.values()].find((t) => t.tokenHash === tokenHash && t.usedAt === null && t.expiresAt > now);
+  return {
+    rows,
+    async insert(token) {
+      if ([...rows.values()].some((t) => t.tokenHash === token.tokenHash)) throw duplicateKey();
+      const id = hexId();
+      rows.set(id, { ...copy(token), id, usedAt: null });
+    },
+    async findValid(tokenHash, now) {
+      const t = valid(tokenHash, now);
+      return t ? copy(t) : null;
+    },
+    async claim(tokenHash, now) {
+      const t = valid(tokenHash, now);
+      if (!t) return null;
+      const next = { ...t, usedAt: now };
+      rows.set(t.id, next);
+      return copy(next);
+    },
+    async removeExpired(before) {
+      for (const t of [...rows.values()]) if (t.expiresAt < before) rows.delete(t.id);
+    },
+  };
+}
+
+export type FakeAuthStores = {
+  plans: ReturnType<typeof fakePlanStore>;
+  users: ReturnType<typeof fakeUserStore>;
+  resetTokens: ReturnType<typeof fakeResetTokenStore>;
+} & AuthStores;
+
+export function fakeAuthStores(now?: () => Date): FakeAuthStores {
+  return { plans: fakePlanStore(), users: fakeUserStore(now), resetTokens: fakeResetTokenStore() };
+}

@@ -1,0 +1,203 @@
+import { orchestrator } from '@coffer/proto';
+import {
+  connectEventBus,
+  connectMongo,
+  startGrpcServer,
+  type Logger,
+  type ServiceContext,
+  type StartedService,
+} from '@coffer/common';
+import type { OrchestratorConfig } from './config.js';
+import { orchestratorModels } from './model.js';
+import { mongoStores } from './store/index.js';
+import type { Stores } from './store/types.js';
+import { ORCHESTRATOR_STREAMS, startOrchestratorConsumers, type OrchestratorEvents } from './events.js';
+import { authPlans, cachedPlans, storageBlobs, type BlobStore, type PlanSource } from './clients.js';
+import { accountCleanup } from './domain/account-cleanup.js';
+import { agents as agentsFactory } from './domain/agents.js';
+import { backups as backupsFactory } from './domain/backups.js';
+import { databases as databasesFactory } from './domain/databases.js';
+import { dispatcher } from './domain/dispatch.js';
+import { watched } from './domain/jobs.js';
+import { restores as restoresFactory } from './domain/restores.js';
+import { settings as settingsFactory } from './domain/settings.js';
+import { retention as retentionFactory } from './jobs/retention.js';
+import { scheduler as schedulerFactory } from './jobs/scheduler.js';
+import { every } from './jobs/timer.js';
+import { watchdog as watchdogFactory } from './jobs/watchdog.js';
+import { orchestratorHandlers } from './handlers.js';
+
+const PLAN_CACHE_MS = 60_000;
+
+export interface OrchestratorLimits {
+  heartbeatTimeoutMs: number;
+  commandTimeoutMs: number;
+  jobMaxHours: number;
+  /** Milliseconds in one frequency hour of the scheduler (3,600,000 except in tests). */
+  hourMs: number;
+}
+
+/**
+ * The orchestrator's domain wired from its dependencies: startOrchestrator hands in the mongoose
+ * stores, NATS and the gRPC clients; test-world.ts the in-memory fakes and a settable clock.
+ */
+export function buildOrchestrator(deps: {
+  stores: Stores;
+  events: OrchestratorEvents;
+  plans: PlanSource;
+  /** Plans for the timers' passes over every user (cached); the user's own calls read `plans`. */
+  jobPlans?: PlanSource;
+  blobs: BlobStore;
+  now: () => Date;
+  limits: OrchestratorLimits;
+  log: Pick<Logger, 'info' | 'warn' | 'debug'>;
+}) {
+  const { stores, events, plans, blobs, now, log, limits } = deps;
+  const jobPlans = deps.jobPlans ?? plans;
+  const { heartbeatTimeoutMs } = limits;
+
+  const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
+  const databases = databasesFactory({ store: stores.databases, plans });
+  const backups = backupsFactory({
+    store: stores.backups,
+    restores: stores.restores,
+    databases,
+    dispatch,
+    plans,
+    blobs,
+    events,
+    now,
+    log,
+  });
+  const restores = restoresFactory({
+    store: stores.restores,
+    backups: stores.backups,
+    databases,
+    dispatch,
+    plans,
+    events,
+    now,
+    log,
+  });
+  const watchdog = watchdogFactory({
+    jobs: [watched(backups.lifecycle), watched(restores.lifecycle)],
+    agents: stores.agents,
+    now,
+    limits: {
+      commandTimeoutMs: limits.commandTimeoutMs,
+      heartbeatTimeoutMs,
+      jobMaxHours: limits.jobMaxHours,
+    },
+    log,
+  });
+  const agents = agentsFactory({
+    store: stores.agents,
+    databaseStore: stores.databases,
+    databases,
+    dispatch,
+    reconcileJobs: (agentId, running) => watchdog.heartbeat(agentId, running),
+    events,
+    now,
+    heartbeatTimeoutMs,
+    log,
+  });
+  const settings = settingsFactory({ store: stores.settings, plans, events });
+  const scheduler = schedulerFactory({
+    stores,
+    backups,
+    databases,
+    dispatch,
+    plans: jobPlans,
+    events,
+    now,
+    hourMs: limits.hourMs,
+    heartbeatTimeoutMs,
+    log,
+  });
+  const retention = retentionFactory({ stores, backups, plans: jobPlans, now, log });
+  const cleanup = accountCleanup({ stores, blobs, log });
+  return {
+    dispatch,
+    databases,
+    backups,
+    restores,
+    watchdog,
+    agents,
+    settings,
+    scheduler,
+    retention,
+    cleanup,
+  };
+}
+export type Orchestrator = ReturnType<typeof buildOrchestrator>;
+
+/** Connects to Mongo, NATS, auth and storage; serves gRPC, consumes events and runs the timers. */
+export async function startOrchestrator(
+  config: OrchestratorConfig,
+  { log }: ServiceContext,
+): Promise<StartedService> {
+  const conn = await connectMongo(config.MONGODB_URI, config.ORCHESTRATOR_DB);
+  const models = orchestratorModels(conn);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  const events = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'backup-orchestrator',
+    log,
+    streams: ORCHESTRATOR_STREAMS,
+  });
+  const plans = authPlans(config.AUTH_GRPC);
+  const blobs = storageBlobs(config.STORAGE_GRPC);
+  const o = buildOrchestrator({
+    stores: mongoStores(models),
+    events,
+    plans,
+    jobPlans: cachedPlans(plans, PLAN_CACHE_MS),
+    blobs,
+    now: () => new Date(),
+    limits: {
+      heartbeatTimeoutMs: config.HEARTBEAT_TIMEOUT_MS,
+      commandTimeoutMs: config.COMMAND_TIMEOUT_MS,
+      jobMaxHours: config.JOB_MAX_HOURS,
+      hourMs: config.SCHEDULER_SLOT_SECONDS * 1000,
+    },
+    log,
+  });
+
+  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
+    { definition: orchestrator.OrchestratorServiceService, impl: orchestratorHandlers({ log, ...o }) },
+  ]);
+  await startOrchestratorConsumers(events, {
+    userDeleted: ({ userId }) => o.cleanup.userDeleted(userId),
+    scheduleDue: async (data) => {
+      await o.scheduler.due(data);
+    },
+  });
+  const timers = config.JOBS_ENABLED
+    ? [
+        every('scheduler', config.SCHEDULER_TICK_MS, () => o.scheduler.tick(), log),
+        every('retention', config.RETENTION_TICK_MS, () => o.retention.tick(), log),
+        every('watchdog', config.WATCHDOG_TICK_MS, () => o.watchdog.tick(), log),
+      ]
+    : [];
+
+  return {
+    ready: () => conn.readyState === 1 && !events.nc.isClosed(),
+    info: { grpcPort: grpc.port },
+    steps: [
+      { name: 'grpc health', stop: async () => grpc.setServing(false) },
+      // Timers finish their current pass; no new pass starts.
+      { name: 'timers', stop: () => Promise.all(timers.map((t) => t.stop())) },
+      { name: 'grpc', stop: () => grpc.stop() },
+      // Stops the consumers after their in-flight event, then drains NATS, before Mongo closes.
+      { name: 'nats', stop: () => events.close() },
+      {
+        name: 'grpc clients',
+        stop: async () => {
+          plans.close();
+          blobs.close();
+        },
+      },
+      { name: 'mongo', stop: () => conn.close() },
+    ],
+  };
+}

@@ -1,0 +1,292 @@
+// One set of cases for both store implementations: the in-memory fakes the unit tests use and the
+// mongoose stores on a real FerretDB. A case that passes for one and fails for the other means a
+// unit test somewhere proves less than it claims.
+import type { Connection } from 'mongoose';
+import { connectMongo, isDuplicateKeyError } from '@coffer/common';
+import {
+  startFerretDb,
+  OTHER_USER_ID as OTHER,
+  TEST_USER_ID as USER,
+  type RunningServer,
+} from '@coffer/local-stack';
+import { orchestratorModels } from '../model';
+import { fakeStores } from './fake';
+import { mongoStores } from './index';
+import type { BackupRecord, NewBackup, NewRestore, Stores } from './types';
+
+let ferret: RunningServer | undefined;
+let conn: Connection | undefined;
+let databases = 0;
+
+beforeAll(async () => {
+  ferret = await startFerretDb();
+  conn = await connectMongo(ferret.url, 'orchestrator_contract');
+}, 60_000);
+
+afterAll(async () => {
+  await conn?.close();
+  await ferret?.stop();
+});
+
+/** Each case gets a database of its own, so cases never see each other's records. */
+async function onFerretDb(): Promise<Stores> {
+  const db = conn!.useDb(`orchestrator_contract_${++databases}`, { useCache: false });
+  const models = orchestratorModels(db);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  return mongoStores(models);
+}
+
+const t0 = new Date('2025-06-01T00:00:00Z');
+const hours = (h: number) => new Date(t0.getTime() + h * 3_600_000);
+const ids = (...letters: string[]) => letters.map((x) => x.repeat(24));
+const reg = (instanceId = 'i1', userId = USER) => ({
+  userId,
+  instanceId,
+  name: 'web-1',
+  hostname: 'web-1.internal',
+  platform: 'linux',
+  version: '1.0.0',
+  databases: ['shop'],
+});
+
+function newBackup(id: string, h: number, status: BackupRecord['status'], extra: Partial<NewBackup> = {}) {
+  return {
+    id,
+    userId: USER,
+    databaseName: 'shop',
+    agentId: 'agent-1',
+    type: 'manual',
+    status,
+    size: 100,
+    keyFingerprint: null,
+    createdAt: hours(h),
+    commandId: `c-${id}`,
+    commandSentAt: hours(h),
+    scheduleSlot: `manual:${id}`,
+    deleteReason: null,
+    deletingSince: null,
+    ...extra,
+  } satisfies NewBackup;
+}
+
+function newRestore(id: string, h: number, extra: Partial<NewRestore> = {}): NewRestore {
+  return {
+    id,
+    userId: USER,
+    backupId: 'f'.repeat(24),
+    databaseName: 'shop',
+    agentId: 'agent-1',
+    status: 'pending',
+    createdAt: hours(h),
+    commandId: `c-${id}`,
+    commandSentAt: hours(h),
+    documentsRestored: 0,
+    documentsFailed: 0,
+    ...extra,
+  };
+}
+
+describe.each([
+  ['in-memory fakes', async () => fakeStores() as Stores],
+  ['mongoose on FerretDB', onFerretDb],
+])('orchestrator stores: %s', (_name, make) => {
+  let stores: Stores;
+  beforeEach(async () => {
+    stores = await make();
+  });
+
+  describe('agents', () => {
+    it('upsert by instance: new once, new again after a reset, hidden while retired', async () => {
+      const first = await stores.agents.register(reg(), t0);
+      expect(first).toMatchObject({ isNew: true, agent: { connected: true, retired: false, createdAt: t0 } });
+      const again = await stores.agents.register({ ...reg(), version: '1.1.0' }, hours(1));
+      expect(again).toMatchObject({ isNew: false, agent: { id: first.agent.id, version: '1.1.0' } });
+      expect(again.agent.createdAt).toEqual(t0);
+      expect(await stores.agents.retire(USER, first.agent.id)).toMatchObject({ retired: true });
+      expect(await stores.agents.retire(USER, first.agent.id)).toBeNull();
+      expect(await stores.agents.list(USER)).toEqual([]);
+      expect(await stores.agents.findInstance(USER, 'i1')).toMatchObject({ retired: true });
+      expect((await stores.agents.register(reg(), hours(2))).isNew).toBe(true);
+    });
+
+    it('heartbeats and disconnects only the owner’s live agent; lists oldest first', async () => {
+      const a = (await stores.agents.register(reg('i1'), t0)).agent;
+      const b = (await stores.agents.register(reg('i2'), hours(1))).agent;
+      await stores.agents.register(reg('i3', OTHER), hours(2));
+      expect((await stores.agents.list(USER)).map((x) => x.id)).toEqual([a.id, b.id]);
+
+      expect(await stores.agents.heartbeat(OTHER, a.id, hours(3))).toBeNull();
+      expect(await stores.agents.heartbeat(USER, a.id, hours(3), ['shop', 'crm'])).toMatchObject({
+        lastSeen: hours(3),
+        databases: ['shop', 'crm'],
+      });
+      expect(await stores.agents.disconnect(USER, a.id, hours(4))).toMatchObject({ connected: true });
+      expect(await stores.agents.disconnect(USER, a.id, hours(4))).toBeNull();
+      expect(await stores.agents.get(a.id)).toMatchObject({ connected: false, disconnectedAt: hours(4) });
+      expect((await stores.agents.connected()).map((x) => x.instanceId).sort()).toEqual(['i2', 'i3']);
+      expect(await stores.agents.heartbeat(USER, a.id, hours(5))).toMatchObject({
+        connected: true,
+        disconnectedAt: null,
+      });
+    });
+
+    it('removes one agent (of its owner only) or all of a user', async () => {
+      const a = (await stores.agents.register(reg('i1'), t0)).agent;
+      await stores.agents.register(reg('i2'), t0);
+      expect(await stores.agents.remove(a.id, OTHER)).toBe(false);
+      expect(await stores.agents.remove(a.id, USER)).toBe(true);
+      expect(await stores.agents.remove(a.id)).toBe(false);
+      expect(await stores.agents.get('not-an-id')).toBeNull();
+      await stores.agents.removeByUser(USER);
+      expect(await stores.agents.list(USER)).toEqual([]);
+    });
+  });
+
+  describe('databases', () => {
+    it('adds only the names the user lacks, lists them oldest first, scoped to the user', async () => {
+      await stores.databases.ensure(USER, ['shop'], t0);
+      await stores.databases.ensure(USER, ['shop', 'crm'], hours(1));
+      await stores.databases.ensure(OTHER, ['shop'], hours(2));
+      const list = await stores.databases.list(USER);
+      expect(list.map((d) => [d.name, d.createdAt, d.enabled, d.lastScheduledSlot])).toEqual([
+        ['shop', t0, true, null],
+        ['crm', hours(1), true, null],
+      ]);
+      const shop = list[0]!;
+      expect(await stores.databases.get(OTHER, shop.id)).toBeNull();
+      expect(await stores.databases.byName(USER, 'crm')).toMatchObject({ name: 'crm' });
+      expect(await stores.databases.setEnabled(OTHER, shop.id, false)).toBe(false);
+      expect(await stores.databases.setEnabled(USER, shop.id, false)).toBe(true);
+      expect((await stores.databases.enabled()).map((d) => [d.userId, d.name])).toEqual([
+        [USER, 'crm'],
+        [OTHER, 'shop'],
+      ]);
+      await stores.databases.markScheduled(USER, 'crm', 'auto:24h:7');
+      expect(await stores.databases.byName(USER, 'crm')).toMatchObject({ lastScheduledSlot: 'auto:24h:7' });
+      await stores.databases.removeByUser(USER);
+      expect(await stores.databases.list(USER)).toEqual([]);
+      expect(await stores.databases.list(OTHER)).toHaveLength(1);
+    });
+  });
+
+  describe('settings', () => {
+    it('takes the defaults on insert and answers the values before and after', async () => {
+      const defaults = { frequency: 24, retention: 72 };
+      expect(await stores.settings.save(USER, { retention: 168 }, defaults)).toEqual({
+        before: null,
+        after: { frequency: 24, retention: 168 },
+      });
+      expect(await stores.settings.save(USER, { frequency: 1 }, defaults)).toEqual({
+        before: { frequency: 24, retention: 168 },
+        after: { frequency: 1, retention: 168 },
+      });
+      expect(await stores.settings.get(USER)).toEqual({ frequency: 1, retention: 168 });
+      expect(await stores.settings.all()).toEqual(new Map([[USER, { frequency: 1, retention: 168 }]]));
+      await stores.settings.remove(USER);
+      expect(await stores.settings.get(USER)).toBeNull();
+    });
+  });
+
+  describe('backups', () => {
+    it('keeps one backup per schedule slot of a database', async () => {
+      await stores.backups.insert(newBackup(ids('a')[0]!, 0, 'pending', { scheduleSlot: 'auto:1h:1' }));
+      const dup = await stores.backups
+        .insert(newBackup(ids('b')[0]!, 0, 'pending', { scheduleSlot: 'auto:1h:1' }))
+        .catch((e: unknown) => e);
+      expect(isDuplicateKeyError(dup)).toBe(true);
+      // The same slot of another database is another backup.
+      await stores.backups.insert(
+        newBackup(ids('c')[0]!, 0, 'pending', { scheduleSlot: 'auto:1h:1', databaseName: 'crm' }),
+      );
+      expect(await stores.backups.ofUser(USER)).toHaveLength(2);
+    });
+
+    it('moves a job only from the states, owner, agent and command the transition names', async () => {
+      const [id] = ids('a') as [string];
+      const inserted = await stores.backups.insert(newBackup(id, 0, 'pending'));
+      expect(inserted).toMatchObject({ startedAt: null, completedAt: null, error: null, absentSince: null });
+      const t = (f: object, set: Partial<BackupRecord>) =>
+        stores.backups.transition({ id, status: ['pending'], ...f }, set);
+      expect(await t({ userId: OTHER }, { status: 'in-progress' })).toBeNull();
+      expect(await t({ agentId: 'agent-2' }, { status: 'in-progress' })).toBeNull();
+      expect(await t({ commandId: 'other' }, { status: 'in-progress' })).toBeNull();
+      expect(await t({ status: ['in-progress'] }, { status: 'failed' })).toBeNull();
+      expect(await stores.backups.transition({ id: 'not-an-id', status: ['pending'] }, {})).toBeNull();
+      const started = await t(
+        { userId: USER, agentId: 'agent-1', commandId: `c-${id}` },
+        { status: 'in-progress', startedAt: hours(1) },
+      );
+      expect(started).toMatchObject({ id, status: 'in-progress', startedAt: hours(1), size: 100 });
+      expect(await stores.backups.get(id)).toEqual(started);
+      expect(await t({}, { status: 'failed' })).toBeNull();
+    });
+
+    it('finds unconfirmed, running and per-agent jobs', async () => {
+      const [a, b, c] = ids('a', 'b', 'c') as [string, string, string];
+      await stores.backups.insert(newBackup(a, 0, 'pending'));
+      await stores.backups.insert(newBackup(b, 2, 'pending'));
+      await stores.backups.insert(newBackup(c, 0, 'in-progress', { agentId: 'agent-2' }));
+      expect((await stores.backups.unconfirmed(hours(1))).map((x) => x.id)).toEqual([a]);
+      expect((await stores.backups.running()).map((x) => x.id)).toEqual([c]);
+      expect(
+        (await stores.backups.ofAgent('agent-1', ['pending', 'in-progress'])).map((x) => x.id).sort(),
+      ).toEqual([a, b]);
+      expect(await stores.backups.ofAgent('agent-2', ['pending'])).toEqual([]);
+    });
+
+    it('answers the queries of the scheduler, retention and the lists', async () => {
+      const [a, b, c, d] = ids('a', 'b', 'c', 'd') as [string, string, string, string];
+      await stores.backups.insert(newBackup(a, 0, 'completed'));
+      await stores.backups.insert(newBackup(b, 1, 'failed'));
+      await stores.backups.insert(newBackup(c, 2, 'completed'));
+      await stores.backups.insert(newBackup(d, 3, 'in-progress'));
+      expect((await stores.backups.startedSince(USER, 'shop', hours(1))).map((x) => x.id)).toEqual([c, d]);
+      expect((await stores.backups.latestStarted(USER, 'shop'))!.id).toBe(d);
+      expect(await stores.backups.latestStarted(USER, 'crm')).toBeNull();
+      expect(await stores.backups.usersWithFinishedBefore(hours(10))).toEqual([USER]);
+      expect(await stores.backups.usersWithFinishedBefore(t0)).toEqual([]);
+
+      // Claims go oldest first, skip what the caller names, and hide the backup from the lists.
+      expect(await stores.backups.claimExpired(USER, hours(10), hours(10), [])).toMatchObject({
+        id: a,
+        status: 'completed',
+      });
+      expect(await stores.backups.get(a)).toMatchObject({
+        status: 'deleting',
+        deletingSince: hours(10),
+        deleteReason: 'auto',
+      });
+      expect((await stores.backups.claimExpired(USER, hours(10), hours(10), [b]))!.id).toBe(c);
+      expect(await stores.backups.claimExpired(USER, hours(10), hours(10), [b])).toBeNull();
+      expect(await stores.backups.reclaimStaleDeletion(hours(10), hours(11))).toBeNull();
+      expect(await stores.backups.reclaimStaleDeletion(hours(11), hours(12))).toMatchObject({
+        status: 'deleting',
+        deletingSince: hours(12),
+      });
+      expect((await stores.backups.list(USER, 10)).map((x) => x.id)).toEqual([d, b]);
+      expect((await stores.backups.list(USER, 1)).map((x) => x.id)).toEqual([d]);
+      expect(await stores.backups.stats()).toEqual({ totalCount: 2, totalSize: 200 });
+
+      expect(await stores.backups.remove(a)).toBe(true);
+      expect(await stores.backups.remove(a)).toBe(false);
+      expect(await stores.backups.get(a)).toBeNull();
+    });
+  });
+
+  describe('restores', () => {
+    it('lists newest first and finds the active ones by backup and by database', async () => {
+      const [a, b, c] = ids('a', 'b', 'c') as [string, string, string];
+      await stores.restores.insert(newRestore(a, 0, { status: 'completed' }));
+      await stores.restores.insert(newRestore(b, 1));
+      await stores.restores.insert(newRestore(c, 2, { status: 'in-progress', databaseName: 'crm' }));
+      expect((await stores.restores.list(USER, 10)).map((x) => x.id)).toEqual([c, b, a]);
+      expect((await stores.restores.activeForBackup('f'.repeat(24))).map((x) => x.id).sort()).toEqual([b, c]);
+      expect((await stores.restores.activeForDatabase(USER, 'shop')).map((x) => x.id)).toEqual([b]);
+      expect(
+        await stores.restores.transition({ id: b, status: ['pending'] }, { status: 'in-progress' }),
+      ).toMatchObject({ status: 'in-progress', documentsRestored: 0 });
+      await stores.restores.removeByUser(USER);
+      expect(await stores.restores.list(USER, 10)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import http from 'node:http';
+import {
+  connectEventBus,
+  connectRedis,
+  type Logger,
+  type RedisClient,
+  type ServiceContext,
+  type StartedService,
+} from '@coffer/common';
+import { closeClients, serviceClients, type Clients } from './clients.js';
+import type { GatewayConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { identity as identityFactory } from './http/identity.js';
+import { rateLimiter } from './http/rate-limit.js';
+import { RouteTable } from './http/route.js';
+import { startFanout } from './realtime/fanout.js';
+import { startRealtime } from './realtime/socket.js';
+import { apiRoutes } from './routes/index.js';
+import { startAgentNamespace } from './agents/namespace.js';
+import { startCommandRelay } from './agents/commands.js';
+
+/** The REST side of the gateway (identity, routes, Express app) wired from its dependencies. */
+export function buildGateway(deps: {
+  config: GatewayConfig;
+  clients: Clients;
+  redis: RedisClient;
+  log: Logger;
+}) {
+  const { config, clients, log } = deps;
+  const identity = identityFactory({
+    jwtSecret: config.JWT_SECRET,
+    cacheMs: config.ACCOUNT_STATE_CACHE_MS,
+    accountState: (userId) => clients.auth.getAccountState({ userId }),
+    resolveApiKey: (apiKey) => clients.auth.resolveApiKey({ apiKey }),
+  });
+  const routes = apiRoutes(new RouteTable(identity), {
+    clients,
+    config,
+    identity,
+    rateLimit: rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS),
+    log,
+    storageUsed: async (userId) => (await clients.storage.usage({ userId })).bytesUsed,
+  });
+  const app = createApp({
+    log,
+    routes,
+    webDist: config.WEB_DIST,
+    downloads: config.AGENT_DOWNLOADS_DIR,
+    trustProxy: config.TRUST_PROXY,
+  });
+  return { identity, routes, app };
+}
+
+/** Connects to Redis, NATS and the services; serves HTTP, Socket.IO and the agents' namespace. */
+export async function startGateway(config: GatewayConfig, { log }: ServiceContext): Promise<StartedService> {
+  const clients = serviceClients(config);
+  const redis = await connectRedis(config.REDIS_URL);
+  const bus = await connectEventBus({
+    url: config.NATS_URL,
+    name: 'gateway',
+    log,
+    streams: ['BACKUP', 'RESTORE', 'AGENT'],
+  });
+  const { identity, app } = buildGateway({ config, clients, redis, log });
+
+  // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute
+  // request timeout would cut large ones. Slow-header clients are still cut by headersTimeout.
+  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 }, app);
+  const io = await startRealtime({ server, redis, identity, log });
+  const fanout = await startFanout(bus, io);
+  const agents = startAgentNamespace({ io, identity, clients, bus, log });
+  const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+
+  return {
+    ready: () => redis.isReady && !bus.nc.isClosed(),
+    info: { port: config.PORT },
+    steps: [
+      { name: 'command relay', stop: () => commands.stop() },
+      { name: 'fanout', stop: () => fanout.stop() },
+      { name: 'socket.io', stop: () => new Promise((resolve) => io.close(() => resolve(undefined))) },
+      { name: 'http', stop: () => new Promise((resolve) => server.close(() => resolve(undefined))) },
+      { name: 'grpc clients', stop: async () => closeClients(clients) },
+      { name: 'nats', stop: () => bus.close() },
+      { name: 'redis', stop: () => redis.quit() },
+    ],
+  };
+}

@@ -1,0 +1,44 @@
+import type { Logger } from '@coffer/common';
+import type { Clients } from '../clients.js';
+import type { GatewayConfig } from '../config.js';
+import type { Identity } from '../http/identity.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { RouteTable, type RouteSpec } from '../http/route.js';
+import { adminRoutes } from './admin.js';
+import { agentDataRoutes } from './agent-data.js';
+import { agentRoutes } from './agents.js';
+import { authRoutes } from './auth.js';
+import { backupRoutes } from './backups.js';
+import { settingsRoutes } from './settings.js';
+import { userRoutes } from './user.js';
+
+export interface ApiRouteDeps {
+  clients: Clients;
+  config: GatewayConfig;
+  identity: Identity;
+  rateLimit: RateLimiter;
+  log: Logger;
+  storageUsed: (userId: string) => Promise<number>;
+}
+
+/** Every REST route of the gateway, in the order they are matched (the OpenAPI document lists them all). */
+export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
+  const { clients } = deps;
+  authRoutes(t, { clients, config: deps.config, rateLimit: deps.rateLimit });
+  userRoutes(t, { clients, storageUsed: deps.storageUsed });
+  settingsRoutes(t, { clients });
+  backupRoutes(t, { clients });
+  agentRoutes(t, { clients });
+  agentDataRoutes(t, { clients, log: deps.log });
+  adminRoutes(t, { clients, identity: deps.identity });
+  return t;
+}
+
+/**
+ * The routes' declarations alone, for the OpenAPI document (npm run openapi:gen) and tests:
+ * built with stand-in dependencies, so their handlers must never run.
+ */
+export function routeDeclarations(): RouteSpec[] {
+  const unused = { clients: {} } as ApiRouteDeps;
+  return apiRoutes(new RouteTable({} as Identity), unused).specs;
+}
