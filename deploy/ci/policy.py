@@ -20,10 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Settings the deployment already passes for code changes requested from services/common (see
 # docs/operations.md, "Pending code changes"). A service does not read them yet; zod drops them.
-PENDING = {
-    'NATS_STREAM_REPLICAS': 'replicas of the JetStream streams (services/common ensureStreams)',
-    'SHUTDOWN_TIMEOUT_SECONDS': 'how long a graceful shutdown may take (services/common onShutdown)',
-}
+PENDING = {}
 # Values that must never be written into a manifest or have a default in the compose file.
 SECRET_KEYS = {
     'JWT_SECRET', 'API_KEY_PEPPER', 'COFFER_ADMIN_EMAIL', 'COFFER_ADMIN_PASSWORD', 'MONGODB_URI',
@@ -106,10 +103,6 @@ def check_service_env(where, service, env):
         problem(f'{where}: OPS_PORT={env["OPS_PORT"]}, the probes use {OPS_PORT}')
     if env.get('OPS_HOST') not in (None, '0.0.0.0'):
         problem(f'{where}: OPS_HOST must be 0.0.0.0 so probes reach the ops port')
-    tp = env.get('TRUST_PROXY')
-    if tp is not None and re.fullmatch(r'\s*\d+\s*', str(tp)):
-        problem(f'{where}: TRUST_PROXY={tp}: Express reads a string as addresses, so this trusts the '
-                f'address 0.0.0.{tp}, not {tp} hop(s); use CIDRs or loopback/linklocal/uniquelocal')
     listen = env.get('GRPC_LISTEN')
     if listen is not None and not str(listen).startswith('0.0.0.0:'):
         problem(f'{where}: GRPC_LISTEN={listen} is not reachable from other containers')

@@ -32,6 +32,7 @@ export async function startAudit(config: AuditConfig, { log }: ServiceContext): 
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'audit',
     log,
     streams: auditSubscriptions().map((s) => s.stream),

@@ -72,6 +72,7 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'auth',
     log,
     streams: [...AUTH_STREAMS],

@@ -141,6 +141,7 @@ export async function startOrchestrator(
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'backup-orchestrator',
     log,
     streams: ORCHESTRATOR_STREAMS,

@@ -22,11 +22,37 @@ export const baseEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** JetStream replicas of each stream (3 in a NATS cluster); a start never lowers an existing one. */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27017'),
   OPS_PORT: port(0),
+  /** How long a graceful stop may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** Where /livez, /readyz and /metrics listen; 0.0.0.0 in containers so probes can reach them. */
   OPS_HOST: z.string().default('127.0.0.1'),
 };
+
+/** The secret the local run and the tests use; refused in production. */
+export const DEVELOPMENT_SECRET = 'coffer-local-development-secret-change-me';
+
+/**
+ * A secret setting (JWT_SECRET, API_KEY_PEPPER): the development default locally; in production a
+ * real value is required — the default, a 'change-me' placeholder or anything under 32 characters
+ * would let anyone who read the docs forge tokens.
+ */
+export const secretSetting = () => z.string().min(16).default(DEVELOPMENT_SECRET);
+
+/** The names of secret settings that are not fit for production, for a refine() on the schema. */
+export function weakSecrets(
+  config: { NODE_ENV: string } & Record<string, unknown>,
+  names: string[],
+): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  return names.filter((n) => {
+    const v = String(config[n] ?? '');
+    return v === DEVELOPMENT_SECRET || /change-?me/i.test(v) || v.length < 32;
+  });
+}
 
 /** Address of another service's gRPC server, e.g. AUTH_GRPC=127.0.0.1:50051. */
 export const grpcAddress = (fallback: string) =>

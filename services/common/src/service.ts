@@ -30,6 +30,7 @@ export interface ServiceBaseConfig {
   LOG_LEVEL: string;
   OPS_PORT: number;
   OPS_HOST: string;
+  SHUTDOWN_TIMEOUT_SECONDS?: number;
 }
 
 export type ServiceStart<C> = (config: C, ctx: ServiceContext) => Promise<StartedService>;
@@ -64,7 +65,7 @@ export function runService<C extends ServiceBaseConfig>(
     });
     log.info({ ...service.info, opsPort: ops.port }, `${name} ready`);
     const steps: StopStep[] = [...service.steps, { name: 'ops server', stop: () => ops.close() }];
-    onShutdown(log, [() => stopInOrder(steps, log)]);
+    onShutdown(log, [() => stopInOrder(steps, log)], (config.SHUTDOWN_TIMEOUT_SECONDS ?? 15) * 1000);
   })().catch((err: unknown) => {
     log.fatal({ err }, `${name} failed to start`);
     process.exit(1);

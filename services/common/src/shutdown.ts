@@ -2,9 +2,10 @@ import type { Logger } from './logger.js';
 
 /**
  * Runs the given steps in order on SIGTERM/SIGINT (stop taking work, finish in-flight work, close
- * connections), then exits. A second signal or a 15 s overrun exits at once.
+ * connections), then exits. A second signal or an overrun of `timeoutMs` (SHUTDOWN_TIMEOUT_SECONDS:
+ * long enough for a gateway or storage to finish an upload) exits at once.
  */
-export function onShutdown(log: Logger, steps: Array<() => Promise<unknown>>): void {
+export function onShutdown(log: Logger, steps: Array<() => Promise<unknown>>, timeoutMs = 15_000): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
@@ -13,7 +14,7 @@ export function onShutdown(log: Logger, steps: Array<() => Promise<unknown>>): v
     const timer = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 15_000);
+    }, timeoutMs);
     timer.unref();
     void (async () => {
       for (const step of steps) {

@@ -57,6 +57,7 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const redis = await connectRedis(config.REDIS_URL);
   const bus = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'gateway',
     log,
     streams: ['BACKUP', 'RESTORE', 'AGENT'],

@@ -1,35 +1,50 @@
 import { z } from 'zod';
-import { baseEnv, defaultGrpc, grpcAddress, loadConfig, port } from '@coffer/common';
+import {
+  baseEnv,
+  defaultGrpc,
+  grpcAddress,
+  loadConfig,
+  port,
+  secretSetting,
+  weakSecrets,
+} from '@coffer/common';
 
-const schema = z.object({
-  ...baseEnv,
-  PORT: port(8080),
-  HOST: z.string().default('127.0.0.1'),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  JWT_SECRET: z.string().min(16).default('coffer-local-development-secret-change-me'),
-  AUTH_GRPC: grpcAddress(defaultGrpc.auth),
-  NOTIFICATION_GRPC: grpcAddress(defaultGrpc.notification),
-  AUDIT_GRPC: grpcAddress(defaultGrpc.audit),
-  ORCHESTRATOR_GRPC: grpcAddress(defaultGrpc.orchestrator),
-  STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
-  /** The built web app (web/dist); served on the same origin as /api when present. */
-  WEB_DIST: z.string().optional(),
-  /** The agent downloads (agent binaries, installers, SHA256SUMS), served under /downloads. */
-  AGENT_DOWNLOADS_DIR: z.string().optional(),
-  /** Express 'trust proxy' setting: which hops may set X-Forwarded-For (e.g. 'loopback'). */
-  TRUST_PROXY: z.string().default('false'),
-  /** How long a user's account state (ban, role) is cached before asking auth again. */
-  ACCOUNT_STATE_CACHE_MS: z.coerce.number().int().min(0).default(3000),
-  RATE_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
-  RATE_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
-  RATE_FORGOT_PER_IP: z.coerce.number().int().min(1).default(10),
-  RATE_FORGOT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
-  RATE_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(15 * 60),
-});
+const schema = z
+  .object({
+    ...baseEnv,
+    PORT: port(8080),
+    HOST: z.string().default('127.0.0.1'),
+    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+    JWT_SECRET: secretSetting(),
+    AUTH_GRPC: grpcAddress(defaultGrpc.auth),
+    NOTIFICATION_GRPC: grpcAddress(defaultGrpc.notification),
+    AUDIT_GRPC: grpcAddress(defaultGrpc.audit),
+    ORCHESTRATOR_GRPC: grpcAddress(defaultGrpc.orchestrator),
+    STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
+    /** The built web app (web/dist); served on the same origin as /api when present. */
+    WEB_DIST: z.string().optional(),
+    /** The agent downloads (agent binaries, installers, SHA256SUMS), served under /downloads. */
+    AGENT_DOWNLOADS_DIR: z.string().optional(),
+    /**
+     * Express 'trust proxy': which hops may set X-Forwarded-For: a number of hops ('1' behind one
+     * ingress), or addresses/subnets/names ('loopback,uniquelocal').
+     */
+    TRUST_PROXY: z.string().default('false'),
+    /** How long a user's account state (ban, role) is cached before asking auth again. */
+    ACCOUNT_STATE_CACHE_MS: z.coerce.number().int().min(0).default(3000),
+    RATE_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
+    RATE_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+    RATE_FORGOT_PER_IP: z.coerce.number().int().min(1).default(10),
+    RATE_FORGOT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    RATE_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
+  })
+  .refine((c) => weakSecrets(c, ['JWT_SECRET']).length === 0, {
+    message: 'JWT_SECRET must be set in production to the random value auth uses (at least 32 characters)',
+  });
 
 export type GatewayConfig = z.infer<typeof schema>;
 export const loadGatewayConfig = () => loadConfig('gateway', schema);

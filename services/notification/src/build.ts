@@ -81,6 +81,7 @@ export async function startNotification(
   const outbox = outboxStore(models);
   const events = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'notification',
     log,
     streams: notificationStreams(),

@@ -60,6 +60,7 @@ export async function startStorage(
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectEventBus({
     url: config.NATS_URL,
+    replicas: config.NATS_STREAM_REPLICAS,
     name: 'storage',
     log,
     streams: STORAGE_STREAMS,

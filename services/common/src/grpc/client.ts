@@ -35,6 +35,9 @@ export function grpcClient<C extends Client>(
   const client = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    // A name with several addresses (a headless Kubernetes Service) spreads calls over all of them
+    // instead of pinning every call to the first pod's connection.
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
   });
   const wrapped: Record<string, unknown> = { close: () => client.close(), raw: client };
   const proto = Object.getPrototypeOf(client) as Record<string, unknown>;

@@ -50,8 +50,12 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** Creates (or updates) the named streams; safe to call from every replica at every start. */
-export async function ensureStreams(jsm: JetStreamManager, names: StreamName[]): Promise<void> {
+/**
+ * Creates (or updates) the named streams; safe to call from every replica at every start. The
+ * replica count only ever grows here: a service started with a smaller setting (an old pod during
+ * a rollout) must not shrink a clustered stream.
+ */
+export async function ensureStreams(jsm: JetStreamManager, names: StreamName[], replicas = 1): Promise<void> {
   for (const name of names) {
     const def = STREAMS[name];
     const config = {
@@ -60,11 +64,14 @@ export async function ensureStreams(jsm: JetStreamManager, names: StreamName[]):
       max_age: def.maxAgeHours * NS_PER_HOUR,
       duplicate_window: DUPLICATE_WINDOW_NS,
     };
-    try {
-      await jsm.streams.info(name);
-      await jsm.streams.update(name, config);
-    } catch {
-      await jsm.streams.add(config);
+    const existing = await jsm.streams.info(name).catch(() => undefined);
+    if (existing) {
+      await jsm.streams.update(name, {
+        ...config,
+        num_replicas: Math.max(existing.config.num_replicas ?? 1, replicas),
+      });
+    } else {
+      await jsm.streams.add({ ...config, num_replicas: replicas });
     }
   }
 }
@@ -75,11 +82,13 @@ export async function connectEventBus(opts: {
   name: string;
   log: Logger;
   streams: StreamName[];
+  /** JetStream stream replicas (NATS_STREAM_REPLICAS); 1 on a single server. */
+  replicas?: number;
 }): Promise<EventBus> {
   const nc = await connect({ servers: opts.url, name: opts.name, maxReconnectAttempts: -1 });
   const js: JetStreamClient = jetstream(nc);
   const jsm = await jetstreamManager(nc);
-  await ensureStreams(jsm, opts.streams);
+  await ensureStreams(jsm, opts.streams, opts.replicas ?? 1);
   const consumptions = new Set<Consumption>();
 
   return {

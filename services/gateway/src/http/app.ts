@@ -9,6 +9,13 @@ import { API_VERSION, JSON_BODY_LIMIT, openApiDocument } from './openapi.js';
 import type { RouteTable } from './route.js';
 
 /** The Express app: security headers, JSON parsing, the API routes, the OpenAPI document, the web app. */
+/** Express reads a numeric string as an address; a number of hops must be a number. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'false' || value === '') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
 export function createApp(deps: {
   log: Logger;
   routes: RouteTable;
@@ -19,10 +26,7 @@ export function createApp(deps: {
 }): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set(
-    'trust proxy',
-    deps.trustProxy === 'false' ? false : deps.trustProxy === 'true' ? true : deps.trustProxy,
-  );
+  app.set('trust proxy', trustProxySetting(deps.trustProxy));
   app.use(
     helmet({
       contentSecurityPolicy: {
