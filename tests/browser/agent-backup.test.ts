@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { formatBytes, formatCount } from '../../web/src/lib/format';
 import { newUser, type TestUser } from '../integration/helpers';
-import { seedDatabase } from '../integration/pipeline/data';
+import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   cleanupAll,
   requirePrerequisites,

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BSON, Int32, MongoClient, type Document } from 'mongodb';
+import { BSON, Int32, MongoClient } from 'mongodb';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { decryptFile } from '../crypto/verify.js';
 import { buildArchive } from '../testing/archive-builder.js';
@@ -26,7 +26,12 @@ import { runBackup, type BackupResult } from './backup.js';
 import { PipelineError } from './errors.js';
 import type { Progress } from './progress.js';
 import { runRestore } from './restore.js';
-import { everyType } from '../testing/bson-fixtures';
+import {
+  seedDatabase,
+  snapshot as snapshotOf,
+  type FreeDoc,
+  type Snapshot,
+} from '../testing/database-fixtures.js';
 
 jest.setTimeout(180_000);
 
@@ -52,82 +57,7 @@ afterAll(async () => {
 
 const uriFor = (db: string) => `${ferret.uri}${encodeURIComponent(db)}`;
 
-// ---------------------------------------------------------------------------------------------
-// Seed data: every BSON type FerretDB stores (architecture §6), awkward collection names,
-// unique/compound/sparse indexes, an empty collection, and enough random data for many chunks.
-
-/** Documents whose _id is not an ObjectId. */
-type FreeDoc = { _id: unknown; [field: string]: unknown };
-
-async function seed(db: string): Promise<void> {
-  const d = client.db(db);
-  const customers = d.collection('customers');
-  await customers.insertMany(
-    Array.from({ length: 40 }, (_, i) => ({
-      ...everyType(i),
-      email: `user${i}@example.com`,
-      country: ['NL', 'FR', 'DE'][i % 3],
-      age: new Int32(20 + (i % 50)),
-      ...(i % 2 ? { nickname: `nick${i}` } : {}),
-    })),
-  );
-  await customers.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
-  await customers.createIndex({ country: 1, age: -1 }, { name: 'country_age' });
-  await customers.createIndex({ nickname: 1 }, { sparse: true, name: 'nickname_sparse' });
-
-  await d.createCollection('empty');
-  await d.collection('empty').createIndex({ never: 1 }, { name: 'never_1' });
-  await d.collection<FreeDoc>('with space').insertMany([
-    { _id: 'a', v: 1 },
-    { _id: 'b', v: 2 },
-  ]);
-  await d.collection<FreeDoc>('dots.in.name').insertMany([
-    { _id: new Int32(1), v: 'x' },
-    { _id: new Int32(2), v: 'y' },
-  ]);
-  await d.collection('ünïcode').insertOne({ name: 'ünïcode', emoji: '🗄️' });
-  // Enough incompressible data for many 64 KiB chunks and several progress reports.
-  const events = d.collection('events');
-  for (let b = 0; b < 4; b++) {
-    await events.insertMany(
-      Array.from({ length: 1000 }, (_, i) => ({
-        n: new Int32(b * 1000 + i),
-        payload: randomBytes(150).toString('base64'),
-      })),
-    );
-  }
-  await events.createIndex({ n: 1 }, { unique: true, name: 'n_unique' });
-}
-
-interface Snapshot {
-  collections: string[];
-  documents: Record<string, string[]>; // raw BSON hex, sorted by _id
-  indexes: Record<string, Document[]>;
-}
-
-async function snapshot(db: string): Promise<Snapshot> {
-  const d = client.db(db);
-  const names = (await d.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-  const documents: Record<string, string[]> = {};
-  const indexes: Record<string, Document[]> = {};
-  for (const name of names) {
-    const raw = (await d.collection(name).find({}, { raw: true }).toArray()) as unknown as Buffer[];
-    documents[name] = raw
-      .map((b) => Buffer.from(b))
-      .map((b) => ({
-        key: Buffer.from(BSON.serialize({ k: BSON.deserialize(b, { promoteValues: false })._id })).toString(
-          'hex',
-        ),
-        hex: b.toString('hex'),
-      }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((x) => x.hex);
-    indexes[name] = (await d.collection(name).listIndexes().toArray())
-      .map(({ ns: _ns, v: _v, ...spec }) => spec)
-      .sort((a, b) => String(a.name).localeCompare(String(b.name)));
-  }
-  return { collections: names, documents, indexes };
-}
+const snapshot = (db: string) => snapshotOf(client, db);
 
 function fileSink(file: string): Writable {
   const sink = createWriteStream(file, { mode: 0o600 });
@@ -152,7 +82,8 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
   const progress: Array<Progress & { at: number }> = [];
 
   beforeAll(async () => {
-    await seed(SRC);
+    // Enough incompressible data for many 64 KiB chunks and several progress reports.
+    await seedDatabase(client, SRC, { events: 4000 });
     original = await snapshot(SRC);
     file = path.join(dir, 'shop.enc.coffer');
     backup = await backupTo(file, SRC, (p) => progress.push({ ...p, at: Date.now() }));

@@ -1,6 +1,6 @@
 import { audit } from '@coffer/proto';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectMongo,
   startGrpcServer,
   type Logger,
@@ -30,13 +30,12 @@ export async function startAudit(config: AuditConfig, { log }: ServiceContext): 
   const conn = await connectMongo(config.MONGODB_URI, config.AUDIT_DB);
   const models = auditModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
-  const events = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'audit',
+  const events = await connectServiceBus(
+    config,
+    'audit',
     log,
-    streams: auditSubscriptions().map((s) => s.stream),
-  });
+    auditSubscriptions().map((s) => s.stream),
+  );
   const built = buildAudit({ store: auditStore(models), log });
 
   const grpc = await startGrpcServer(config.GRPC_LISTEN, [

@@ -1,6 +1,6 @@
 import { auth } from '@coffer/proto';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectMongo,
   startGrpcServer,
   type Logger,
@@ -70,13 +70,7 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
   const conn = await connectMongo(config.MONGODB_URI, config.AUTH_DB);
   const models = authModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
-  const events = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'auth',
-    log,
-    streams: [...AUTH_STREAMS],
-  });
+  const events = await connectServiceBus(config, 'auth', log, [...AUTH_STREAMS]);
   const built = buildAuth({ stores: mongoAuthStores(models), events, config, log });
   await built.plans.seed();
   if (config.COFFER_ADMIN_EMAIL && config.COFFER_ADMIN_PASSWORD) {

@@ -1,6 +1,6 @@
 import { orchestrator } from '@coffer/proto';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectMongo,
   startGrpcServer,
   type Logger,
@@ -139,13 +139,7 @@ export async function startOrchestrator(
   const conn = await connectMongo(config.MONGODB_URI, config.ORCHESTRATOR_DB);
   const models = orchestratorModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
-  const events = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'backup-orchestrator',
-    log,
-    streams: ORCHESTRATOR_STREAMS,
-  });
+  const events = await connectServiceBus(config, 'backup-orchestrator', log, ORCHESTRATOR_STREAMS);
   const plans = authPlans(config.AUTH_GRPC);
   const blobs = storageBlobs(config.STORAGE_GRPC);
   const o = buildOrchestrator({

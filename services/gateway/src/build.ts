@@ -1,6 +1,6 @@
 import http from 'node:http';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectRedis,
   type Logger,
   type RedisClient,
@@ -55,13 +55,7 @@ export function buildGateway(deps: {
 export async function startGateway(config: GatewayConfig, { log }: ServiceContext): Promise<StartedService> {
   const clients = serviceClients(config);
   const redis = await connectRedis(config.REDIS_URL);
-  const bus = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'gateway',
-    log,
-    streams: ['BACKUP', 'RESTORE', 'AGENT'],
-  });
+  const bus = await connectServiceBus(config, 'gateway', log, ['BACKUP', 'RESTORE', 'AGENT']);
   const { identity, app } = buildGateway({ config, clients, redis, log });
 
   // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute

@@ -1,6 +1,6 @@
 import { notification } from '@coffer/proto';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectMongo,
   startGrpcServer,
   type EventBus,
@@ -79,13 +79,7 @@ export async function startNotification(
   const models = notificationModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
   const outbox = outboxStore(models);
-  const events = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'notification',
-    log,
-    streams: notificationStreams(),
-  });
+  const events = await connectServiceBus(config, 'notification', log, notificationStreams());
   const mailer = smtpMailer({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { storage } from '@coffer/proto';
 import {
-  connectEventBus,
+  connectServiceBus,
   connectMongo,
   startGrpcServer,
   type EventBus,
@@ -58,13 +58,7 @@ export async function startStorage(
   const conn = await connectMongo(config.MONGODB_URI, config.STORAGE_DB);
   const models = storageModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
-  const events = await connectEventBus({
-    url: config.NATS_URL,
-    replicas: config.NATS_STREAM_REPLICAS,
-    name: 'storage',
-    log,
-    streams: STORAGE_STREAMS,
-  });
+  const events = await connectServiceBus(config, 'storage', log, STORAGE_STREAMS);
   const built = buildStorage({
     store: blobStore(models),
     backend,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
-import { seedDatabase } from '../pipeline/data';
+import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   cleanupAll,
   startCustomerDb,

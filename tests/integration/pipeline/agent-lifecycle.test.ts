@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
-import { seedDatabase } from './data';
+import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
   blobFiles,

@@ -8,7 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
-import { documentCount, mutate, seedDatabase, snapshot, type Snapshot } from './data';
+import {
+  documentCount,
+  mutate,
+  seedDatabase,
+  snapshot,
+  type Snapshot,
+} from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
   backupCompleted,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { newUser, type TestUser } from '../helpers';
-import { mutate, seedDatabase } from './data';
+import { mutate, seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
   backupCompleted,

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { newUser, type TestUser } from '../helpers';
-import { mutate, seedDatabase, snapshot, type Snapshot } from './data';
+import { mutate, seedDatabase, snapshot, type Snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
   backupCompleted,

@@ -76,6 +76,15 @@ export async function ensureStreams(jsm: JetStreamManager, names: StreamName[], 
   }
 }
 
+/** A service's bus from its settings (NATS_URL, NATS_STREAM_REPLICAS). */
+export const connectServiceBus = (
+  config: { NATS_URL: string; NATS_STREAM_REPLICAS: number },
+  name: string,
+  log: Logger,
+  streams: StreamName[],
+): Promise<EventBus> =>
+  connectEventBus({ url: config.NATS_URL, replicas: config.NATS_STREAM_REPLICAS, name, log, streams });
+
 /** Connects to NATS and makes sure the given streams exist. */
 export async function connectEventBus(opts: {
   url: string;

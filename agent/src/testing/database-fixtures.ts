@@ -3,9 +3,10 @@
 // snapshots (raw BSON bytes sorted by _id, index specs) to compare a restore against.
 import { randomBytes } from 'node:crypto';
 import { BSON, Int32, type Document, type MongoClient } from 'mongodb';
-import { everyType } from '../../../agent/src/testing/bson-fixtures';
+import { everyType } from './bson-fixtures';
 
-type FreeDoc = { _id: unknown; [field: string]: unknown };
+/** Documents whose _id is not an ObjectId. */
+export type FreeDoc = { _id: unknown; [field: string]: unknown };
 
 /**
  * Seeds `db`: customers (every type; unique, compound and sparse indexes), an empty collection
