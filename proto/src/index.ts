@@ -4,4 +4,5 @@ export * as notification from './gen/coffer/notification.js';
 export * as audit from './gen/coffer/audit.js';
 export * as health from './gen/grpc/health/v1/health.js';
 export * as orchestrator from './gen/coffer/orchestrator.js';
+export * as schedule from './gen/coffer/schedule.js';
 export * as storage from './gen/coffer/storage.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
+import { accountStatus, fields, parseInput, role, unaryHandlers, type Logger } from '@coffer/common';
 import { auth } from '@coffer/proto';
 import type { Accounts } from './domain/accounts.js';
 import type { PasswordReset } from './domain/password-reset.js';
@@ -101,10 +101,8 @@ export function authHandlers(deps: {
           actorId: userId,
           userId,
           plan: fields.objectId('plan').optional(),
-          role: z.enum(['user', 'admin'], { error: "Role must be 'user' or 'admin'" }).optional(),
-          status: z
-            .enum(['active', 'inactive'], { error: "Status must be 'active' or 'inactive'" })
-            .optional(),
+          role: role.schema.optional(),
+          status: accountStatus.schema.optional(),
           email: fields.email.optional(),
         }),
         req,

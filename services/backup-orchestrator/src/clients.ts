@@ -1,4 +1,4 @@
-import { AppError, grpcClient } from '@coffer/common';
+import { AppError, backupFrequency, grpcClient } from '@coffer/common';
 import { auth, storage } from '@coffer/proto';
 
 /** The plan limits the orchestrator enforces (hours and bytes, as auth keeps them). */
@@ -33,7 +33,7 @@ export function authPlans(address: string): PlanSource & { close(): void } {
         dbLimit: p.dbLimit,
         retentionLimit: p.retentionLimit,
         storageLimit: p.storageLimit,
-        frequencyLimit: p.frequencyLimit,
+        frequencyLimit: backupFrequency.fromAnswer(p.frequencyLimit),
       };
     },
     close: () => client.close(),

@@ -1,6 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData, ServiceError } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { createLogger, fromServiceError } from '@coffer/common';
+import { orchestrator, schedule } from '@coffer/proto';
 import { orchestratorHandlers } from './handlers';
 import { USER, testWorld } from './test-world';
 
@@ -36,7 +37,12 @@ describe('orchestrator gRPC handlers', () => {
 
   it('refuses settings outside the product options before looking at the plan', async () => {
     const { h, w } = setup();
-    await expect(call(h.updateSettings, { userId: USER, frequency: 12 })).rejects.toMatchObject({
+    await expect(
+      call(h.updateSettings, {
+        userId: USER,
+        frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
+      }),
+    ).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: 'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
     });
@@ -44,14 +50,22 @@ describe('orchestrator gRPC handlers', () => {
       code: status.INVALID_ARGUMENT,
     });
     expect(w.plans.calls).toBe(0);
-    await expect(call(h.getSettings, { userId: USER })).resolves.toEqual({ frequency: 24, retention: 72 });
+    await expect(call(h.getSettings, { userId: USER })).resolves.toEqual({
+      frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_DAILY,
+      retention: 72,
+    });
   });
 
   it('answers a rate-limited trigger with RESOURCE_EXHAUSTED and nextBackupAvailable for the gateway', async () => {
     const { h, w } = setup();
     await w.connectAgent(['shop']);
     const first = await call(h.triggerBackup, { userId: USER, databaseName: 'shop' });
-    expect(first).toMatchObject({ status: 'pending', type: 'manual', databaseName: 'shop', size: 0 });
+    expect(first).toMatchObject({
+      status: orchestrator.JobStatus.JOB_STATUS_PENDING,
+      type: orchestrator.BackupType.BACKUP_TYPE_MANUAL,
+      databaseName: 'shop',
+      size: 0,
+    });
     expect(first.timestamp).toBe(first.createdAt);
     const err = (await call(h.triggerBackup, { userId: USER, databaseName: 'shop' }).catch(
       (e: unknown) => e,
@@ -96,27 +110,36 @@ describe('orchestrator gRPC handlers', () => {
     });
   });
 
-  it('refuses an unknown agent action', async () => {
-    const { h, w } = setup();
-    const agentId = await w.connectAgent();
-    await expect(call(h.manageAgent, { userId: USER, agentId, action: 'explode' })).rejects.toMatchObject({
-      code: status.INVALID_ARGUMENT,
-      details: 'Action must be restart, update or reset',
-    });
-  });
+  it.each([orchestrator.AgentAction.AGENT_ACTION_UNSPECIFIED, orchestrator.AgentAction.UNRECOGNIZED])(
+    'refuses the agent action %s',
+    async (action) => {
+      const { h, w } = setup();
+      const agentId = await w.connectAgent();
+      await expect(call(h.manageAgent, { userId: USER, agentId, action })).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        details: 'Action must be restart, update or reset',
+      });
+    },
+  );
 
   it('needs a job id for job command reports', async () => {
     const { h, w } = setup();
     const agentId = await w.connectAgent();
     await expect(
-      call(h.commandDelivery, { userId: USER, agentId, commandId: 'c', kind: 'backup', delivered: true }),
+      call(h.commandDelivery, {
+        userId: USER,
+        agentId,
+        commandId: 'c',
+        kind: orchestrator.CommandKind.COMMAND_KIND_BACKUP,
+        delivered: true,
+      }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Invalid backup id' });
     await expect(
       call(h.commandDelivery, {
         userId: USER,
         agentId,
         commandId: 'c',
-        kind: 'restart',
+        kind: orchestrator.CommandKind.COMMAND_KIND_RESTART,
         delivered: false,
         error: 'x',
       }),
@@ -126,10 +149,21 @@ describe('orchestrator gRPC handlers', () => {
   it('relays an update report to the domain and refuses an unknown status or a version with whitespace', async () => {
     const { h, w } = setup();
     const agentId = await w.connectAgent();
-    const req = { userId: USER, agentId, status: 'updated', fromVersion: '1.0.0', toVersion: '1.1.0' };
+    const req = {
+      userId: USER,
+      agentId,
+      status: orchestrator.AgentUpdateStatus.AGENT_UPDATE_STATUS_UPDATED,
+      fromVersion: '1.0.0',
+      toVersion: '1.1.0',
+    };
     await expect(call(h.reportAgentUpdate, req)).resolves.toEqual({});
     expect(w.events.of('agent.agent.updated')).toHaveLength(1);
-    await expect(call(h.reportAgentUpdate, { ...req, status: 'done' })).rejects.toMatchObject({
+    await expect(
+      call(h.reportAgentUpdate, {
+        ...req,
+        status: orchestrator.AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED,
+      }),
+    ).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: 'Update status must be updated, current or failed',
     });

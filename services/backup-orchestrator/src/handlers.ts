@@ -1,14 +1,23 @@
 import { z } from 'zod';
-import { fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
-import { COMMAND_KINDS, LIMITS, UPDATE_STATUSES } from '@coffer/contracts';
+import {
+  agentAction,
+  agentUpdateStatus,
+  backupFrequency,
+  commandKind,
+  fields,
+  parseInput,
+  unaryHandlers,
+  type Logger,
+} from '@coffer/common';
+import { LIMITS } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
 import type { Databases } from './domain/databases.js';
 import type { Restores } from './domain/restores.js';
 import type { Settings } from './domain/settings.js';
-import { FREQUENCY_OPTIONS, RETENTION_OPTIONS } from './domain/rules.js';
-import { toAgent, toBackup, toDatabase, toRestore } from './views.js';
+import { RETENTION_OPTIONS } from './domain/rules.js';
+import { toAgent, toBackup, toDatabase, toRestore, toSettings } from './views.js';
 
 const userId = fields.objectId('user');
 const backupId = fields.objectId('backup');
@@ -32,9 +41,6 @@ const count = (what: string) =>
     .int(`${what} must be a whole number`)
     .min(0, `${what} must not be negative`);
 
-const frequency = z.number().refine((h) => (FREQUENCY_OPTIONS as readonly number[]).includes(h), {
-  message: 'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
-});
 const retention = z.number().refine((h) => (RETENTION_OPTIONS as readonly number[]).includes(h), {
   message: 'Retention must be 72, 168, 336, 720, 2160 or 4320 hours (3, 7, 14, 30, 90 or 180 days)',
 });
@@ -108,23 +114,27 @@ export function orchestratorHandlers(deps: {
       return databaseList(await databases.setActive(input.userId, input.databaseId, input.isActive));
     },
     async getSettings(req) {
-      return settings.get(parseInput(z.object({ userId }), req).userId);
+      return toSettings(await settings.get(parseInput(z.object({ userId }), req).userId));
     },
     async updateSettings(req) {
       const input = parseInput(
-        z.object({ userId, frequency: frequency.optional(), retention: retention.optional() }),
+        z.object({
+          userId,
+          frequency: backupFrequency.schema.optional(),
+          retention: retention.optional(),
+        }),
         req,
       );
-      return settings.update(input.userId, { frequency: input.frequency, retention: input.retention });
+      return toSettings(
+        await settings.update(input.userId, { frequency: input.frequency, retention: input.retention }),
+      );
     },
     async manageAgent(req) {
       const input = parseInput(
         z.object({
           userId,
           agentId,
-          action: z.enum(['restart', 'update', 'reset'], {
-            error: 'Action must be restart, update or reset',
-          }),
+          action: agentAction.schema,
         }),
         req,
       );
@@ -188,9 +198,7 @@ export function orchestratorHandlers(deps: {
       const input = parseInput(
         agentJob.extend({
           commandId: z.string().min(1, 'Command id is required').max(100),
-          kind: z.enum(COMMAND_KINDS, {
-            error: 'Unknown command kind',
-          }),
+          kind: commandKind.schema,
           jobId: z.string().max(100).optional(),
           delivered: z.boolean(),
           error: z.string().max(100_000).optional(),
@@ -257,9 +265,7 @@ export function orchestratorHandlers(deps: {
     async reportAgentUpdate(req) {
       const input = parseInput(
         agentJob.extend({
-          status: z.enum(UPDATE_STATUSES, {
-            error: 'Update status must be updated, current or failed',
-          }),
+          status: agentUpdateStatus.schema,
           fromVersion: version,
           toVersion: version,
           error: agentError,

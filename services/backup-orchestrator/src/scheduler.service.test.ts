@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import mongoose from 'mongoose';
-import { auth, orchestrator, storage } from '@coffer/proto';
+import { backupFrequency, backupType, jobStatus } from '@coffer/common';
+import { auth, orchestrator, schedule, storage } from '@coffer/proto';
 import {
   connectEventBus,
   createLogger,
@@ -41,7 +42,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** auth: GetUserPlan only (hourly allowed). storage: Stat and Delete. Both with the generated definitions. */
 async function fakeServices() {
   const server = new Server();
-  const plan: auth.Plan = TEST_PRO_PLAN;
+  const plan: auth.Plan = {
+    ...TEST_PRO_PLAN,
+    frequencyLimit: backupFrequency.toProto(TEST_PRO_PLAN.frequencyLimit),
+  };
   server.addService(auth.AuthServiceService, {
     getUserPlan: (_call: unknown, cb: (e: null, p: auth.Plan) => void) => cb(null, plan),
   } as unknown as auth.AuthServiceServer);
@@ -146,7 +150,7 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
   it('creates exactly one auto backup and one agent command per due slot', async () => {
     const [a, b] = clients as [(typeof clients)[0], (typeof clients)[0]];
     // Hourly before the agent appears, so the first slot is already an hourly one.
-    await b.updateSettings({ userId: USER, frequency: 1 });
+    await b.updateSettings({ userId: USER, frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_HOURLY });
     const { agentId, databases } = await a.registerAgent({
       userId: USER,
       instanceId: 'service-test-agent',
@@ -181,7 +185,7 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
             userId: USER,
             agentId,
             commandId: cmd.commandId,
-            kind: 'backup',
+            kind: orchestrator.CommandKind.COMMAND_KIND_BACKUP,
             jobId: cmd.jobId,
             delivered: true,
           });
@@ -234,10 +238,16 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
     expect(agentErrors).toEqual([]);
     const listed = (await a.listBackups({ userId: USER })).backups;
     expect(listed).toHaveLength(backups.length);
-    expect(listed.filter((x) => x.status === 'completed').length).toBeGreaterThanOrEqual(SLOTS_TO_SEE);
-    expect(listed.every((x) => x.type === 'auto' && (x.status !== 'completed' || x.size === 1234))).toBe(
-      true,
-    );
+    expect(
+      listed.filter((x) => jobStatus.fromAnswer(x.status) === 'completed').length,
+    ).toBeGreaterThanOrEqual(SLOTS_TO_SEE);
+    expect(
+      listed.every(
+        (x) =>
+          backupType.fromAnswer(x.type) === 'auto' &&
+          (jobStatus.fromAnswer(x.status) !== 'completed' || x.size === 1234),
+      ),
+    ).toBe(true);
     // Both replicas ran the scheduler (each logs its ticks' work through the shared consumer).
     for (const p of replicas) expect(p.child.exitCode).toBeNull();
   });

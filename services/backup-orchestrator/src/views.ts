@@ -1,9 +1,11 @@
+import { backupFrequency, backupType, jobStatus } from '@coffer/common';
 import type { orchestrator } from '@coffer/proto';
 import type { AgentView } from './domain/agents.js';
 import type { DatabaseView } from './domain/databases.js';
-import type { BackupRecord, RestoreRecord } from './store/types.js';
+import type { BackupRecord, JobStatus, RestoreRecord, SettingsRecord } from './store/types.js';
 
-// Answers are shaped field by field, so a new field on a record never leaks by accident.
+// Answers are shaped field by field, so a new field on a record never leaks by accident; value sets
+// become their proto enums through @coffer/common's value-sets.
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
 
@@ -11,11 +13,11 @@ export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   id: b.id,
   databaseName: b.databaseName,
   // Lists and lookups skip 'deleting' backups, so callers see pending | in-progress | completed | failed.
-  status: b.status,
+  status: jobStatus.toProto(b.status as JobStatus),
   size: b.size,
   createdAt: b.createdAt.toISOString(),
   timestamp: (b.completedAt && b.status === 'completed' ? b.completedAt : b.createdAt).toISOString(),
-  type: b.type,
+  type: backupType.toProto(b.type),
   error: b.error ?? undefined,
   completedAt: iso(b.completedAt),
   agentId: b.agentId,
@@ -26,7 +28,7 @@ export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
   id: r.id,
   backupId: r.backupId,
   databaseName: r.databaseName,
-  status: r.status,
+  status: jobStatus.toProto(r.status),
   createdAt: r.createdAt.toISOString(),
   completedAt: iso(r.completedAt),
   error: r.error ?? undefined,
@@ -50,4 +52,9 @@ export const toDatabase = (d: DatabaseView): orchestrator.Database => ({
   name: d.name,
   isActive: d.isActive,
   enabled: d.enabled,
+});
+
+export const toSettings = (s: SettingsRecord): orchestrator.BackupSettings => ({
+  frequency: backupFrequency.toProto(s.frequency),
+  retention: s.retention,
 });

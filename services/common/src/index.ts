@@ -13,3 +13,4 @@ export * from './nats/bus.js';
 export * from './validation.js';
 export * from './audit-actions.js';
 export * from './format.js';
+export * from './value-sets.js';

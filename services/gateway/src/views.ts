@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { accountStatus, backupFrequency, backupType, jobStatus as jobStatusSet, role } from '@coffer/common';
 import type { auth, orchestrator } from '@coffer/proto';
 
-/** REST shapes of spec §3/§7, declared once: they document the API and shape every answer. */
+/**
+ * REST shapes of spec §3/§7, declared once: they document the API and shape every answer. Proto
+ * enums become the REST strings (or hours) through @coffer/common's value-sets.
+ */
 export const userView = z
   .object({
     id: z.string(),
@@ -60,14 +64,18 @@ export const toUser = (u: auth.User | undefined): z.input<typeof userView> => ({
   id: u?.id ?? '',
   email: u?.email ?? '',
   name: u?.name ?? '',
-  role: u?.role ?? 'user',
+  role: u ? role.fromAnswer(u.role) : 'user',
   apiKey: u?.apiKey ?? '',
   isBanned: u?.isBanned ?? false,
   banReason: u?.banReason ?? null,
   bannedAt: u?.bannedAt ?? null,
 });
 
-export const toPlan = (p: auth.Plan): z.input<typeof planView> => ({ _id: p.id, ...p });
+export const toPlan = (p: auth.Plan): z.input<typeof planView> => ({
+  _id: p.id,
+  ...p,
+  frequencyLimit: backupFrequency.fromAnswer(p.frequencyLimit),
+});
 
 export const toProfile = (p: auth.Profile, storageUsed: number): z.input<typeof profileView> => ({
   _id: p.id,
@@ -76,15 +84,15 @@ export const toProfile = (p: auth.Profile, storageUsed: number): z.input<typeof 
   plan: p.plan,
   storageUsed,
   apiKey: p.apiKey,
-  role: p.role,
+  role: role.fromAnswer(p.role),
 });
 
 export const toAdminUser = (u: auth.AdminUser): z.input<typeof adminUserView> => ({
   _id: u.id,
   email: u.email,
   name: u.name,
-  role: u.role,
-  status: u.status,
+  role: role.fromAnswer(u.role),
+  status: accountStatus.fromAnswer(u.status),
   plan: u.plan,
   isBanned: u.isBanned,
   banReason: u.banReason ?? null,
@@ -144,8 +152,8 @@ export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => 
   createdAt: b.createdAt,
   completedAt: b.completedAt,
   size: b.size,
-  status: b.status as z.input<typeof backupView>['status'],
-  type: b.type === 'auto' ? 'auto' : 'manual',
+  status: jobStatusSet.fromAnswer(b.status),
+  type: backupType.fromAnswer(b.type),
   error: b.error,
 });
 
@@ -153,7 +161,7 @@ export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> 
   _id: r.id,
   backupId: r.backupId,
   databaseName: r.databaseName,
-  status: r.status as z.input<typeof restoreView>['status'],
+  status: jobStatusSet.fromAnswer(r.status),
   createdAt: r.createdAt,
   completedAt: r.completedAt,
   error: r.error,

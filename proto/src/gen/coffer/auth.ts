@@ -18,10 +18,122 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import {
+  BackupFrequency,
+  backupFrequencyFromJSON,
+  backupFrequencyToJSON,
+  backupFrequencyToNumber,
+} from "./schedule.js";
 
 export const protobufPackage = "coffer.auth.v1";
 
 export const protobufFileName = "coffer/auth.proto";
+
+export enum Role {
+  ROLE_UNSPECIFIED = "ROLE_UNSPECIFIED",
+  ROLE_USER = "ROLE_USER",
+  ROLE_ADMIN = "ROLE_ADMIN",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function roleFromJSON(object: any): Role {
+  switch (object) {
+    case 0:
+    case "ROLE_UNSPECIFIED":
+      return Role.ROLE_UNSPECIFIED;
+    case 1:
+    case "ROLE_USER":
+      return Role.ROLE_USER;
+    case 2:
+    case "ROLE_ADMIN":
+      return Role.ROLE_ADMIN;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return Role.UNRECOGNIZED;
+  }
+}
+
+export function roleToJSON(object: Role): string {
+  switch (object) {
+    case Role.ROLE_UNSPECIFIED:
+      return "ROLE_UNSPECIFIED";
+    case Role.ROLE_USER:
+      return "ROLE_USER";
+    case Role.ROLE_ADMIN:
+      return "ROLE_ADMIN";
+    case Role.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function roleToNumber(object: Role): number {
+  switch (object) {
+    case Role.ROLE_UNSPECIFIED:
+      return 0;
+    case Role.ROLE_USER:
+      return 1;
+    case Role.ROLE_ADMIN:
+      return 2;
+    case Role.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+export enum AccountStatus {
+  ACCOUNT_STATUS_UNSPECIFIED = "ACCOUNT_STATUS_UNSPECIFIED",
+  ACCOUNT_STATUS_ACTIVE = "ACCOUNT_STATUS_ACTIVE",
+  ACCOUNT_STATUS_INACTIVE = "ACCOUNT_STATUS_INACTIVE",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function accountStatusFromJSON(object: any): AccountStatus {
+  switch (object) {
+    case 0:
+    case "ACCOUNT_STATUS_UNSPECIFIED":
+      return AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
+    case 1:
+    case "ACCOUNT_STATUS_ACTIVE":
+      return AccountStatus.ACCOUNT_STATUS_ACTIVE;
+    case 2:
+    case "ACCOUNT_STATUS_INACTIVE":
+      return AccountStatus.ACCOUNT_STATUS_INACTIVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AccountStatus.UNRECOGNIZED;
+  }
+}
+
+export function accountStatusToJSON(object: AccountStatus): string {
+  switch (object) {
+    case AccountStatus.ACCOUNT_STATUS_UNSPECIFIED:
+      return "ACCOUNT_STATUS_UNSPECIFIED";
+    case AccountStatus.ACCOUNT_STATUS_ACTIVE:
+      return "ACCOUNT_STATUS_ACTIVE";
+    case AccountStatus.ACCOUNT_STATUS_INACTIVE:
+      return "ACCOUNT_STATUS_INACTIVE";
+    case AccountStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function accountStatusToNumber(object: AccountStatus): number {
+  switch (object) {
+    case AccountStatus.ACCOUNT_STATUS_UNSPECIFIED:
+      return 0;
+    case AccountStatus.ACCOUNT_STATUS_ACTIVE:
+      return 1;
+    case AccountStatus.ACCOUNT_STATUS_INACTIVE:
+      return 2;
+    case AccountStatus.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
 
 export interface Empty {
 }
@@ -48,7 +160,7 @@ export interface User {
   id: string;
   email: string;
   name: string;
-  role: string;
+  role: Role;
   apiKey: string;
   isBanned: boolean;
   banReason?:
@@ -84,11 +196,11 @@ export interface ResetPasswordRequest {
 
 export interface AccountState {
   userId: string;
-  role: string;
+  role: Role;
   isBanned: boolean;
   banReason?: string | undefined;
   bannedAt?: string | undefined;
-  status: string;
+  status: AccountStatus;
   email: string;
   name: string;
   /** Tokens carrying an older session version are refused: a password reset bumps it. */
@@ -102,7 +214,7 @@ export interface Profile {
   /** plan id */
   plan: string;
   apiKey: string;
-  role: string;
+  role: Role;
 }
 
 export interface UpdateProfileRequest {
@@ -135,8 +247,7 @@ export interface Plan {
   retentionLimit: number;
   /** bytes */
   storageLimit: number;
-  /** hours */
-  frequencyLimit: number;
+  frequencyLimit: BackupFrequency;
   features: PlanFeature[];
 }
 
@@ -153,8 +264,8 @@ export interface AdminUser {
   id: string;
   email: string;
   name: string;
-  role: string;
-  status: string;
+  role: Role;
+  status: AccountStatus;
   plan: string;
   isBanned: boolean;
   banReason?: string | undefined;
@@ -170,8 +281,8 @@ export interface AdminUpdateUserRequest {
   actorId: string;
   userId: string;
   plan?: string | undefined;
-  role?: string | undefined;
-  status?: string | undefined;
+  role?: Role | undefined;
+  status?: AccountStatus | undefined;
   email?: string | undefined;
 }
 
@@ -561,7 +672,7 @@ function createBaseUser(): User {
     id: "",
     email: "",
     name: "",
-    role: "",
+    role: Role.ROLE_UNSPECIFIED,
     apiKey: "",
     isBanned: false,
     banReason: undefined,
@@ -580,8 +691,8 @@ export const User: MessageFns<User> = {
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
     }
-    if (message.role !== "") {
-      writer.uint32(34).string(message.role);
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      writer.uint32(32).int32(roleToNumber(message.role));
     }
     if (message.apiKey !== "") {
       writer.uint32(42).string(message.apiKey);
@@ -636,11 +747,11 @@ export const User: MessageFns<User> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.role = reader.string();
+            message.role = roleFromJSON(reader.int32());
             continue;
           }
           case 5: {
@@ -692,7 +803,7 @@ export const User: MessageFns<User> = {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
-      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
       apiKey: isSet(object.apiKey)
         ? globalThis.String(object.apiKey)
         : isSet(object.api_key)
@@ -727,8 +838,8 @@ export const User: MessageFns<User> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.role !== "") {
-      obj.role = message.role;
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      obj.role = roleToJSON(message.role);
     }
     if (message.apiKey !== "") {
       obj.apiKey = message.apiKey;
@@ -753,7 +864,7 @@ export const User: MessageFns<User> = {
     message.id = object.id ?? "";
     message.email = object.email ?? "";
     message.name = object.name ?? "";
-    message.role = object.role ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
     message.apiKey = object.apiKey ?? "";
     message.isBanned = object.isBanned ?? false;
     message.banReason = object.banReason ?? undefined;
@@ -1162,11 +1273,11 @@ export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
 function createBaseAccountState(): AccountState {
   return {
     userId: "",
-    role: "",
+    role: Role.ROLE_UNSPECIFIED,
     isBanned: false,
     banReason: undefined,
     bannedAt: undefined,
-    status: "",
+    status: AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
     email: "",
     name: "",
     sessionVersion: 0,
@@ -1178,8 +1289,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.userId !== "") {
       writer.uint32(10).string(message.userId);
     }
-    if (message.role !== "") {
-      writer.uint32(18).string(message.role);
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      writer.uint32(16).int32(roleToNumber(message.role));
     }
     if (message.isBanned !== false) {
       writer.uint32(24).bool(message.isBanned);
@@ -1190,8 +1301,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.bannedAt !== undefined) {
       writer.uint32(42).string(message.bannedAt);
     }
-    if (message.status !== "") {
-      writer.uint32(50).string(message.status);
+    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
+      writer.uint32(48).int32(accountStatusToNumber(message.status));
     }
     if (message.email !== "") {
       writer.uint32(58).string(message.email);
@@ -1227,11 +1338,11 @@ export const AccountState: MessageFns<AccountState> = {
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.role = reader.string();
+            message.role = roleFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -1259,11 +1370,11 @@ export const AccountState: MessageFns<AccountState> = {
             continue;
           }
           case 6: {
-            if (tag !== 50) {
+            if (tag !== 48) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = accountStatusFromJSON(reader.int32());
             continue;
           }
           case 7: {
@@ -1309,7 +1420,7 @@ export const AccountState: MessageFns<AccountState> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
-      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
       isBanned: isSet(object.isBanned)
         ? globalThis.Boolean(object.isBanned)
         : isSet(object.is_banned)
@@ -1325,7 +1436,7 @@ export const AccountState: MessageFns<AccountState> = {
         : isSet(object.banned_at)
         ? globalThis.String(object.banned_at)
         : undefined,
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      status: isSet(object.status) ? accountStatusFromJSON(object.status) : AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       sessionVersion: isSet(object.sessionVersion)
@@ -1341,8 +1452,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
-    if (message.role !== "") {
-      obj.role = message.role;
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      obj.role = roleToJSON(message.role);
     }
     if (message.isBanned !== false) {
       obj.isBanned = message.isBanned;
@@ -1353,8 +1464,8 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.bannedAt !== undefined) {
       obj.bannedAt = message.bannedAt;
     }
-    if (message.status !== "") {
-      obj.status = message.status;
+    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
+      obj.status = accountStatusToJSON(message.status);
     }
     if (message.email !== "") {
       obj.email = message.email;
@@ -1374,11 +1485,11 @@ export const AccountState: MessageFns<AccountState> = {
   fromPartial(object: DeepPartial<AccountState>): AccountState {
     const message = createBaseAccountState();
     message.userId = object.userId ?? "";
-    message.role = object.role ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
     message.isBanned = object.isBanned ?? false;
     message.banReason = object.banReason ?? undefined;
     message.bannedAt = object.bannedAt ?? undefined;
-    message.status = object.status ?? "";
+    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
     message.email = object.email ?? "";
     message.name = object.name ?? "";
     message.sessionVersion = object.sessionVersion ?? 0;
@@ -1387,7 +1498,7 @@ export const AccountState: MessageFns<AccountState> = {
 };
 
 function createBaseProfile(): Profile {
-  return { id: "", name: "", email: "", plan: "", apiKey: "", role: "" };
+  return { id: "", name: "", email: "", plan: "", apiKey: "", role: Role.ROLE_UNSPECIFIED };
 }
 
 export const Profile: MessageFns<Profile> = {
@@ -1407,8 +1518,8 @@ export const Profile: MessageFns<Profile> = {
     if (message.apiKey !== "") {
       writer.uint32(42).string(message.apiKey);
     }
-    if (message.role !== "") {
-      writer.uint32(50).string(message.role);
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      writer.uint32(48).int32(roleToNumber(message.role));
     }
     return writer;
   },
@@ -1467,11 +1578,11 @@ export const Profile: MessageFns<Profile> = {
             continue;
           }
           case 6: {
-            if (tag !== 50) {
+            if (tag !== 48) {
               break;
             }
 
-            message.role = reader.string();
+            message.role = roleFromJSON(reader.int32());
             continue;
           }
         }
@@ -1497,7 +1608,7 @@ export const Profile: MessageFns<Profile> = {
         : isSet(object.api_key)
         ? globalThis.String(object.api_key)
         : "",
-      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
     };
   },
 
@@ -1518,8 +1629,8 @@ export const Profile: MessageFns<Profile> = {
     if (message.apiKey !== "") {
       obj.apiKey = message.apiKey;
     }
-    if (message.role !== "") {
-      obj.role = message.role;
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      obj.role = roleToJSON(message.role);
     }
     return obj;
   },
@@ -1534,7 +1645,7 @@ export const Profile: MessageFns<Profile> = {
     message.email = object.email ?? "";
     message.plan = object.plan ?? "";
     message.apiKey = object.apiKey ?? "";
-    message.role = object.role ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
     return message;
   },
 };
@@ -1906,7 +2017,7 @@ function createBasePlan(): Plan {
     dbLimit: 0,
     retentionLimit: 0,
     storageLimit: 0,
-    frequencyLimit: 0,
+    frequencyLimit: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
     features: [],
   };
 }
@@ -1934,8 +2045,8 @@ export const Plan: MessageFns<Plan> = {
     if (message.storageLimit !== 0) {
       writer.uint32(56).int64(message.storageLimit);
     }
-    if (message.frequencyLimit !== 0) {
-      writer.uint32(64).int32(message.frequencyLimit);
+    if (message.frequencyLimit !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
+      writer.uint32(64).int32(backupFrequencyToNumber(message.frequencyLimit));
     }
     for (const v of message.features) {
       PlanFeature.encode(v!, writer.uint32(74).fork()).join();
@@ -2017,7 +2128,7 @@ export const Plan: MessageFns<Plan> = {
               break;
             }
 
-            message.frequencyLimit = reader.int32();
+            message.frequencyLimit = backupFrequencyFromJSON(reader.int32());
             continue;
           }
           case 9: {
@@ -2062,10 +2173,10 @@ export const Plan: MessageFns<Plan> = {
         ? globalThis.Number(object.storage_limit)
         : 0,
       frequencyLimit: isSet(object.frequencyLimit)
-        ? globalThis.Number(object.frequencyLimit)
+        ? backupFrequencyFromJSON(object.frequencyLimit)
         : isSet(object.frequency_limit)
-        ? globalThis.Number(object.frequency_limit)
-        : 0,
+        ? backupFrequencyFromJSON(object.frequency_limit)
+        : BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
       features: globalThis.Array.isArray(object?.features)
         ? object.features.map((e: any) => PlanFeature.fromJSON(e))
         : [],
@@ -2095,8 +2206,8 @@ export const Plan: MessageFns<Plan> = {
     if (message.storageLimit !== 0) {
       obj.storageLimit = Math.round(message.storageLimit);
     }
-    if (message.frequencyLimit !== 0) {
-      obj.frequencyLimit = Math.round(message.frequencyLimit);
+    if (message.frequencyLimit !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
+      obj.frequencyLimit = backupFrequencyToJSON(message.frequencyLimit);
     }
     if (message.features?.length) {
       obj.features = message.features.map((e) => PlanFeature.toJSON(e));
@@ -2116,7 +2227,7 @@ export const Plan: MessageFns<Plan> = {
     message.dbLimit = object.dbLimit ?? 0;
     message.retentionLimit = object.retentionLimit ?? 0;
     message.storageLimit = object.storageLimit ?? 0;
-    message.frequencyLimit = object.frequencyLimit ?? 0;
+    message.frequencyLimit = object.frequencyLimit ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
     message.features = object.features?.map((e) => PlanFeature.fromPartial(e)) || [];
     return message;
   },
@@ -2287,8 +2398,8 @@ function createBaseAdminUser(): AdminUser {
     id: "",
     email: "",
     name: "",
-    role: "",
-    status: "",
+    role: Role.ROLE_UNSPECIFIED,
+    status: AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
     plan: "",
     isBanned: false,
     banReason: undefined,
@@ -2308,11 +2419,11 @@ export const AdminUser: MessageFns<AdminUser> = {
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
     }
-    if (message.role !== "") {
-      writer.uint32(34).string(message.role);
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      writer.uint32(32).int32(roleToNumber(message.role));
     }
-    if (message.status !== "") {
-      writer.uint32(42).string(message.status);
+    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
+      writer.uint32(40).int32(accountStatusToNumber(message.status));
     }
     if (message.plan !== "") {
       writer.uint32(50).string(message.plan);
@@ -2370,19 +2481,19 @@ export const AdminUser: MessageFns<AdminUser> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.role = reader.string();
+            message.role = roleFromJSON(reader.int32());
             continue;
           }
           case 5: {
-            if (tag !== 42) {
+            if (tag !== 40) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = accountStatusFromJSON(reader.int32());
             continue;
           }
           case 6: {
@@ -2442,8 +2553,8 @@ export const AdminUser: MessageFns<AdminUser> = {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
-      role: isSet(object.role) ? globalThis.String(object.role) : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
+      status: isSet(object.status) ? accountStatusFromJSON(object.status) : AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
       plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
       isBanned: isSet(object.isBanned)
         ? globalThis.Boolean(object.isBanned)
@@ -2479,11 +2590,11 @@ export const AdminUser: MessageFns<AdminUser> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.role !== "") {
-      obj.role = message.role;
+    if (message.role !== Role.ROLE_UNSPECIFIED) {
+      obj.role = roleToJSON(message.role);
     }
-    if (message.status !== "") {
-      obj.status = message.status;
+    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
+      obj.status = accountStatusToJSON(message.status);
     }
     if (message.plan !== "") {
       obj.plan = message.plan;
@@ -2511,8 +2622,8 @@ export const AdminUser: MessageFns<AdminUser> = {
     message.id = object.id ?? "";
     message.email = object.email ?? "";
     message.name = object.name ?? "";
-    message.role = object.role ?? "";
-    message.status = object.status ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
+    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
     message.plan = object.plan ?? "";
     message.isBanned = object.isBanned ?? false;
     message.banReason = object.banReason ?? undefined;
@@ -2607,10 +2718,10 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
       writer.uint32(26).string(message.plan);
     }
     if (message.role !== undefined) {
-      writer.uint32(34).string(message.role);
+      writer.uint32(32).int32(roleToNumber(message.role));
     }
     if (message.status !== undefined) {
-      writer.uint32(42).string(message.status);
+      writer.uint32(40).int32(accountStatusToNumber(message.status));
     }
     if (message.email !== undefined) {
       writer.uint32(50).string(message.email);
@@ -2656,19 +2767,19 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.role = reader.string();
+            message.role = roleFromJSON(reader.int32());
             continue;
           }
           case 5: {
-            if (tag !== 42) {
+            if (tag !== 40) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = accountStatusFromJSON(reader.int32());
             continue;
           }
           case 6: {
@@ -2704,8 +2815,8 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
         ? globalThis.String(object.user_id)
         : "",
       plan: isSet(object.plan) ? globalThis.String(object.plan) : undefined,
-      role: isSet(object.role) ? globalThis.String(object.role) : undefined,
-      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      role: isSet(object.role) ? roleFromJSON(object.role) : undefined,
+      status: isSet(object.status) ? accountStatusFromJSON(object.status) : undefined,
       email: isSet(object.email) ? globalThis.String(object.email) : undefined,
     };
   },
@@ -2722,10 +2833,10 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
       obj.plan = message.plan;
     }
     if (message.role !== undefined) {
-      obj.role = message.role;
+      obj.role = roleToJSON(message.role);
     }
     if (message.status !== undefined) {
-      obj.status = message.status;
+      obj.status = accountStatusToJSON(message.status);
     }
     if (message.email !== undefined) {
       obj.email = message.email;

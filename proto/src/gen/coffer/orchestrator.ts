@@ -18,10 +18,341 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import {
+  BackupFrequency,
+  backupFrequencyFromJSON,
+  backupFrequencyToJSON,
+  backupFrequencyToNumber,
+} from "./schedule.js";
 
 export const protobufPackage = "coffer.orchestrator.v1";
 
 export const protobufFileName = "coffer/orchestrator.proto";
+
+/** Value sets travel as enums; each service maps them to its domain's strings in its handlers. */
+export enum JobStatus {
+  JOB_STATUS_UNSPECIFIED = "JOB_STATUS_UNSPECIFIED",
+  JOB_STATUS_PENDING = "JOB_STATUS_PENDING",
+  JOB_STATUS_IN_PROGRESS = "JOB_STATUS_IN_PROGRESS",
+  JOB_STATUS_COMPLETED = "JOB_STATUS_COMPLETED",
+  JOB_STATUS_FAILED = "JOB_STATUS_FAILED",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function jobStatusFromJSON(object: any): JobStatus {
+  switch (object) {
+    case 0:
+    case "JOB_STATUS_UNSPECIFIED":
+      return JobStatus.JOB_STATUS_UNSPECIFIED;
+    case 1:
+    case "JOB_STATUS_PENDING":
+      return JobStatus.JOB_STATUS_PENDING;
+    case 2:
+    case "JOB_STATUS_IN_PROGRESS":
+      return JobStatus.JOB_STATUS_IN_PROGRESS;
+    case 3:
+    case "JOB_STATUS_COMPLETED":
+      return JobStatus.JOB_STATUS_COMPLETED;
+    case 4:
+    case "JOB_STATUS_FAILED":
+      return JobStatus.JOB_STATUS_FAILED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return JobStatus.UNRECOGNIZED;
+  }
+}
+
+export function jobStatusToJSON(object: JobStatus): string {
+  switch (object) {
+    case JobStatus.JOB_STATUS_UNSPECIFIED:
+      return "JOB_STATUS_UNSPECIFIED";
+    case JobStatus.JOB_STATUS_PENDING:
+      return "JOB_STATUS_PENDING";
+    case JobStatus.JOB_STATUS_IN_PROGRESS:
+      return "JOB_STATUS_IN_PROGRESS";
+    case JobStatus.JOB_STATUS_COMPLETED:
+      return "JOB_STATUS_COMPLETED";
+    case JobStatus.JOB_STATUS_FAILED:
+      return "JOB_STATUS_FAILED";
+    case JobStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function jobStatusToNumber(object: JobStatus): number {
+  switch (object) {
+    case JobStatus.JOB_STATUS_UNSPECIFIED:
+      return 0;
+    case JobStatus.JOB_STATUS_PENDING:
+      return 1;
+    case JobStatus.JOB_STATUS_IN_PROGRESS:
+      return 2;
+    case JobStatus.JOB_STATUS_COMPLETED:
+      return 3;
+    case JobStatus.JOB_STATUS_FAILED:
+      return 4;
+    case JobStatus.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+export enum BackupType {
+  BACKUP_TYPE_UNSPECIFIED = "BACKUP_TYPE_UNSPECIFIED",
+  BACKUP_TYPE_MANUAL = "BACKUP_TYPE_MANUAL",
+  BACKUP_TYPE_AUTO = "BACKUP_TYPE_AUTO",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function backupTypeFromJSON(object: any): BackupType {
+  switch (object) {
+    case 0:
+    case "BACKUP_TYPE_UNSPECIFIED":
+      return BackupType.BACKUP_TYPE_UNSPECIFIED;
+    case 1:
+    case "BACKUP_TYPE_MANUAL":
+      return BackupType.BACKUP_TYPE_MANUAL;
+    case 2:
+    case "BACKUP_TYPE_AUTO":
+      return BackupType.BACKUP_TYPE_AUTO;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return BackupType.UNRECOGNIZED;
+  }
+}
+
+export function backupTypeToJSON(object: BackupType): string {
+  switch (object) {
+    case BackupType.BACKUP_TYPE_UNSPECIFIED:
+      return "BACKUP_TYPE_UNSPECIFIED";
+    case BackupType.BACKUP_TYPE_MANUAL:
+      return "BACKUP_TYPE_MANUAL";
+    case BackupType.BACKUP_TYPE_AUTO:
+      return "BACKUP_TYPE_AUTO";
+    case BackupType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function backupTypeToNumber(object: BackupType): number {
+  switch (object) {
+    case BackupType.BACKUP_TYPE_UNSPECIFIED:
+      return 0;
+    case BackupType.BACKUP_TYPE_MANUAL:
+      return 1;
+    case BackupType.BACKUP_TYPE_AUTO:
+      return 2;
+    case BackupType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** What the dashboard asks of an agent (ManageAgent). */
+export enum AgentAction {
+  AGENT_ACTION_UNSPECIFIED = "AGENT_ACTION_UNSPECIFIED",
+  AGENT_ACTION_RESTART = "AGENT_ACTION_RESTART",
+  AGENT_ACTION_UPDATE = "AGENT_ACTION_UPDATE",
+  AGENT_ACTION_RESET = "AGENT_ACTION_RESET",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function agentActionFromJSON(object: any): AgentAction {
+  switch (object) {
+    case 0:
+    case "AGENT_ACTION_UNSPECIFIED":
+      return AgentAction.AGENT_ACTION_UNSPECIFIED;
+    case 1:
+    case "AGENT_ACTION_RESTART":
+      return AgentAction.AGENT_ACTION_RESTART;
+    case 2:
+    case "AGENT_ACTION_UPDATE":
+      return AgentAction.AGENT_ACTION_UPDATE;
+    case 3:
+    case "AGENT_ACTION_RESET":
+      return AgentAction.AGENT_ACTION_RESET;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AgentAction.UNRECOGNIZED;
+  }
+}
+
+export function agentActionToJSON(object: AgentAction): string {
+  switch (object) {
+    case AgentAction.AGENT_ACTION_UNSPECIFIED:
+      return "AGENT_ACTION_UNSPECIFIED";
+    case AgentAction.AGENT_ACTION_RESTART:
+      return "AGENT_ACTION_RESTART";
+    case AgentAction.AGENT_ACTION_UPDATE:
+      return "AGENT_ACTION_UPDATE";
+    case AgentAction.AGENT_ACTION_RESET:
+      return "AGENT_ACTION_RESET";
+    case AgentAction.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function agentActionToNumber(object: AgentAction): number {
+  switch (object) {
+    case AgentAction.AGENT_ACTION_UNSPECIFIED:
+      return 0;
+    case AgentAction.AGENT_ACTION_RESTART:
+      return 1;
+    case AgentAction.AGENT_ACTION_UPDATE:
+      return 2;
+    case AgentAction.AGENT_ACTION_RESET:
+      return 3;
+    case AgentAction.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** The commands the gateway sends an agent (@coffer/contracts COMMAND_KINDS). */
+export enum CommandKind {
+  COMMAND_KIND_UNSPECIFIED = "COMMAND_KIND_UNSPECIFIED",
+  COMMAND_KIND_BACKUP = "COMMAND_KIND_BACKUP",
+  COMMAND_KIND_RESTORE = "COMMAND_KIND_RESTORE",
+  COMMAND_KIND_RESTART = "COMMAND_KIND_RESTART",
+  COMMAND_KIND_UPDATE = "COMMAND_KIND_UPDATE",
+  COMMAND_KIND_RESET = "COMMAND_KIND_RESET",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function commandKindFromJSON(object: any): CommandKind {
+  switch (object) {
+    case 0:
+    case "COMMAND_KIND_UNSPECIFIED":
+      return CommandKind.COMMAND_KIND_UNSPECIFIED;
+    case 1:
+    case "COMMAND_KIND_BACKUP":
+      return CommandKind.COMMAND_KIND_BACKUP;
+    case 2:
+    case "COMMAND_KIND_RESTORE":
+      return CommandKind.COMMAND_KIND_RESTORE;
+    case 3:
+    case "COMMAND_KIND_RESTART":
+      return CommandKind.COMMAND_KIND_RESTART;
+    case 4:
+    case "COMMAND_KIND_UPDATE":
+      return CommandKind.COMMAND_KIND_UPDATE;
+    case 5:
+    case "COMMAND_KIND_RESET":
+      return CommandKind.COMMAND_KIND_RESET;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CommandKind.UNRECOGNIZED;
+  }
+}
+
+export function commandKindToJSON(object: CommandKind): string {
+  switch (object) {
+    case CommandKind.COMMAND_KIND_UNSPECIFIED:
+      return "COMMAND_KIND_UNSPECIFIED";
+    case CommandKind.COMMAND_KIND_BACKUP:
+      return "COMMAND_KIND_BACKUP";
+    case CommandKind.COMMAND_KIND_RESTORE:
+      return "COMMAND_KIND_RESTORE";
+    case CommandKind.COMMAND_KIND_RESTART:
+      return "COMMAND_KIND_RESTART";
+    case CommandKind.COMMAND_KIND_UPDATE:
+      return "COMMAND_KIND_UPDATE";
+    case CommandKind.COMMAND_KIND_RESET:
+      return "COMMAND_KIND_RESET";
+    case CommandKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function commandKindToNumber(object: CommandKind): number {
+  switch (object) {
+    case CommandKind.COMMAND_KIND_UNSPECIFIED:
+      return 0;
+    case CommandKind.COMMAND_KIND_BACKUP:
+      return 1;
+    case CommandKind.COMMAND_KIND_RESTORE:
+      return 2;
+    case CommandKind.COMMAND_KIND_RESTART:
+      return 3;
+    case CommandKind.COMMAND_KIND_UPDATE:
+      return 4;
+    case CommandKind.COMMAND_KIND_RESET:
+      return 5;
+    case CommandKind.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** What an agent's self-update came to (@coffer/contracts UPDATE_STATUSES). */
+export enum AgentUpdateStatus {
+  AGENT_UPDATE_STATUS_UNSPECIFIED = "AGENT_UPDATE_STATUS_UNSPECIFIED",
+  AGENT_UPDATE_STATUS_UPDATED = "AGENT_UPDATE_STATUS_UPDATED",
+  AGENT_UPDATE_STATUS_CURRENT = "AGENT_UPDATE_STATUS_CURRENT",
+  AGENT_UPDATE_STATUS_FAILED = "AGENT_UPDATE_STATUS_FAILED",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function agentUpdateStatusFromJSON(object: any): AgentUpdateStatus {
+  switch (object) {
+    case 0:
+    case "AGENT_UPDATE_STATUS_UNSPECIFIED":
+      return AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED;
+    case 1:
+    case "AGENT_UPDATE_STATUS_UPDATED":
+      return AgentUpdateStatus.AGENT_UPDATE_STATUS_UPDATED;
+    case 2:
+    case "AGENT_UPDATE_STATUS_CURRENT":
+      return AgentUpdateStatus.AGENT_UPDATE_STATUS_CURRENT;
+    case 3:
+    case "AGENT_UPDATE_STATUS_FAILED":
+      return AgentUpdateStatus.AGENT_UPDATE_STATUS_FAILED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AgentUpdateStatus.UNRECOGNIZED;
+  }
+}
+
+export function agentUpdateStatusToJSON(object: AgentUpdateStatus): string {
+  switch (object) {
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED:
+      return "AGENT_UPDATE_STATUS_UNSPECIFIED";
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UPDATED:
+      return "AGENT_UPDATE_STATUS_UPDATED";
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_CURRENT:
+      return "AGENT_UPDATE_STATUS_CURRENT";
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_FAILED:
+      return "AGENT_UPDATE_STATUS_FAILED";
+    case AgentUpdateStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function agentUpdateStatusToNumber(object: AgentUpdateStatus): number {
+  switch (object) {
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED:
+      return 0;
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UPDATED:
+      return 1;
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_CURRENT:
+      return 2;
+    case AgentUpdateStatus.AGENT_UPDATE_STATUS_FAILED:
+      return 3;
+    case AgentUpdateStatus.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
 
 export interface Empty {
 }
@@ -52,16 +383,14 @@ export interface JobRef {
 export interface Backup {
   id: string;
   databaseName: string;
-  /** pending | in-progress | completed | failed */
-  status: string;
+  status: JobStatus;
   /** bytes of ciphertext */
   size: number;
   /** ISO 8601 */
   createdAt: string;
   /** when the dump finished (or created_at until then) */
   timestamp: string;
-  /** manual | auto */
-  type: string;
+  type: BackupType;
   error?: string | undefined;
   completedAt?: string | undefined;
   agentId: string;
@@ -81,8 +410,7 @@ export interface Restore {
   id: string;
   backupId: string;
   databaseName: string;
-  /** pending | in-progress | completed | failed */
-  status: string;
+  status: JobStatus;
   createdAt: string;
   completedAt?: string | undefined;
   error?: string | undefined;
@@ -139,22 +467,21 @@ export interface SetDatabaseActiveRequest {
 }
 
 export interface BackupSettings {
-  /** hours: 1, 24, 168, 720 */
-  frequency: number;
+  frequency: BackupFrequency;
   /** hours */
   retention: number;
 }
 
 export interface UpdateSettingsRequest {
   userId: string;
-  frequency?: number | undefined;
+  frequency?: BackupFrequency | undefined;
   retention?: number | undefined;
 }
 
 export interface ManageAgentRequest {
   userId: string;
   agentId: string;
-  action: string;
+  action: AgentAction;
 }
 
 export interface BackupStatsInfo {
@@ -191,8 +518,7 @@ export interface CommandDeliveryRequest {
   userId: string;
   agentId: string;
   commandId: string;
-  /** backup | restore | restart | update | reset */
-  kind: string;
+  kind: CommandKind;
   /** backup or restore id */
   jobId?: string | undefined;
   delivered: boolean;
@@ -249,8 +575,7 @@ export interface CompleteRestoreRequest {
 export interface ReportAgentUpdateRequest {
   userId: string;
   agentId: string;
-  /** updated | current | failed */
-  status: string;
+  status: AgentUpdateStatus;
   fromVersion: string;
   /** equals from_version unless updated */
   toVersion: string;
@@ -737,11 +1062,11 @@ function createBaseBackup(): Backup {
   return {
     id: "",
     databaseName: "",
-    status: "",
+    status: JobStatus.JOB_STATUS_UNSPECIFIED,
     size: 0,
     createdAt: "",
     timestamp: "",
-    type: "",
+    type: BackupType.BACKUP_TYPE_UNSPECIFIED,
     error: undefined,
     completedAt: undefined,
     agentId: "",
@@ -757,8 +1082,8 @@ export const Backup: MessageFns<Backup> = {
     if (message.databaseName !== "") {
       writer.uint32(18).string(message.databaseName);
     }
-    if (message.status !== "") {
-      writer.uint32(26).string(message.status);
+    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
+      writer.uint32(24).int32(jobStatusToNumber(message.status));
     }
     if (message.size !== 0) {
       writer.uint32(32).int64(message.size);
@@ -769,8 +1094,8 @@ export const Backup: MessageFns<Backup> = {
     if (message.timestamp !== "") {
       writer.uint32(50).string(message.timestamp);
     }
-    if (message.type !== "") {
-      writer.uint32(58).string(message.type);
+    if (message.type !== BackupType.BACKUP_TYPE_UNSPECIFIED) {
+      writer.uint32(56).int32(backupTypeToNumber(message.type));
     }
     if (message.error !== undefined) {
       writer.uint32(66).string(message.error);
@@ -817,11 +1142,11 @@ export const Backup: MessageFns<Backup> = {
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = jobStatusFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -849,11 +1174,11 @@ export const Backup: MessageFns<Backup> = {
             continue;
           }
           case 7: {
-            if (tag !== 58) {
+            if (tag !== 56) {
               break;
             }
 
-            message.type = reader.string();
+            message.type = backupTypeFromJSON(reader.int32());
             continue;
           }
           case 8: {
@@ -908,7 +1233,7 @@ export const Backup: MessageFns<Backup> = {
         : isSet(object.database_name)
         ? globalThis.String(object.database_name)
         : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      status: isSet(object.status) ? jobStatusFromJSON(object.status) : JobStatus.JOB_STATUS_UNSPECIFIED,
       size: isSet(object.size) ? globalThis.Number(object.size) : 0,
       createdAt: isSet(object.createdAt)
         ? globalThis.String(object.createdAt)
@@ -916,7 +1241,7 @@ export const Backup: MessageFns<Backup> = {
         ? globalThis.String(object.created_at)
         : "",
       timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
-      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      type: isSet(object.type) ? backupTypeFromJSON(object.type) : BackupType.BACKUP_TYPE_UNSPECIFIED,
       error: isSet(object.error) ? globalThis.String(object.error) : undefined,
       completedAt: isSet(object.completedAt)
         ? globalThis.String(object.completedAt)
@@ -944,8 +1269,8 @@ export const Backup: MessageFns<Backup> = {
     if (message.databaseName !== "") {
       obj.databaseName = message.databaseName;
     }
-    if (message.status !== "") {
-      obj.status = message.status;
+    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
+      obj.status = jobStatusToJSON(message.status);
     }
     if (message.size !== 0) {
       obj.size = Math.round(message.size);
@@ -956,8 +1281,8 @@ export const Backup: MessageFns<Backup> = {
     if (message.timestamp !== "") {
       obj.timestamp = message.timestamp;
     }
-    if (message.type !== "") {
-      obj.type = message.type;
+    if (message.type !== BackupType.BACKUP_TYPE_UNSPECIFIED) {
+      obj.type = backupTypeToJSON(message.type);
     }
     if (message.error !== undefined) {
       obj.error = message.error;
@@ -981,11 +1306,11 @@ export const Backup: MessageFns<Backup> = {
     const message = createBaseBackup();
     message.id = object.id ?? "";
     message.databaseName = object.databaseName ?? "";
-    message.status = object.status ?? "";
+    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
     message.size = object.size ?? 0;
     message.createdAt = object.createdAt ?? "";
     message.timestamp = object.timestamp ?? "";
-    message.type = object.type ?? "";
+    message.type = object.type ?? BackupType.BACKUP_TYPE_UNSPECIFIED;
     message.error = object.error ?? undefined;
     message.completedAt = object.completedAt ?? undefined;
     message.agentId = object.agentId ?? "";
@@ -1161,7 +1486,7 @@ function createBaseRestore(): Restore {
     id: "",
     backupId: "",
     databaseName: "",
-    status: "",
+    status: JobStatus.JOB_STATUS_UNSPECIFIED,
     createdAt: "",
     completedAt: undefined,
     error: undefined,
@@ -1181,8 +1506,8 @@ export const Restore: MessageFns<Restore> = {
     if (message.databaseName !== "") {
       writer.uint32(26).string(message.databaseName);
     }
-    if (message.status !== "") {
-      writer.uint32(34).string(message.status);
+    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
+      writer.uint32(32).int32(jobStatusToNumber(message.status));
     }
     if (message.createdAt !== "") {
       writer.uint32(42).string(message.createdAt);
@@ -1240,11 +1565,11 @@ export const Restore: MessageFns<Restore> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = jobStatusFromJSON(reader.int32());
             continue;
           }
           case 5: {
@@ -1312,7 +1637,7 @@ export const Restore: MessageFns<Restore> = {
         : isSet(object.database_name)
         ? globalThis.String(object.database_name)
         : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      status: isSet(object.status) ? jobStatusFromJSON(object.status) : JobStatus.JOB_STATUS_UNSPECIFIED,
       createdAt: isSet(object.createdAt)
         ? globalThis.String(object.createdAt)
         : isSet(object.created_at)
@@ -1348,8 +1673,8 @@ export const Restore: MessageFns<Restore> = {
     if (message.databaseName !== "") {
       obj.databaseName = message.databaseName;
     }
-    if (message.status !== "") {
-      obj.status = message.status;
+    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
+      obj.status = jobStatusToJSON(message.status);
     }
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
@@ -1377,7 +1702,7 @@ export const Restore: MessageFns<Restore> = {
     message.id = object.id ?? "";
     message.backupId = object.backupId ?? "";
     message.databaseName = object.databaseName ?? "";
-    message.status = object.status ?? "";
+    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
     message.createdAt = object.createdAt ?? "";
     message.completedAt = object.completedAt ?? undefined;
     message.error = object.error ?? undefined;
@@ -2220,13 +2545,13 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
 };
 
 function createBaseBackupSettings(): BackupSettings {
-  return { frequency: 0, retention: 0 };
+  return { frequency: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED, retention: 0 };
 }
 
 export const BackupSettings: MessageFns<BackupSettings> = {
   encode(message: BackupSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.frequency !== 0) {
-      writer.uint32(8).int32(message.frequency);
+    if (message.frequency !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
+      writer.uint32(8).int32(backupFrequencyToNumber(message.frequency));
     }
     if (message.retention !== 0) {
       writer.uint32(16).int32(message.retention);
@@ -2252,7 +2577,7 @@ export const BackupSettings: MessageFns<BackupSettings> = {
               break;
             }
 
-            message.frequency = reader.int32();
+            message.frequency = backupFrequencyFromJSON(reader.int32());
             continue;
           }
           case 2: {
@@ -2277,15 +2602,17 @@ export const BackupSettings: MessageFns<BackupSettings> = {
 
   fromJSON(object: any): BackupSettings {
     return {
-      frequency: isSet(object.frequency) ? globalThis.Number(object.frequency) : 0,
+      frequency: isSet(object.frequency)
+        ? backupFrequencyFromJSON(object.frequency)
+        : BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
       retention: isSet(object.retention) ? globalThis.Number(object.retention) : 0,
     };
   },
 
   toJSON(message: BackupSettings): unknown {
     const obj: any = {};
-    if (message.frequency !== 0) {
-      obj.frequency = Math.round(message.frequency);
+    if (message.frequency !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
+      obj.frequency = backupFrequencyToJSON(message.frequency);
     }
     if (message.retention !== 0) {
       obj.retention = Math.round(message.retention);
@@ -2298,7 +2625,7 @@ export const BackupSettings: MessageFns<BackupSettings> = {
   },
   fromPartial(object: DeepPartial<BackupSettings>): BackupSettings {
     const message = createBaseBackupSettings();
-    message.frequency = object.frequency ?? 0;
+    message.frequency = object.frequency ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
     message.retention = object.retention ?? 0;
     return message;
   },
@@ -2314,7 +2641,7 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
       writer.uint32(10).string(message.userId);
     }
     if (message.frequency !== undefined) {
-      writer.uint32(16).int32(message.frequency);
+      writer.uint32(16).int32(backupFrequencyToNumber(message.frequency));
     }
     if (message.retention !== undefined) {
       writer.uint32(24).int32(message.retention);
@@ -2348,7 +2675,7 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
               break;
             }
 
-            message.frequency = reader.int32();
+            message.frequency = backupFrequencyFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2378,7 +2705,7 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
-      frequency: isSet(object.frequency) ? globalThis.Number(object.frequency) : undefined,
+      frequency: isSet(object.frequency) ? backupFrequencyFromJSON(object.frequency) : undefined,
       retention: isSet(object.retention) ? globalThis.Number(object.retention) : undefined,
     };
   },
@@ -2389,7 +2716,7 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
       obj.userId = message.userId;
     }
     if (message.frequency !== undefined) {
-      obj.frequency = Math.round(message.frequency);
+      obj.frequency = backupFrequencyToJSON(message.frequency);
     }
     if (message.retention !== undefined) {
       obj.retention = Math.round(message.retention);
@@ -2410,7 +2737,7 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
 };
 
 function createBaseManageAgentRequest(): ManageAgentRequest {
-  return { userId: "", agentId: "", action: "" };
+  return { userId: "", agentId: "", action: AgentAction.AGENT_ACTION_UNSPECIFIED };
 }
 
 export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
@@ -2421,8 +2748,8 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
     if (message.agentId !== "") {
       writer.uint32(18).string(message.agentId);
     }
-    if (message.action !== "") {
-      writer.uint32(26).string(message.action);
+    if (message.action !== AgentAction.AGENT_ACTION_UNSPECIFIED) {
+      writer.uint32(24).int32(agentActionToNumber(message.action));
     }
     return writer;
   },
@@ -2457,11 +2784,11 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.action = reader.string();
+            message.action = agentActionFromJSON(reader.int32());
             continue;
           }
         }
@@ -2488,7 +2815,7 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
         : isSet(object.agent_id)
         ? globalThis.String(object.agent_id)
         : "",
-      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      action: isSet(object.action) ? agentActionFromJSON(object.action) : AgentAction.AGENT_ACTION_UNSPECIFIED,
     };
   },
 
@@ -2500,8 +2827,8 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
     if (message.agentId !== "") {
       obj.agentId = message.agentId;
     }
-    if (message.action !== "") {
-      obj.action = message.action;
+    if (message.action !== AgentAction.AGENT_ACTION_UNSPECIFIED) {
+      obj.action = agentActionToJSON(message.action);
     }
     return obj;
   },
@@ -2513,7 +2840,7 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
     const message = createBaseManageAgentRequest();
     message.userId = object.userId ?? "";
     message.agentId = object.agentId ?? "";
-    message.action = object.action ?? "";
+    message.action = object.action ?? AgentAction.AGENT_ACTION_UNSPECIFIED;
     return message;
   },
 };
@@ -3009,7 +3336,15 @@ export const AgentHeartbeatRequest: MessageFns<AgentHeartbeatRequest> = {
 };
 
 function createBaseCommandDeliveryRequest(): CommandDeliveryRequest {
-  return { userId: "", agentId: "", commandId: "", kind: "", jobId: undefined, delivered: false, error: undefined };
+  return {
+    userId: "",
+    agentId: "",
+    commandId: "",
+    kind: CommandKind.COMMAND_KIND_UNSPECIFIED,
+    jobId: undefined,
+    delivered: false,
+    error: undefined,
+  };
 }
 
 export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
@@ -3023,8 +3358,8 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     if (message.commandId !== "") {
       writer.uint32(26).string(message.commandId);
     }
-    if (message.kind !== "") {
-      writer.uint32(34).string(message.kind);
+    if (message.kind !== CommandKind.COMMAND_KIND_UNSPECIFIED) {
+      writer.uint32(32).int32(commandKindToNumber(message.kind));
     }
     if (message.jobId !== undefined) {
       writer.uint32(42).string(message.jobId);
@@ -3076,11 +3411,11 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.kind = reader.string();
+            message.kind = commandKindFromJSON(reader.int32());
             continue;
           }
           case 5: {
@@ -3136,7 +3471,7 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
         : isSet(object.command_id)
         ? globalThis.String(object.command_id)
         : "",
-      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      kind: isSet(object.kind) ? commandKindFromJSON(object.kind) : CommandKind.COMMAND_KIND_UNSPECIFIED,
       jobId: isSet(object.jobId)
         ? globalThis.String(object.jobId)
         : isSet(object.job_id)
@@ -3158,8 +3493,8 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     if (message.commandId !== "") {
       obj.commandId = message.commandId;
     }
-    if (message.kind !== "") {
-      obj.kind = message.kind;
+    if (message.kind !== CommandKind.COMMAND_KIND_UNSPECIFIED) {
+      obj.kind = commandKindToJSON(message.kind);
     }
     if (message.jobId !== undefined) {
       obj.jobId = message.jobId;
@@ -3181,7 +3516,7 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     message.userId = object.userId ?? "";
     message.agentId = object.agentId ?? "";
     message.commandId = object.commandId ?? "";
-    message.kind = object.kind ?? "";
+    message.kind = object.kind ?? CommandKind.COMMAND_KIND_UNSPECIFIED;
     message.jobId = object.jobId ?? undefined;
     message.delivered = object.delivered ?? false;
     message.error = object.error ?? undefined;
@@ -4069,7 +4404,14 @@ export const CompleteRestoreRequest: MessageFns<CompleteRestoreRequest> = {
 };
 
 function createBaseReportAgentUpdateRequest(): ReportAgentUpdateRequest {
-  return { userId: "", agentId: "", status: "", fromVersion: "", toVersion: "", error: undefined };
+  return {
+    userId: "",
+    agentId: "",
+    status: AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED,
+    fromVersion: "",
+    toVersion: "",
+    error: undefined,
+  };
 }
 
 export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
@@ -4080,8 +4422,8 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
     if (message.agentId !== "") {
       writer.uint32(18).string(message.agentId);
     }
-    if (message.status !== "") {
-      writer.uint32(26).string(message.status);
+    if (message.status !== AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED) {
+      writer.uint32(24).int32(agentUpdateStatusToNumber(message.status));
     }
     if (message.fromVersion !== "") {
       writer.uint32(34).string(message.fromVersion);
@@ -4125,11 +4467,11 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.status = reader.string();
+            message.status = agentUpdateStatusFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -4180,7 +4522,9 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
         : isSet(object.agent_id)
         ? globalThis.String(object.agent_id)
         : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      status: isSet(object.status)
+        ? agentUpdateStatusFromJSON(object.status)
+        : AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED,
       fromVersion: isSet(object.fromVersion)
         ? globalThis.String(object.fromVersion)
         : isSet(object.from_version)
@@ -4203,8 +4547,8 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
     if (message.agentId !== "") {
       obj.agentId = message.agentId;
     }
-    if (message.status !== "") {
-      obj.status = message.status;
+    if (message.status !== AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED) {
+      obj.status = agentUpdateStatusToJSON(message.status);
     }
     if (message.fromVersion !== "") {
       obj.fromVersion = message.fromVersion;
@@ -4225,7 +4569,7 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
     const message = createBaseReportAgentUpdateRequest();
     message.userId = object.userId ?? "";
     message.agentId = object.agentId ?? "";
-    message.status = object.status ?? "";
+    message.status = object.status ?? AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED;
     message.fromVersion = object.fromVersion ?? "";
     message.toVersion = object.toVersion ?? "";
     message.error = object.error ?? undefined;

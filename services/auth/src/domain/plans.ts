@@ -1,4 +1,4 @@
-import { badInput, forbidden, notFound } from '@coffer/common';
+import { backupFrequency, badInput, forbidden, notFound } from '@coffer/common';
 import type { auth } from '@coffer/proto';
 import type { AuthEvents } from '../events.js';
 import { isId, type NewPlan, type PlanRecord, type PlanStore, type UserStore } from '../store/types.js';
@@ -89,7 +89,7 @@ export const toPlanMessage = (p: PlanRecord): auth.Plan => ({
   dbLimit: p.dbLimit,
   retentionLimit: p.retentionLimit,
   storageLimit: p.storageLimit,
-  frequencyLimit: p.frequencyLimit,
+  frequencyLimit: backupFrequency.toProto(p.frequencyLimit),
   features: p.features.map((text) => ({ text })),
 });
 

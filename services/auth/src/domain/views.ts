@@ -1,15 +1,16 @@
+import { accountStatus, role } from '@coffer/common';
 import type { auth } from '@coffer/proto';
 import type { UserRecord } from '../store/types.js';
 import type { ApiKeyVault } from './secrets.js';
 
-/** The shapes auth answers with; built field by field so a new record field never leaks. */
+/** The shapes auth answers with; built field by field so a new record field never leaks (value sets as enums). */
 export function views(vault: ApiKeyVault) {
   return {
     user: (u: UserRecord): auth.User => ({
       id: u.id,
       email: u.email,
       name: u.name,
-      role: u.role,
+      role: role.toProto(u.role),
       apiKey: vault.unseal(u.apiKeySealed),
       isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,
@@ -21,15 +22,15 @@ export function views(vault: ApiKeyVault) {
       email: u.email,
       plan: u.plan,
       apiKey: vault.unseal(u.apiKeySealed),
-      role: u.role,
+      role: role.toProto(u.role),
     }),
     accountState: (u: UserRecord): auth.AccountState => ({
       userId: u.id,
-      role: u.role,
+      role: role.toProto(u.role),
       isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,
       bannedAt: u.bannedAt?.toISOString(),
-      status: u.status,
+      status: accountStatus.toProto(u.status),
       email: u.email,
       name: u.name,
       sessionVersion: u.sessionVersion,
@@ -38,8 +39,8 @@ export function views(vault: ApiKeyVault) {
       id: u.id,
       email: u.email,
       name: u.name,
-      role: u.role,
-      status: u.status,
+      role: role.toProto(u.role),
+      status: accountStatus.toProto(u.status),
       plan: u.plan,
       isBanned: u.isBanned,
       banReason: u.banReason ?? undefined,

@@ -1,4 +1,4 @@
-import type { EventBus, Logger } from '@coffer/common';
+import { commandKind, type EventBus, type Logger } from '@coffer/common';
 import { COMMAND_ACK_TIMEOUT_MS } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import { agentRoom, type AgentNamespace } from './namespace.js';
@@ -50,7 +50,7 @@ export async function startCommandRelay(deps: {
         userId: cmd.userId,
         agentId: cmd.agentId,
         commandId: cmd.commandId,
-        kind: cmd.kind,
+        kind: commandKind.toProto(cmd.kind),
         jobId: cmd.jobId,
         delivered,
         error,

@@ -9,6 +9,7 @@ import {
   type EventBus,
 } from '@coffer/common';
 import { refusalCodeOf, type ReportAck } from '@coffer/contracts';
+import { orchestrator } from '@coffer/proto';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
 import { startAgentNamespace } from './namespace';
@@ -54,7 +55,7 @@ describe('agent namespace: agent:update', () => {
     expect(report).toHaveBeenCalledWith({
       userId: USER,
       agentId: AGENT,
-      status: 'failed',
+      status: orchestrator.AgentUpdateStatus.AGENT_UPDATE_STATUS_FAILED,
       fromVersion: '1.2.0',
       toVersion: '1.2.0',
       error: 'denied',

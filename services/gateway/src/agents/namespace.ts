@@ -1,5 +1,5 @@
 import type { Namespace, Server } from 'socket.io';
-import { AppError, PROGRESS_SUBJECTS, type EventBus, type Logger } from '@coffer/common';
+import { AppError, agentUpdateStatus, PROGRESS_SUBJECTS, type EventBus, type Logger } from '@coffer/common';
 import {
   AGENT_NAMESPACE,
   agentEventSchemas,
@@ -134,7 +134,9 @@ export function startAgentNamespace(deps: {
     on('restore:failed', (p) =>
       orchestrator.failRestore({ userId, agentId, jobId: p.restoreId, error: p.error }),
     );
-    on('agent:update', (p) => orchestrator.reportAgentUpdate({ userId, agentId, ...p }));
+    on('agent:update', (p) =>
+      orchestrator.reportAgentUpdate({ userId, agentId, ...p, status: agentUpdateStatus.toProto(p.status) }),
+    );
 
     socket.on('disconnect', () => {
       void (async () => {

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { AppError, forbidden, unauthenticated } from '@coffer/common';
+import { AppError, forbidden, role, unauthenticated } from '@coffer/common';
 import type { auth } from '@coffer/proto';
 
 export interface Caller {
@@ -72,7 +72,7 @@ export function identity(deps: {
       if ((typeof claims.sv === 'number' ? claims.sv : 0) !== s.sessionVersion)
         throw unauthenticated('Session expired');
       refuseBanned(s);
-      return { id: s.userId, role: s.role, email: s.email, name: s.name };
+      return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name };
     },
 
     /** An agent's identity: its owner's API key (looked up by auth) and the agent id it was given. */
@@ -80,7 +80,7 @@ export function identity(deps: {
       if (!apiKey || apiKey.length > 200) throw unauthenticated('Invalid API key');
       const s = await deps.resolveApiKey(apiKey);
       refuseBanned(s);
-      return { id: s.userId, role: s.role, email: s.email, name: s.name, agentId };
+      return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name, agentId };
     },
 
     bearer(header: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields, formatBytes } from '@coffer/common';
+import { accountStatus, fields, formatBytes, role } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
@@ -62,7 +62,13 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
       CONFLICT: 'another account has this e-mail',
     },
     handler: async ({ caller, params, body }) => {
-      const user = await clients.auth.adminUpdateUser({ actorId: caller.id, userId: params.id, ...body });
+      const user = await clients.auth.adminUpdateUser({
+        actorId: caller.id,
+        userId: params.id,
+        ...body,
+        role: body.role && role.toProto(body.role),
+        status: body.status && accountStatus.toProto(body.status),
+      });
       identity.forget(params.id);
       return toAdminUser(user);
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fields } from '@coffer/common';
+import { agentAction, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 
@@ -44,7 +44,11 @@ export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
     response: messageBody,
     errors: { NOT_FOUND: 'the caller has no agent with this id' },
     handler: async ({ caller, params, body }) => {
-      await orchestrator.manageAgent({ userId: caller.id, agentId: params.agentId, action: body.action });
+      await orchestrator.manageAgent({
+        userId: caller.id,
+        agentId: params.agentId,
+        action: agentAction.toProto(body.action),
+      });
       return { message: ACTION_MESSAGES[body.action] };
     },
   });

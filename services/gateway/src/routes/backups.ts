@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, fields } from '@coffer/common';
+import { conflict, fields, jobStatus } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, sendBlob } from '../blobs/streams.js';
 import { codeOf, errorBody } from '../http/errors.js';
@@ -128,7 +128,8 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     errors: { NOT_FOUND: NOT_YOURS, CONFLICT: 'the backup has not completed' },
     handler: async ({ caller, params, res, req }) => {
       const backup = await orchestrator.getBackup({ userId: caller.id, backupId: params.id });
-      if (backup.status !== 'completed') throw conflict('Only completed backups can be downloaded');
+      if (jobStatus.fromAnswer(backup.status) !== 'completed')
+        throw conflict('Only completed backups can be downloaded');
       const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backup.id });
       await sendBlob(req, res, blob, {
         'Content-Disposition': attachment(downloadFileName(backup.databaseName, backup.createdAt)),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FREQUENCY_HOURS, FREQUENCY_NAMES, isRetentionHours, RETENTION_OPTIONS } from '@coffer/contracts';
-import { fields } from '@coffer/common';
+import { backupFrequency, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Caller } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
@@ -34,7 +34,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
       clients.notification.getPreferences({ userId: caller.id }),
     ]);
     return {
-      frequency: backup.frequency,
+      frequency: backupFrequency.fromAnswer(backup.frequency),
       retention: backup.retention,
       notifications: {
         backupSuccess: prefs.backupSuccess,
@@ -93,7 +93,7 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
       if (body.frequency !== undefined || body.retention !== undefined) {
         await clients.orchestrator.updateSettings({
           userId: caller.id,
-          frequency: body.frequency && FREQUENCY_HOURS[body.frequency],
+          frequency: body.frequency && backupFrequency.toProto(FREQUENCY_HOURS[body.frequency]),
           retention: body.retention,
         });
       }

@@ -32,11 +32,11 @@ export interface HealthCheckResponse {
 }
 
 export enum HealthCheckResponse_ServingStatus {
-  UNKNOWN = 0,
-  SERVING = 1,
-  NOT_SERVING = 2,
-  SERVICE_UNKNOWN = 3,
-  UNRECOGNIZED = -1,
+  UNKNOWN = "UNKNOWN",
+  SERVING = "SERVING",
+  NOT_SERVING = "NOT_SERVING",
+  SERVICE_UNKNOWN = "SERVICE_UNKNOWN",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function healthCheckResponse_ServingStatusFromJSON(object: any): HealthCheckResponse_ServingStatus {
@@ -73,6 +73,22 @@ export function healthCheckResponse_ServingStatusToJSON(object: HealthCheckRespo
     case HealthCheckResponse_ServingStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
+  }
+}
+
+export function healthCheckResponse_ServingStatusToNumber(object: HealthCheckResponse_ServingStatus): number {
+  switch (object) {
+    case HealthCheckResponse_ServingStatus.UNKNOWN:
+      return 0;
+    case HealthCheckResponse_ServingStatus.SERVING:
+      return 1;
+    case HealthCheckResponse_ServingStatus.NOT_SERVING:
+      return 2;
+    case HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN:
+      return 3;
+    case HealthCheckResponse_ServingStatus.UNRECOGNIZED:
+    default:
+      return -1;
   }
 }
 
@@ -144,13 +160,13 @@ export const HealthCheckRequest: MessageFns<HealthCheckRequest> = {
 };
 
 function createBaseHealthCheckResponse(): HealthCheckResponse {
-  return { status: 0 };
+  return { status: HealthCheckResponse_ServingStatus.UNKNOWN };
 }
 
 export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
   encode(message: HealthCheckResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.status !== 0) {
-      writer.uint32(8).int32(message.status);
+    if (message.status !== HealthCheckResponse_ServingStatus.UNKNOWN) {
+      writer.uint32(8).int32(healthCheckResponse_ServingStatusToNumber(message.status));
     }
     return writer;
   },
@@ -173,7 +189,7 @@ export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
               break;
             }
 
-            message.status = reader.int32() as any;
+            message.status = healthCheckResponse_ServingStatusFromJSON(reader.int32());
             continue;
           }
         }
@@ -189,12 +205,16 @@ export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
   },
 
   fromJSON(object: any): HealthCheckResponse {
-    return { status: isSet(object.status) ? healthCheckResponse_ServingStatusFromJSON(object.status) : 0 };
+    return {
+      status: isSet(object.status)
+        ? healthCheckResponse_ServingStatusFromJSON(object.status)
+        : HealthCheckResponse_ServingStatus.UNKNOWN,
+    };
   },
 
   toJSON(message: HealthCheckResponse): unknown {
     const obj: any = {};
-    if (message.status !== 0) {
+    if (message.status !== HealthCheckResponse_ServingStatus.UNKNOWN) {
       obj.status = healthCheckResponse_ServingStatusToJSON(message.status);
     }
     return obj;
@@ -205,7 +225,7 @@ export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
   },
   fromPartial(object: DeepPartial<HealthCheckResponse>): HealthCheckResponse {
     const message = createBaseHealthCheckResponse();
-    message.status = object.status ?? 0;
+    message.status = object.status ?? HealthCheckResponse_ServingStatus.UNKNOWN;
     return message;
   },
 };
