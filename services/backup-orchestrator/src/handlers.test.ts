@@ -23,9 +23,9 @@ describe('orchestrator gRPC handlers', () => {
     ['a bad user id', { userId: 'nope', databaseName: 'shop' }, 'Invalid user id'],
     ['an empty database name', { userId: USER, databaseName: '' }, 'Database name is required'],
     [
-      'a dotted database name',
-      { userId: USER, databaseName: 'a.b' },
-      'Database name contains a character MongoDB does not allow',
+      'a database name that is not an agent label',
+      { userId: USER, databaseName: 'a/b' },
+      'Database name must be 1 to 64 characters: letters, digits, dot, dash, underscore; starting with a letter or digit',
     ],
   ])('refuses %s with INVALID_ARGUMENT', async (_what, req, message) => {
     const { h } = setup();

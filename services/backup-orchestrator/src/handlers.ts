@@ -9,7 +9,7 @@ import {
   unaryHandlers,
   type Logger,
 } from '@coffer/common';
-import { LIMITS } from '@coffer/contracts';
+import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
@@ -24,15 +24,14 @@ const backupId = fields.objectId('backup');
 const restoreId = fields.objectId('restore');
 const agentId = fields.objectId('agent');
 
-/** MongoDB's database-name rules (as the agent enforces them): 1–63 bytes, none of / \ . space " $ NUL. */
+/**
+ * The names the service knows databases by are the agent's labels (`coffer-agent db add NAME`), not
+ * MongoDB database names: the one rule in the contracts, so every label an agent accepts registers.
+ */
 export const databaseName = z
   .string({ error: 'Database name is required' })
   .min(1, 'Database name is required')
-  .refine((n) => Buffer.byteLength(n, 'utf8') < 64, 'Database name must be shorter than 64 bytes')
-  .refine(
-    (n) => ![...n].some((c) => '/\\. "$\0'.includes(c)),
-    'Database name contains a character MongoDB does not allow',
-  );
+  .regex(DATABASE_LABEL_PATTERN, `Database name must be ${DATABASE_LABEL_RULE}`);
 
 const text = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
 const count = (what: string) =>
