@@ -231,8 +231,12 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
     // One command per backup, none repeated.
     const backupCommands = commands.filter((c) => c.kind === 'backup');
     expect(backupCommands.map((c) => c.jobId).sort()).toEqual(backups.map((d) => d._id.toHexString()).sort());
-    // JetStream kept one due message per slot although both replicas' ticks published.
-    expect(due.map((d) => d.slot).sort((x, y) => x - y)).toEqual(sorted);
+    // JetStream kept one due message per slot although both replicas' ticks published. A slot that
+    // came due before the agent registered (a slow machine) has a due message and, rightly, no backup.
+    const dueSlots = due.map((d) => d.slot).sort((x, y) => x - y);
+    expect(new Set(dueSlots).size).toBe(dueSlots.length);
+    expect(dueSlots).toEqual(expect.arrayContaining(sorted));
+    expect(dueSlots.filter((slot) => !sorted.includes(slot)).every((slot) => slot < sorted[0]!)).toBe(true);
 
     // The agent's reports went through: the backups completed with the size storage counted.
     expect(agentErrors).toEqual([]);
