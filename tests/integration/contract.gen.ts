@@ -152,6 +152,12 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    removeAgent: build.mutation<RemoveAgentApiResponse, RemoveAgentApiArg>({
+      query: (queryArg) => ({
+        url: `/api/agents/${queryArg.agentId}`,
+        method: 'DELETE',
+      }),
+    }),
     uploadBackupData: build.mutation<UploadBackupDataApiResponse, UploadBackupDataApiArg>({
       query: (queryArg) => ({
         url: `/api/agent/backups/${queryArg.id}/data`,
@@ -418,6 +424,12 @@ export type ManageAgentApiArg = {
   body: {
     action: AgentAction;
   };
+};
+export type RemoveAgentApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type RemoveAgentApiArg = {
+  agentId: string;
 };
 export type UploadBackupDataApiResponse = /** status 200 OK */ {
   /** bytes stored */
@@ -844,6 +856,12 @@ export interface ApiPaths {
     operationId: 'manageAgent';
     arg: ManageAgentApiArg;
     response: ManageAgentApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'DELETE /api/agents/{agentId}': {
+    operationId: 'removeAgent';
+    arg: RemoveAgentApiArg;
+    response: RemoveAgentApiResponse;
     errors: AccountBannedError | ApiError;
   };
   'PUT /api/agent/backups/{id}/data': {

@@ -90,6 +90,12 @@ describe('coffer-agent init', () => {
     expect(forced.stderr).toContain(`Replaced master key ${fingerprintHex(parseKeyFile(first))}`);
   });
 
+  it('keeps the name when run again without --name (a new API key only)', async () => {
+    await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'k1', '--name', 'box'));
+    expect((await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'k2'))).code).toBe(0);
+    expect(cfg()).toMatchObject({ name: 'box', apiKey: 'k2' });
+  });
+
   it('refuses to touch an unreadable config, and rejects bad options in one line', async () => {
     await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'k1'));
     writeFileSync(config, '{ broken');

@@ -1,5 +1,6 @@
-// `coffer-agent db add|remove` (often run as root beside a running service) only edits the
-// config: the daemon polls its modification time, picks the change up and tells the server at once.
+// `coffer-agent db add|remove` and `init` (often run as root beside a running service) only edit the
+// config: the daemon polls its modification time, picks the change up and tells the server at once
+// (a new API key: it reconnects with it).
 import { stat } from 'node:fs/promises';
 import { loadConfig, type AgentConfig } from '../config/config.js';
 import type { Logger } from './log.js';
@@ -12,8 +13,10 @@ export async function watchConfig(deps: {
   log: Logger;
   stopping: () => boolean;
   current: () => AgentConfig;
-  /** The config from now on; its server and API key are those the daemon started with. */
+  /** The config from now on; its server is the one the daemon started with. */
   use: (config: AgentConfig) => void;
+  /** The API key changed (`init` with the new key): reconnect with it. */
+  apiKeyChanged: () => void;
   /** The list of databases changed (worth a heartbeat now). */
   databasesChanged: () => void;
 }): Promise<{ stop(): void }> {
@@ -29,10 +32,15 @@ export async function watchConfig(deps: {
       const fresh = await loadConfig(deps.path);
       const config = deps.current();
       const changed = names(fresh) !== names(config);
-      if (fresh.server !== config.server || fresh.apiKey !== config.apiKey)
-        log.warn('the server or API key changed in the config; restart the agent to use them');
-      const next = { ...fresh, server: config.server, apiKey: config.apiKey };
+      if (fresh.server !== config.server)
+        log.warn('the server changed in the config; restart the agent to use it');
+      const keyChanged = Boolean(fresh.apiKey) && fresh.apiKey !== config.apiKey;
+      const next = { ...fresh, server: config.server, apiKey: keyChanged ? fresh.apiKey : config.apiKey };
       deps.use(next);
+      if (keyChanged) {
+        log.info('the API key changed in the config; reconnecting with it');
+        deps.apiKeyChanged();
+      }
       if (changed) {
         log.info('databases changed in the config', { databases: next.databases.map((d) => d.name) });
         deps.databasesChanged();

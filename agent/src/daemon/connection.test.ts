@@ -104,10 +104,31 @@ describe('connection', () => {
         advice: expect.stringMatching(/Settings → Security/),
       }),
     );
-    expect(status.failures).toEqual(['Cannot connect to https://gw.example: Invalid API key']);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        advice: expect.stringContaining(
+          '`coffer-agent init --server https://gw.example --api-key NEW_KEY` (or re-run the installer)',
+        ),
+      }),
+    );
+    // `coffer-agent status` shows the advice too.
+    expect(status.failures).toEqual([
+      expect.stringMatching(
+        /^Cannot connect to https:\/\/gw\.example: Invalid API key\. The server does not accept this API key .*coffer-agent init --server https:\/\/gw\.example --api-key NEW_KEY/,
+      ),
+    ]);
     jest.advanceTimersByTime(59_999);
     expect(socket.connects).toBe(0);
     jest.advanceTimersByTime(1);
+    expect(socket.connects).toBe(1);
+  });
+
+  it('a new key (reconnectNow) does not wait for the slow retry, which then does not connect again', () => {
+    const { socket, connection, refuse } = setup();
+    refuse(connectRefusal('INVALID_API_KEY', 'Invalid API key'));
+    connection.reconnectNow();
+    expect(socket.connects).toBe(1);
+    jest.advanceTimersByTime(60_000);
     expect(socket.connects).toBe(1);
   });
 

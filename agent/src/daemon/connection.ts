@@ -51,7 +51,7 @@ export interface Connection {
   connect(): void;
   /** The server registered the agent: the next trouble starts the backoff from its first step. */
   registered(): void;
-  /** Drops the connection and opens it again (with a fresh handshake) unless stopping. */
+  /** Drops the connection and opens it again at once (with a fresh handshake) unless stopping. */
   reconnectNow(): void;
   close(): void;
 }
@@ -103,7 +103,7 @@ export function createConnection(deps: ConnectionDeps): Connection {
   socket.on('connect_error', (err: Error) => {
     if (deps.stopping()) return;
     const message = deps.scrub(err.message || 'connection failed');
-    const handling = refusalHandling(refusalCodeOf(err));
+    const handling = refusalHandling(refusalCodeOf(err), shown);
     if (handling.action === 'renew-identity') {
       // Reset while this agent was away: its old identity is retired, so it registers as a new one.
       log.warn('the connection of this agent was reset from the dashboard; registering as a new agent');
@@ -113,7 +113,9 @@ export function createConnection(deps: ConnectionDeps): Connection {
       );
       return;
     }
-    status.failed(`Cannot connect to ${shown}: ${message}`);
+    // The advice goes into the status file too, so `coffer-agent status` says what to run.
+    const advice = handling.action === 'retry-slowly' ? `. ${handling.advice}` : '';
+    status.failed(`Cannot connect to ${shown}: ${message}${advice}`);
     if (handling.action === 'retry-slowly') {
       log.error('the server refused the connection', { error: message, advice: handling.advice });
     } else {
@@ -129,6 +131,9 @@ export function createConnection(deps: ConnectionDeps): Connection {
     connect: () => socket.connect(),
     registered: () => backoff.reset(),
     reconnectNow() {
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      reconnectTimer = undefined;
+      backoff.reset();
       socket.disconnect();
       if (!deps.stopping()) socket.connect();
     },

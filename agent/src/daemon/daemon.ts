@@ -64,7 +64,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const stateDir = stateDirFor(opts.configPath, config);
   let instanceId = await loadInstanceId(stateDir, config.instanceId);
   const server = config.server;
-  const apiKey = config.apiKey;
+  /** Replaced when `init` writes a new key into the config (config-watch): the next connect uses it. */
+  let apiKey = config.apiKey;
 
   const log: Logger = createLogger({
     out: opts.out,
@@ -221,6 +222,11 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     stopping: () => stopping,
     current: () => config,
     use: (c) => (config = c),
+    apiKeyChanged: () => {
+      if (stopping || !config.apiKey) return;
+      apiKey = config.apiKey;
+      connection.reconnectNow();
+    },
     databasesChanged: () => heartbeat.send(),
   });
 

@@ -10,7 +10,8 @@ export type RefusalHandling =
   /** Passing trouble (or a transport error, with no code): retry with backoff. */
   | { action: 'retry' };
 
-export function refusalHandling(code: ConnectRefusalCode | undefined): RefusalHandling {
+/** `server`: the server's address as the agent shows it, for the command the advice names. */
+export function refusalHandling(code: ConnectRefusalCode | undefined, server = 'URL'): RefusalHandling {
   switch (code) {
     case 'AGENT_RESET':
       return { action: 'renew-identity' };
@@ -18,7 +19,9 @@ export function refusalHandling(code: ConnectRefusalCode | undefined): RefusalHa
       return {
         action: 'retry-slowly',
         advice:
-          'The server does not accept this API key. Copy the current key from Settings → Security and run `coffer-agent init --server URL --api-key KEY` again.',
+          'The server does not accept this API key (it was regenerated, or is wrong). Copy the current key from ' +
+          `Settings → Security and run \`coffer-agent init --server ${server} --api-key NEW_KEY\` ` +
+          '(or re-run the installer); the running agent picks the new key up by itself.',
       };
     case 'ACCOUNT_SUSPENDED':
       return { action: 'retry-slowly', advice: 'The Coffer account this agent belongs to is suspended.' };

@@ -16,8 +16,13 @@ import { RouteTable } from './http/route.js';
 import { startFanout } from './realtime/fanout.js';
 import { startRealtime } from './realtime/socket.js';
 import { apiRoutes } from './routes/index.js';
-import { startAgentNamespace } from './agents/namespace.js';
-import { startCommandRelay } from './agents/commands.js';
+import {
+  agentSockets,
+  startAgentNamespace,
+  type AgentNamespace,
+  type AgentSockets,
+} from './agents/namespace.js';
+import { startCommandRelay, startKeyRevocation } from './agents/commands.js';
 
 /** The REST side of the gateway (identity, routes, Express app) wired from its dependencies. */
 export function buildGateway(deps: {
@@ -25,6 +30,8 @@ export function buildGateway(deps: {
   clients: Clients;
   redis: RedisClient;
   log: Logger;
+  /** Closes agents' sockets (the agents' namespace starts after the app; until then a no-op). */
+  sockets?: AgentSockets;
 }) {
   const { config, clients, log } = deps;
   const identity = identityFactory({
@@ -39,6 +46,7 @@ export function buildGateway(deps: {
     identity,
     rateLimit: rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS),
     log,
+    sockets: deps.sockets ?? agentSockets(() => undefined),
     storageUsed: async (userId) => (await clients.storage.usage({ userId })).bytesUsed,
   });
   const app = createApp({
@@ -55,8 +63,11 @@ export function buildGateway(deps: {
 export async function startGateway(config: GatewayConfig, { log }: ServiceContext): Promise<StartedService> {
   const clients = serviceClients(config);
   const redis = await connectRedis(config.REDIS_URL);
-  const bus = await connectServiceBus(config, 'gateway', log, ['BACKUP', 'RESTORE', 'AGENT']);
-  const { identity, app } = buildGateway({ config, clients, redis, log });
+  const bus = await connectServiceBus(config, 'gateway', log, ['AUTH', 'BACKUP', 'RESTORE', 'AGENT']);
+  // The routes close agents' sockets; the namespace they live in starts once the server exists.
+  const started: { nsp?: AgentNamespace } = {};
+  const sockets = agentSockets(() => started.nsp);
+  const { identity, app } = buildGateway({ config, clients, redis, log, sockets });
 
   // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute
   // request timeout would cut large ones. Slow-header clients are still cut by headersTimeout.
@@ -64,7 +75,9 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const io = await startRealtime({ server, redis, identity, log });
   const fanout = await startFanout(bus, io);
   const agents = startAgentNamespace({ io, identity, clients, bus, log });
+  started.nsp = agents;
   const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
+  const keyRevocation = await startKeyRevocation({ bus, sockets, log });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   return {
@@ -72,6 +85,7 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
     info: { port: config.PORT },
     steps: [
       { name: 'command relay', stop: () => commands.stop() },
+      { name: 'key revocation', stop: () => keyRevocation.stop() },
       { name: 'fanout', stop: () => fanout.stop() },
       { name: 'socket.io', stop: () => new Promise((resolve) => io.close(() => resolve(undefined))) },
       { name: 'http', stop: () => new Promise((resolve) => server.close(() => resolve(undefined))) },

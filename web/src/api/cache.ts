@@ -50,6 +50,7 @@ export const api = generatedApi.enhanceEndpoints({
       },
     },
     manageAgent: { invalidatesTags: ['SystemStatus'] },
+    removeAgent: { invalidatesTags: ['SystemStatus'] },
     regenerateApiKey: { invalidatesTags: ['Profile', 'AuditLogs'] },
   },
 });

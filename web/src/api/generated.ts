@@ -151,6 +151,12 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    removeAgent: build.mutation<RemoveAgentApiResponse, RemoveAgentApiArg>({
+      query: (queryArg) => ({
+        url: `/api/agents/${encodeURIComponent(String(queryArg))}`,
+        method: 'DELETE',
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -335,6 +341,10 @@ export type ManageAgentApiArg = {
     action: AgentAction;
   };
 };
+export type RemoveAgentApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type RemoveAgentApiArg = string;
 export type SessionUser = {
   id: string;
   email: string;
@@ -527,4 +537,5 @@ export const {
   useRestoreBackupMutation,
   useCheckServerStatusMutation,
   useManageAgentMutation,
+  useRemoveAgentMutation,
 } = injectedRtkApi;

@@ -15,7 +15,7 @@ import { note, out, UserError, type CliIo } from '../io.js';
 export const INIT_HELP = `Usage: coffer-agent init --server URL --api-key KEY [--name NAME] [--state-dir DIR] [--force]
 
 Writes the agent config with the service URL, your API key and a new random 256-bit master key.
-Run again to change server, API key or name: the existing master key is kept. --force replaces the
+Run again to change server, API key or name: the existing master key (and name, without --name) is kept. --force replaces the
 master key with a new one (backups made with the old key then need the old key to be decrypted).
 --state-dir is where the daemon writes (status, instance id, updates); default: the config's folder.`;
 
@@ -52,7 +52,6 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
       'init: --api-key KEY is required (find it in the dashboard under Settings → Security)',
     );
   const server = checkServer(values.server);
-  const name = values.name?.trim() || os.hostname();
 
   let previous: AgentConfig | undefined;
   if (await configExists(configPath)) {
@@ -65,6 +64,8 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
     }
   }
 
+  // Run again with only a new key (after Regenerate API Key), the agent keeps its name.
+  const name = values.name?.trim() || previous?.name || os.hostname();
   const keepKey = previous !== undefined && !values.force;
   const masterKey = keepKey ? decodeKey(previous!.masterKey) : generateMasterKey();
   const config: AgentConfig = {

@@ -178,4 +178,47 @@ describe('agents', () => {
     await w.agents.remove(agentId);
     expect(await w.agents.list(USER)).toEqual([]);
   });
+
+  it("removes the caller's agent (another user's answers NOT_FOUND); its backups stay", async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent();
+    const backup = await w.backups.trigger(USER, 'shop');
+    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await w.agents.remove(agentId, USER);
+    expect(await w.agents.list(USER)).toEqual([]);
+    expect((await w.backups.list(USER)).map((b) => b.id)).toEqual([backup.id]);
+    await expect(w.agents.remove(agentId, USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    // Its socket closing afterwards finds no record (the gateway ignores that answer).
+    await expect(w.agents.disconnected(USER, agentId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  describe('an agent set up again on the same host (new instance id)', () => {
+    it('replaces its old registrations that are not connected', async () => {
+      const w = testWorld();
+      const old = await w.connectAgent(['shop'], USER, 'inst-1');
+      await w.agents.disconnected(USER, old);
+      const fresh = await w.connectAgent(['shop'], USER, 'inst-2');
+      expect((await w.agents.list(USER)).map((a) => a.id)).toEqual([fresh]);
+      expect(w.events.of('agent.agent.registered')).toHaveLength(2);
+      // The old identity, should a copy of it come back, registers as a new instance.
+      await expect(w.connectAgent(['shop'], USER, 'inst-1')).rejects.toMatchObject({ kind: 'CONFLICT' });
+    });
+
+    it("keeps connected ones, other names, other hosts and other users' agents", async () => {
+      const w = testWorld();
+      const connected = await w.connectAgent(['shop'], USER, 'inst-1');
+      const { agent: otherName } = await w.agents.register(reg({ instanceId: 'inst-2', name: 'web-2' }));
+      const { agent: otherHost } = await w.agents.register(
+        reg({ instanceId: 'inst-3', hostname: 'web-2.internal' }),
+      );
+      const theirs = await w.connectAgent(['shop'], OTHER_USER, 'inst-4');
+      for (const id of [otherName.id, otherHost.id]) await w.agents.disconnected(USER, id);
+      await w.agents.disconnected(OTHER_USER, theirs);
+      const fresh = await w.connectAgent(['shop'], USER, 'inst-5');
+      expect((await w.agents.list(USER)).map((a) => a.id).sort()).toEqual(
+        [connected, otherName.id, otherHost.id, fresh].sort(),
+      );
+      expect((await w.agents.list(OTHER_USER)).map((a) => a.id)).toEqual([theirs]);
+    });
+  });
 });

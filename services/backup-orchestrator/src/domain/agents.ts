@@ -59,6 +59,17 @@ export function agents(deps: {
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, reg.databases, at);
       const { agent, isNew } = await store.register(reg, at);
+      // The same host and name under a new instance id is the agent set up again (`init` again, a
+      // fresh state folder): it replaces its old registrations that are not connected.
+      for (const old of await store.list(reg.userId)) {
+        if (old.id === agent.id || old.connected || old.name !== reg.name || old.hostname !== reg.hostname)
+          continue;
+        await store.retire(reg.userId, old.id);
+        deps.log.info(
+          { userId: reg.userId, agentId: old.id, by: agent.id },
+          'agent replaced by a new instance',
+        );
+      }
       if (isNew) {
         await deps.events.publish('agent.agent.registered', agentEvent(agent));
         deps.log.info({ userId: agent.userId, agentId: agent.id }, 'agent registered');
@@ -136,7 +147,10 @@ export function agents(deps: {
       return (await store.list(userId)).map((a) => view(a, at));
     },
 
-    /** Admin removal. With a user id, only that user's agent; without, whoever owns it. */
+    /**
+     * Removal from the dashboard (with the user id: only that user's agent, else 404) or by an admin
+     * (without: whoever owns it). The record goes; its backups stay. The gateway closes its socket.
+     */
     async remove(agentId: string, userId?: string): Promise<void> {
       if (!(await store.remove(agentId, userId))) throw unknownAgent();
     },

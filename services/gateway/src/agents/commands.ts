@@ -1,7 +1,7 @@
 import { commandKind, type EventBus, type Logger } from '@coffer/common';
 import { COMMAND_ACK_TIMEOUT_MS } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
-import { agentRoom, type AgentNamespace } from './namespace.js';
+import { agentRoom, type AgentNamespace, type AgentSockets } from './namespace.js';
 
 /**
  * Delivers `agent.command.requested` events: the gateways share one durable consumer, so each
@@ -59,6 +59,24 @@ export async function startCommandRelay(deps: {
         { commandId: cmd.commandId, kind: cmd.kind, agentId: cmd.agentId, delivered },
         'agent command relayed',
       );
+    },
+  });
+}
+
+/**
+ * `auth.user.api_key_regenerated`: the old key stops working at once, so every socket opened with
+ * it goes too (the gateways share one durable consumer; the Redis adapter reaches every gateway).
+ * Each closed socket is recorded as a disconnect as usual, and the agent's reconnect is refused
+ * with INVALID_API_KEY until it is given the new key.
+ */
+export async function startKeyRevocation(deps: { bus: EventBus; sockets: AgentSockets; log: Logger }) {
+  return deps.bus.consume({
+    stream: 'AUTH',
+    durable: 'gateway-agent-keys',
+    subjects: ['auth.user.api_key_regenerated'],
+    handler: async ({ data }) => {
+      deps.sockets.disconnectUser(data.userId);
+      deps.log.info({ userId: data.userId }, "API key replaced: the user's agents were disconnected");
     },
   });
 }

@@ -12,7 +12,8 @@ import { refusalCodeOf, type ReportAck } from '@coffer/contracts';
 import { orchestrator } from '@coffer/proto';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
-import { startAgentNamespace } from './namespace';
+import { startKeyRevocation } from './commands';
+import { agentRoom, agentSockets, agentsOfRoom, startAgentNamespace, type AgentNamespace } from './namespace';
 
 type Ack = (answer: ReportAck) => void;
 
@@ -176,5 +177,55 @@ describe('agent namespace: refused connections', () => {
     ],
   ])('refuses %s with a code the agent acts on', async (_what, auth, over, code, message) => {
     await expect(refused(connect(auth, over))).resolves.toEqual({ code, message });
+  });
+});
+
+describe('agent namespace: rooms', () => {
+  it("joins the agent's room and the room of its user's agents", () => {
+    let connection: ((socket: unknown) => void) | undefined;
+    const nsp = { use: () => {}, on: (_e: string, l: (socket: unknown) => void) => (connection = l) };
+    startAgentNamespace({
+      io: { of: () => nsp } as unknown as Server,
+      identity: {} as Identity,
+      clients: { orchestrator: {} } as unknown as Clients,
+      bus: {} as EventBus,
+      log: createLogger('test', 'silent'),
+    });
+    const join = jest.fn(async () => {});
+    connection!({
+      data: { userId: USER, agentId: AGENT, databases: [] },
+      join,
+      emit: () => {},
+      on: () => {},
+    });
+    expect(join).toHaveBeenCalledWith([agentRoom(AGENT), agentsOfRoom(USER)]);
+  });
+
+  it('closes the sockets of one agent (removed) or of all of a user’s agents (key replaced)', async () => {
+    const closed: Array<[string, boolean]> = [];
+    const nsp = {
+      in: (room: string) => ({ disconnectSockets: (close: boolean) => closed.push([room, close]) }),
+    } as unknown as AgentNamespace;
+    const sockets = agentSockets(() => nsp);
+    sockets.disconnectAgent(AGENT);
+    sockets.disconnectUser(USER);
+    expect(closed).toEqual([
+      [`agent:${AGENT}`, true],
+      [`agents-of:${USER}`, true],
+    ]);
+    // Before the namespace starts there is nothing to close.
+    expect(() => agentSockets(() => undefined).disconnectUser(USER)).not.toThrow();
+
+    let handler: ((e: { data: { userId: string } }) => Promise<void>) | undefined;
+    const bus = {
+      consume: async (o: { stream: string; subjects: string[]; handler: typeof handler }) => {
+        expect(o).toMatchObject({ stream: 'AUTH', subjects: ['auth.user.api_key_regenerated'] });
+        handler = o.handler;
+        return { stop: async () => {} };
+      },
+    } as unknown as EventBus;
+    await startKeyRevocation({ bus, sockets, log: createLogger('test', 'silent') });
+    await handler!({ data: { userId: 'eeeeeeeeeeeeeeeeeeeeeeee' } });
+    expect(closed.at(-1)).toEqual(['agents-of:eeeeeeeeeeeeeeeeeeeeeeee', true]);
   });
 });

@@ -31,6 +31,21 @@ export type AgentNamespace = Namespace<
 >;
 
 export const agentRoom = (agentId: string) => `agent:${agentId}`;
+/** Every socket of one user's agents, whichever gateway holds it (closed when the API key changes). */
+export const agentsOfRoom = (userId: string) => `agents-of:${userId}`;
+
+/** Closes agents' sockets on every gateway (through the Redis adapter); the agents may reconnect. */
+export interface AgentSockets {
+  /** The sockets of one agent (removed from the dashboard). */
+  disconnectAgent(agentId: string): void;
+  /** The sockets of all of a user's agents (their API key was replaced). */
+  disconnectUser(userId: string): void;
+}
+
+export const agentSockets = (nsp: () => AgentNamespace | undefined): AgentSockets => ({
+  disconnectAgent: (agentId) => nsp()?.in(agentRoom(agentId)).disconnectSockets(true),
+  disconnectUser: (userId) => nsp()?.in(agentsOfRoom(userId)).disconnectSockets(true),
+});
 
 /**
  * The agents' Socket.IO namespace: authenticates with the owner's API key, registers the agent
@@ -76,7 +91,7 @@ export function startAgentNamespace(deps: {
 
   nsp.on('connection', (socket) => {
     const { userId, agentId, databases } = socket.data;
-    void socket.join(agentRoom(agentId));
+    void socket.join([agentRoom(agentId), agentsOfRoom(userId)]);
     socket.emit('registered', { agentId, databases });
     deps.log.info({ userId, agentId }, 'agent connected');
 
@@ -145,7 +160,11 @@ export function startAgentNamespace(deps: {
         if (others.length > 0) return;
         await orchestrator.agentDisconnected({ userId, agentId });
         deps.log.info({ userId, agentId }, 'agent disconnected');
-      })().catch((err: unknown) => deps.log.warn({ err, agentId }, 'recording the disconnect failed'));
+      })().catch((err: unknown) => {
+        // Removed from the dashboard: there is no record left to mark.
+        if (err instanceof AppError && err.kind === 'NOT_FOUND') return;
+        deps.log.warn({ err, agentId }, 'recording the disconnect failed');
+      });
     });
   });
   return nsp;

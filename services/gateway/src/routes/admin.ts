@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountStatus, fields, formatBytes, role } from '@coffer/common';
+import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
@@ -22,7 +23,10 @@ const adminAgentView = z
   .meta({ id: 'AdminAgent' });
 
 /** /api/admin/* user management (admins only). */
-export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {
+export function adminRoutes(
+  t: RouteTable,
+  deps: { clients: Clients; identity: Identity; sockets: AgentSockets },
+) {
   const { clients, identity } = deps;
 
   t.add({
@@ -168,6 +172,7 @@ export function adminRoutes(t: RouteTable, deps: { clients: Clients; identity: I
     errors: { NOT_FOUND: 'no agent has this id' },
     handler: async ({ params }) => {
       await clients.orchestrator.adminDeleteAgent({ userId: '', agentId: params.id });
+      deps.sockets.disconnectAgent(params.id);
       return { message: 'Agent removed' };
     },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentAction, fields } from '@coffer/common';
+import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 
@@ -10,7 +11,7 @@ const ACTION_MESSAGES = {
 } as const;
 
 /** /api/agents/*: the backup service's health and commands to the caller's agents. */
-export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
+export function agentRoutes(t: RouteTable, deps: { clients: Clients; sockets: AgentSockets }) {
   const { orchestrator } = deps.clients;
 
   t.add({
@@ -50,6 +51,26 @@ export function agentRoutes(t: RouteTable, deps: { clients: Clients }) {
         action: agentAction.toProto(body.action),
       });
       return { message: ACTION_MESSAGES[body.action] };
+    },
+  });
+
+  t.add({
+    method: 'delete',
+    path: '/api/agents/:agentId',
+    operationId: 'removeAgent',
+    summary:
+      "Remove one of the caller's agents: its record goes and a connected agent is disconnected; its backups stay",
+    tag: 'agents',
+    access: 'user',
+    params: z.object({ agentId: fields.objectId('agent') }),
+    response: messageBody,
+    errors: { NOT_FOUND: 'the caller has no agent with this id' },
+    handler: async ({ caller, params }) => {
+      // The user id narrows the deletion to the caller's agent (another user's answers 404).
+      await orchestrator.adminDeleteAgent({ userId: caller.id, agentId: params.agentId });
+      // A connected agent registers again (as a new agent) on its next connect unless its key is invalid.
+      deps.sockets.disconnectAgent(params.agentId);
+      return { message: 'Agent removed' };
     },
   });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@coffer/common';
+import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
@@ -19,6 +20,7 @@ export interface ApiRouteDeps {
   rateLimit: RateLimiter;
   log: Logger;
   storageUsed: (userId: string) => Promise<number>;
+  sockets: AgentSockets;
 }
 
 /** Every REST route of the gateway, in the order they are matched (the OpenAPI document lists them all). */
@@ -28,9 +30,9 @@ export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
   userRoutes(t, { clients, storageUsed: deps.storageUsed });
   settingsRoutes(t, { clients });
   backupRoutes(t, { clients });
-  agentRoutes(t, { clients });
+  agentRoutes(t, { clients, sockets: deps.sockets });
   agentDataRoutes(t, { clients, log: deps.log });
-  adminRoutes(t, { clients, identity: deps.identity });
+  adminRoutes(t, { clients, identity: deps.identity, sockets: deps.sockets });
   return t;
 }
 

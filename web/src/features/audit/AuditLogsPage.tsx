@@ -5,6 +5,7 @@ import { FormAlert } from '../shell/FormAlert';
 import { Page, PageHeader } from '../shell/PageStates';
 import { useGetAuditActionsQuery, useGetAuditLogsQuery, type GetAuditLogsApiArg } from '../../api/generated';
 import { AuditDetails } from './AuditDetails';
+import { stackedTableCss } from '../shell/responsive';
 
 /** '' lists every action. */
 type AuditActionFilter = NonNullable<GetAuditLogsApiArg['action']>;
@@ -37,7 +38,7 @@ export function AuditLogsPage() {
             <Text fontSize="sm" color="fg.muted" flexShrink="0">
               Action
             </Text>
-            <NativeSelect.Root size="sm" width="64">
+            <NativeSelect.Root size="sm" width={{ base: 'full', sm: '64' }}>
               <NativeSelect.Field
                 aria-label="Filter by action"
                 value={action}
@@ -67,7 +68,7 @@ export function AuditLogsPage() {
 
       <Card.Root>
         <Table.ScrollArea>
-          <Table.Root size="sm" interactive>
+          <Table.Root size="sm" interactive css={stackedTableCss}>
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader>Timestamp</Table.ColumnHeader>
@@ -92,16 +93,16 @@ export function AuditLogsPage() {
               ) : (
                 rows.map((log) => (
                   <Table.Row key={log.id} data-testid="audit-row">
-                    <Table.Cell whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
+                    <Table.Cell whiteSpace="nowrap" fontVariantNumeric="tabular-nums" data-label="Timestamp">
                       {formatAuditTimestamp(log.timestamp)}
                     </Table.Cell>
-                    <Table.Cell>
+                    <Table.Cell data-label="Action">
                       <Badge colorPalette={actionColor(log.action)} fontFamily="mono">
                         {log.action}
                       </Badge>
                     </Table.Cell>
-                    <Table.Cell>{log.entity}</Table.Cell>
-                    <Table.Cell>
+                    <Table.Cell data-label="Entity">{log.entity}</Table.Cell>
+                    <Table.Cell data-label="Details">
                       <AuditDetails details={log.details} />
                     </Table.Cell>
                   </Table.Row>

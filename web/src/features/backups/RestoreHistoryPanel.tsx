@@ -9,6 +9,7 @@ import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { api } from '../../api/cache';
 import { useGetRestoresQuery } from '../../api/generated';
 import { RefreshIcon } from '../shell/icons';
+import { stackedTableCss } from '../shell/responsive';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
 import { StatusBadge } from './StatusBadge';
@@ -106,7 +107,7 @@ export function RestoreHistoryPanel() {
           </Center>
         ) : (
           <Table.ScrollArea>
-            <Table.Root size="sm" data-testid="restore-table">
+            <Table.Root size="sm" data-testid="restore-table" css={stackedTableCss}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Database</Table.ColumnHeader>
@@ -123,15 +124,20 @@ export function RestoreHistoryPanel() {
                   return (
                     <Fragment key={r._id}>
                       <Table.Row data-testid="restore-row">
-                        <Table.Cell fontWeight="medium">{r.databaseName}</Table.Cell>
-                        <Table.Cell>
+                        <Table.Cell fontWeight="medium" data-label="Database">
+                          {r.databaseName}
+                        </Table.Cell>
+                        <Table.Cell data-label="Status">
                           <StatusBadge status={r.status} />
                         </Table.Cell>
-                        <Table.Cell whiteSpace="nowrap">{formatBackupDate(r.createdAt)}</Table.Cell>
-                        <Table.Cell whiteSpace="nowrap">
+                        <Table.Cell whiteSpace="nowrap" data-label="Requested">
+                          {formatBackupDate(r.createdAt)}
+                        </Table.Cell>
+                        <Table.Cell whiteSpace="nowrap" data-label="Completed">
                           {r.completedAt ? formatBackupDate(r.completedAt) : '—'}
                         </Table.Cell>
                         <Table.Cell
+                          data-label="Details"
                           color={r.error ? 'fg.error' : 'fg.muted'}
                           title={r.error ?? undefined}
                           maxW="xs"

@@ -8,6 +8,7 @@ import { ProgressBlock } from '../backups/ProgressBlock';
 import { isActiveStatus } from '../backups/status';
 import { StatusBadge } from '../backups/StatusBadge';
 import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
+import { stackedTableCss } from '../shell/responsive';
 
 interface BackupsTableProps {
   backups: readonly Backup[];
@@ -46,7 +47,7 @@ export function BackupsTable({
           </Center>
         ) : (
           <Table.ScrollArea>
-            <Table.Root size="sm" data-testid="backups-table">
+            <Table.Root size="sm" data-testid="backups-table" css={stackedTableCss}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Database</Table.ColumnHeader>
@@ -63,7 +64,7 @@ export function BackupsTable({
                   const completed = b.status === 'completed';
                   return (
                     <Table.Row key={b._id} data-testid="backup-row" data-status={b.status}>
-                      <Table.Cell fontWeight="medium">
+                      <Table.Cell fontWeight="medium" data-label="Database">
                         <HStack gap="2">
                           <Text>{b.databaseName}</Text>
                           {b.type === 'auto' && (
@@ -79,13 +80,15 @@ export function BackupsTable({
                         </Table.Cell>
                       ) : (
                         <>
-                          <Table.Cell whiteSpace="nowrap">
+                          <Table.Cell whiteSpace="nowrap" data-label="Timestamp">
                             {formatBackupDate(b.timestamp || b.createdAt)}
                           </Table.Cell>
-                          <Table.Cell whiteSpace="nowrap">{formatBytes(b.size)}</Table.Cell>
+                          <Table.Cell whiteSpace="nowrap" data-label="Size">
+                            {formatBytes(b.size)}
+                          </Table.Cell>
                         </>
                       )}
-                      <Table.Cell>
+                      <Table.Cell data-label="Status">
                         <Stack gap="1" align="flex-start">
                           <StatusBadge status={b.status} spinWhilePending />
                           {b.status === 'failed' && b.error && (
@@ -95,7 +98,7 @@ export function BackupsTable({
                           )}
                         </Stack>
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label="Actions">
                         <HStack gap="0.5" justify="flex-end">
                           <IconButton
                             aria-label="Download backup"

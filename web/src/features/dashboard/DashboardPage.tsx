@@ -42,6 +42,7 @@ import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
 import { useBackupJobs } from './useBackupJobs';
 import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
+import { scrollingTabListProps } from '../shell/responsive';
 
 function DatabaseSelect({
   databases,
@@ -187,7 +188,7 @@ export function DashboardPage() {
               variant="enclosed"
               colorPalette="brand"
             >
-              <Tabs.List mb="4">
+              <Tabs.List mb="4" {...scrollingTabListProps}>
                 <Tabs.Trigger value="backups">Backups</Tabs.Trigger>
                 <Tabs.Trigger value="restores">Restore History</Tabs.Trigger>
               </Tabs.List>

@@ -7,6 +7,7 @@ import { AccountTab } from './AccountTab';
 import { BillingTab } from './BillingTab';
 import { useGetProfileQuery } from '../../api/generated';
 import { SecurityTab } from './SecurityTab';
+import { scrollingTabListProps } from '../shell/responsive';
 
 const TABS = ['account', 'security', 'billing'] as const;
 type ProfileTab = (typeof TABS)[number];
@@ -56,7 +57,7 @@ export function ProfilePage() {
           colorPalette="brand"
           lazyMount
         >
-          <Tabs.List mb="6">
+          <Tabs.List mb="6" {...scrollingTabListProps}>
             <Tabs.Trigger value="account">Account</Tabs.Trigger>
             <Tabs.Trigger value="security">Security</Tabs.Trigger>
             <Tabs.Trigger value="billing">Billing &amp; Plan</Tabs.Trigger>

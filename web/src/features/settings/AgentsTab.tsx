@@ -15,6 +15,7 @@ import {
 import {
   useGetSystemStatusQuery,
   useManageAgentMutation,
+  useRemoveAgentMutation,
   type Agent,
   type AgentAction,
 } from '../../api/generated';
@@ -42,13 +43,14 @@ interface AgentsTabProps {
 
 export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) {
   const { data, isLoading, error } = useGetSystemStatusQuery();
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
-  const [manage, { isLoading: sending, originalArgs }] = useManageAgentMutation();
+  const [manage, { isLoading: managing, originalArgs }] = useManageAgentMutation();
+  const [removeAgent, { isLoading: removing }] = useRemoveAgentMutation();
+  const sending = managing || removing;
   const [result, setResult] = useState<Result>(null);
   const [confirm, confirmDialog] = useConfirm();
   if (error) console.error('Failed to load agents', error);
 
-  const agents = (data?.agents ?? []).filter((a) => !removed.has(a.id));
+  const agents = data?.agents ?? [];
   const selected = agents.find((a) => a.id === selectedId) ?? null;
 
   const send = async (agent: Agent, action: AgentAction) => {
@@ -71,19 +73,24 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
     if (ok) await send(agent, 'reset');
   };
 
-  // Removing only takes the agent off this list (spec §4): no call is made.
+  // Deletes the agent's record (its backups stay) and disconnects it; the list is fetched again.
   const remove = async (agent: Agent) => {
     const ok = await confirm(
       'Are you sure you want to remove this agent? This will not delete any existing backups.',
       { title: 'Remove agent', confirmLabel: 'Remove', destructive: true },
     );
     if (!ok) return;
-    setRemoved((prev) => new Set(prev).add(agent.id));
     setResult(null);
-    onSelect(null);
+    try {
+      await removeAgent(agent.id).unwrap();
+      onSelect(null);
+    } catch (err) {
+      console.error('Agent removal failed', err);
+      setResult({ status: 'error', message: 'Failed to remove agent' });
+    }
   };
 
-  const busy = (action: AgentAction) => sending && originalArgs?.body.action === action;
+  const busy = (action: AgentAction) => managing && originalArgs?.body.action === action;
 
   return (
     <>
@@ -220,6 +227,7 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
                       variant="outline"
                       colorPalette="red"
                       size="sm"
+                      loading={removing}
                       disabled={sending}
                       onClick={() => void remove(selected)}
                     >

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Card, Center, Code, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useGetDatabasesQuery, useUpdateDatabaseMutation, type Database } from '../../api/generated';
 import { FormAlert } from '../shell/FormAlert';
+import { stackedTableCss } from '../shell/responsive';
 
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
@@ -42,7 +43,7 @@ export function DatabasesTab() {
               <Text color="fg.muted">No databases configured</Text>
             </Center>
           ) : (
-            <Table.Root size="sm" data-testid="databases-table">
+            <Table.Root size="sm" data-testid="databases-table" css={stackedTableCss}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Name</Table.ColumnHeader>
@@ -53,15 +54,15 @@ export function DatabasesTab() {
               <Table.Body>
                 {databases.map((db) => (
                   <Table.Row key={db._id} data-testid="database-row">
-                    <Table.Cell fontWeight="medium" fontFamily="mono">
+                    <Table.Cell fontWeight="medium" fontFamily="mono" data-label="Name">
                       {db.name}
                     </Table.Cell>
-                    <Table.Cell>
+                    <Table.Cell data-label="Status">
                       <Badge colorPalette={db.isActive ? 'green' : 'gray'}>
                         {db.isActive ? 'Active' : 'Disabled'}
                       </Badge>
                     </Table.Cell>
-                    <Table.Cell textAlign="end">
+                    <Table.Cell textAlign="end" data-label="Action">
                       <Button
                         size="xs"
                         variant="outline"

@@ -13,6 +13,7 @@ import { GeneralTab } from './GeneralTab';
 import { NotificationsTab } from './NotificationsTab';
 import { SecurityTab } from './SecurityTab';
 import { formFromSettings, useSaveSettings, type SettingsForm } from './useSettingsForm';
+import { scrollingTabListProps } from '../shell/responsive';
 
 export const SETTINGS_TABS = ['general', 'agents', 'databases', 'security', 'notifications'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -95,7 +96,7 @@ export function SettingsPage() {
         colorPalette="brand"
         lazyMount
       >
-        <Tabs.List mb="6" overflowX="auto">
+        <Tabs.List mb="6" {...scrollingTabListProps}>
           <Tabs.Trigger value="general">General</Tabs.Trigger>
           <Tabs.Trigger value="agents">Agents</Tabs.Trigger>
           <Tabs.Trigger value="databases">Databases</Tabs.Trigger>
