@@ -215,12 +215,17 @@ async function main() {
           blobMade = true;
         }
         log(`building ${name} ${version}`);
-        const tmp = `${cached}.tmp`;
+        // A folder of this build's own: two builds sharing the cache (CI beside a developer) must not
+        // write into each other's files. The same key means the same bytes, so whichever renames first wins.
+        const tmp = `${cached}.${process.pid}.tmp`;
         fs.rmSync(tmp, { recursive: true, force: true });
         fs.mkdirSync(tmp, { recursive: true });
         buildTarget(target, blob, tmp);
-        fs.rmSync(cached, { recursive: true, force: true });
-        fs.renameSync(tmp, cached);
+        try {
+          fs.renameSync(tmp, cached);
+        } catch {
+          fs.rmSync(tmp, { recursive: true, force: true }); // another build finished it first
+        }
       }
       copyInto(path.join(cached, name), path.join(out, name));
       const info = (f) => ({ name: path.basename(f), sha256: sha256(f), size: fs.statSync(f).size });

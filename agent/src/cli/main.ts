@@ -140,6 +140,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 /** Entry point for bin/coffer-agent. */
 export function cli(): void {
+  // A reader that went away (`coffer-agent db list | head`, a closed log pipe) is not an error worth a
+  // crash: drop what cannot be written; the command (or the daemon) carries on and exits as it would.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
   main(process.argv.slice(2), {
     stdin: process.stdin,
     stdout: process.stdout,
