@@ -151,10 +151,8 @@ if [ $upgrade = 0 ]; then
 
 KEY
 elif [ -n "$api_key" ] || [ -n "$name" ]; then
-  # init keeps the existing encryption key; only server, API key or name change.
-  cur_key=$api_key
-  [ -n "$cur_key" ] || cur_key=$(sed -n 's/^ *"apiKey": *"\([^"]*\)".*/\1/p' "$CONFIG" | head -1)
-  "$BIN" "${init_args[@]}" --server "$server" --api-key "$cur_key" >/dev/null
+  # init keeps the encryption key, and the API key when none is given; only what was passed changes.
+  "$BIN" "${init_args[@]}" --server "$server" ${api_key:+--api-key "$api_key"} >/dev/null
   say "updated $CONFIG; kept the encryption key and the databases"
 else
   say "kept $CONFIG (encryption key and databases)"

@@ -54,6 +54,13 @@ beforeEach(() => {
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 describe('coffer-agent init', () => {
+  it('on a configured agent, keeps the server and API key that are not given (the installer renames this way)', async () => {
+    await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'ak_keep', '--name', 'one'));
+    const r = await run(withConfig('init', '--name', 'two'));
+    expect(r.code).toBe(0);
+    expect(cfg()).toMatchObject({ server: 'https://a.example', apiKey: 'ak_keep', name: 'two' });
+  });
+
   it('creates a 0600 config in a 0700 directory with a new key, and says to keep a copy', async () => {
     const r = await run(
       withConfig('init', '--server', 'https://coffer.example.com/', '--api-key', 'ak_1', '--name', 'box'),

@@ -17,6 +17,7 @@ export const INIT_HELP = `Usage: coffer-agent init --server URL --api-key KEY [-
 Writes the agent config with the service URL, your API key and a new random 256-bit master key.
 Run again to change server, API key or name: the existing master key (and name, without --name) is kept. --force replaces the
 master key with a new one (backups made with the old key then need the old key to be decrypted).
+On a configured agent --server and --api-key may be left out: the current ones are kept.
 --state-dir is where the daemon writes (status, instance id, updates); default: the config's folder.`;
 
 function checkServer(url: string): string {
@@ -45,24 +46,28 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
     { min: 0, max: 0 },
   );
   if (values.help) return out(io, INIT_HELP);
-  if (!values.server) throw new UserError('init: --server URL is required');
-  const apiKey = values['api-key']?.trim();
-  if (!apiKey)
-    throw new UserError(
-      'init: --api-key KEY is required (find it in the dashboard under Settings → Security)',
-    );
-  const server = checkServer(values.server);
-
   let previous: AgentConfig | undefined;
+  let unreadable: Error | undefined;
   if (await configExists(configPath)) {
     try {
       previous = await loadConfig(configPath);
     } catch (e) {
-      throw new UserError(
-        `${(e as Error).message} It may hold your master key, so init will not overwrite it: fix it or move it away first.`,
-      );
+      unreadable = e as Error;
     }
   }
+  // On a configured agent either may be left out and is kept (the installer's upgrade).
+  const serverText = values.server ?? previous?.server;
+  if (!serverText) throw new UserError('init: --server URL is required');
+  const apiKey = values['api-key']?.trim() || previous?.apiKey;
+  if (!apiKey)
+    throw new UserError(
+      'init: --api-key KEY is required (find it in the dashboard under Settings → Security)',
+    );
+  const server = checkServer(serverText);
+  if (unreadable)
+    throw new UserError(
+      `${unreadable.message} It may hold your master key, so init will not overwrite it: fix it or move it away first.`,
+    );
 
   // Run again with only a new key (after Regenerate API Key), the agent keeps its name.
   const name = values.name?.trim() || previous?.name || os.hostname();
