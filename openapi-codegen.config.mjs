@@ -5,7 +5,6 @@
 /** Binary bodies and the agent's data plane are not for the web app's JSON client. */
 const webEndpoint = (name, { path, operation }) =>
   !path.startsWith('/api/agent/') &&
-  !operation.tags?.includes('admin') &&
   !('application/octet-stream' in (operation.responses?.['200']?.content ?? {}));
 
 /** @type {import('@rtk-query/codegen-openapi').ConfigFile} */

@@ -1,5 +1,6 @@
-// The daemon's status file (`<config dir>/agent.status.json`): the daemon rewrites it at least
-// every STATUS_HEARTBEAT_MS; `coffer-agent status` reads it. Nothing secret goes in it.
+// The daemon's status file (`agent.status.json` beside `agent.json`; named after its config, in
+// the state folder: config.ts statusPathFor): the daemon rewrites it at least every
+// STATUS_HEARTBEAT_MS; `coffer-agent status --config X` reads X's. Nothing secret goes in it.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './config/files.js';
@@ -24,7 +25,13 @@ export const AgentStatusSchema = z.looseObject({
       id: z.string(),
       startedAt: z.iso.datetime(),
       progress: z
-        .object({ current: z.number(), total: z.number(), percentage: z.number(), collection: z.string() })
+        .object({
+          current: z.number(),
+          total: z.number(),
+          percentage: z.number(),
+          collection: z.string(),
+          estimated: z.boolean().optional(),
+        })
         .optional(),
     })
     .optional(),

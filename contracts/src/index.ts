@@ -12,3 +12,4 @@ export * from './agent/events.js';
 export * from './agent/refusals.js';
 export * from './agent/socket.js';
 export * from './agent/data-plane.js';
+export * from './kb.js';

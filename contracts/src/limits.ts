@@ -31,6 +31,18 @@ export const LIMITS = {
   errorText: 2000,
   /** The key fingerprint in a backup's header (the agent sends 32 hex digits). */
   keyFingerprint: 128,
+  /** Knowledge-base article fields (contracts/src/kb.ts). */
+  articleTitle: 200,
+  articleSlug: 200,
+  /**
+   * Markdown of one article, in characters: the longest seeded guide is about a fifth of it, and a
+   * full article still fits the gateway's 100 kB JSON body limit when it is mostly ASCII.
+   */
+  articleContent: 50_000,
+  articleTag: 50,
+  articleTags: 20,
+  /** The knowledge-base search box. */
+  kbSearch: 200,
 } as const;
 
 /** Database labels: what `coffer-agent db add` accepts. */

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+python3 deploy/ci/check-lockfile.py package-lock.json
 hadolint --config deploy/ci/hadolint.yaml deploy/Dockerfile
 echo "hadolint deploy/Dockerfile: ok"
 "$DEPLOY_CI_PY" deploy/ci/policy.py dockerfile

@@ -7,6 +7,7 @@ with "Missing: ... from lock file". This walks the lockfile the way npm resolves
 every such hole.
 
   python3 deploy/ci/check-lockfile.py [package-lock.json]
+  python3 deploy/ci/check-lockfile.py --parents [package-lock.json]   # name@version of each package with a hole
 """
 
 import json
@@ -28,7 +29,10 @@ def resolve(packages, location, name):
 
 
 def main():
-    lock_path = Path(sys.argv[1] if len(sys.argv) > 1 else 'package-lock.json')
+    args = sys.argv[1:]
+    parents_only = '--parents' in args
+    args = [a for a in args if a != '--parents']
+    lock_path = Path(args[0] if args else 'package-lock.json')
     packages = json.loads(lock_path.read_text())['packages']
     missing = {}
     for location, pkg in packages.items():
@@ -40,6 +44,11 @@ def main():
             for name in pkg.get(group) or {}:
                 if resolve(packages, location, name) is None:
                     missing.setdefault(location or '(root)', []).append(name)
+    if parents_only:
+        for location in sorted(missing):
+            name = location.rsplit('node_modules/', 1)[-1]
+            print(f'{name}@{packages[location]["version"]}')
+        return
     for location, names in sorted(missing.items()):
         print(f'  {location}: {len(names)} missing: {", ".join(sorted(names))}')
     if missing:

@@ -453,12 +453,12 @@ OVERLAYS = {
     'single-node': {
         'kubernetes_versions': ['1.30.0', '1.37.0'],
         'env': {'NATS_STREAM_REPLICAS': '1'},
-        'min_replicas': {s: 1 for s in ('auth', 'notification', 'audit', 'backup-orchestrator', 'storage', 'gateway')},
+        'min_replicas': {s: 1 for s in ('auth', 'notification', 'audit', 'backup-orchestrator', 'storage', 'kb', 'gateway')},
     },
     'cluster': {
         'kubernetes_versions': ['1.30.0', '1.37.0'],
         'env': {'NATS_STREAM_REPLICAS': '3'},
-        'min_replicas': {'gateway': 3, 'auth': 2, 'notification': 2, 'audit': 2, 'backup-orchestrator': 2, 'storage': 2},
+        'min_replicas': {'gateway': 3, 'auth': 2, 'notification': 2, 'audit': 2, 'backup-orchestrator': 2, 'storage': 2, 'kb': 2},
         'tls': True,
     },
 }

@@ -8,10 +8,9 @@ eval "$(bash deploy/local/bootstrap.sh "$@")"
 stamp=node_modules/.coffer-lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   echo "[setup] installing npm dependencies" >&2
-  # `npm install`, not `npm ci`: the registry mirror here lacks some other platforms' optional
-  # binaries (e.g. @swc/core-darwin-*), which `npm ci` insists on finding in the lockfile. With
-  # an up-to-date lockfile `npm install` installs exactly the locked versions.
-  npm install --no-audit --no-fund >&2
+  # `npm ci`, as the image build does, so a lockfile it would refuse fails here first
+  # (deploy/ci/complete-lockfile.sh mends one).
+  npm ci --no-audit --no-fund >&2
   cp package-lock.json "$stamp"
 fi
 echo "[setup] building" >&2

@@ -6,3 +6,4 @@ export * as health from './gen/grpc/health/v1/health.js';
 export * as orchestrator from './gen/coffer/orchestrator.js';
 export * as schedule from './gen/coffer/schedule.js';
 export * as storage from './gen/coffer/storage.js';
+export * as kb from './gen/coffer/kb.js';

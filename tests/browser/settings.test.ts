@@ -22,7 +22,7 @@ async function optionStates(page: Page, label: string) {
 }
 
 describe('dashboard without an agent', () => {
-  it('shows the empty states, the setup wizard and the server answer to a backup', async () => {
+  it('shows the empty states, the setup wizard and no backup to trigger', async () => {
     const user = await registeredUser('dash');
     const { apiKey } = (await api('GET', '/api/user/profile', { token: user.token })).body;
     const { page, context, errors } = await newSession(browser);
@@ -35,7 +35,9 @@ describe('dashboard without an agent', () => {
       await visible(page.getByText('Last backup: Never'));
       await visible(page.getByText('0 failures in total'));
       await visible(page.getByText(/^0 Bytes of .+ \(Free plan\)$/));
-      expect(await page.getByLabel('Database', { exact: true }).inputValue()).toBe('production-db');
+      // No agent registered a database: no stand-in name once the list has loaded.
+      await visible(page.getByTestId('no-database'));
+      expect(await page.getByLabel('Database', { exact: true }).inputValue()).toBe('');
       expect(await page.getByText('Database Limit Exceeded').count()).toBe(0);
       // The backup service answers in the test stack.
       await visible(page.getByText('Connected', { exact: true }));
@@ -47,12 +49,8 @@ describe('dashboard without an agent', () => {
       await visible(page.getByText('No restore operations found.'));
       await page.getByRole('tab', { name: 'Backups' }).click();
 
-      // No agent reported 'production-db': the server's message is the toast text.
-      await page.getByRole('button', { name: 'Trigger Backup' }).click();
-      const errorToast = toast(page, 'Error');
-      await visible(errorToast);
-      expect(await errorToast.innerText()).toMatch(/database/i);
-      await visible(page.getByRole('button', { name: 'Trigger Backup' }));
+      // Nothing to back up yet: Trigger Backup waits for a database.
+      expect(await page.getByRole('button', { name: 'Trigger Backup' }).isDisabled()).toBe(true);
 
       // Setup wizard: six steps, Download skipped for the automated installer.
       await page.getByRole('button', { name: 'Open Setup Wizard' }).click();
@@ -87,6 +85,10 @@ describe('dashboard without an agent', () => {
       );
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 6 of 6'));
+      // The advice matches the address shown: the test stack is plain http.
+      const hint = await wizard.getByTestId('wizard-reachability').innerText();
+      expect(hint).toContain(`reach ${origin} over plain HTTP (port ${new URL(origin).port})`);
+      expect(hint).not.toContain('HTTPS');
       await visible(wizard.getByRole('button', { name: 'Close' }));
       await wizard.getByRole('button', { name: 'Check Agent Status' }).click();
       await wizard.waitFor({ state: 'hidden' });

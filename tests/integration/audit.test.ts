@@ -1,5 +1,21 @@
+import { MongoClient } from 'mongodb';
+import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import type { GetAuditLogsApiResponse } from './contract.gen';
 import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
+import {
+  backupCompleted,
+  cleanupAll,
+  requestRestore,
+  requirePrerequisites,
+  setupAgent,
+  startCustomerDb,
+  uniqueName,
+  waitRestore,
+  type Agent,
+  type CustomerDb,
+} from './pipeline/harness';
+
+jest.setTimeout(120_000);
 
 const logsOf = async (u: TestUser, query = ''): Promise<GetAuditLogsApiResponse> => {
   const res = await api('GET', `/api/user/audit-logs${query}`, { token: u.token });
@@ -62,7 +78,7 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
         entity: 'User',
         entityId: u.id,
         actor: 'User',
-        details: {},
+        details: { value: 'Changed in the profile' },
       },
     ]);
     const at = Date.parse(logs[0]!.timestamp);
@@ -122,5 +138,157 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
 
     const past = await logsOf(u, '?page=3');
     expect(past).toEqual({ logs: [], pagination: { total: 22, page: 3, pages: 2 } });
+  });
+});
+
+describe('audit details of the backup pipeline, databases and agents (real agent)', () => {
+  const LABEL = 'shop';
+  const DB = uniqueName('auditdb_');
+  const credentials = { user: uniqueName('audituser_'), password: uniqueName('audit-pw-') };
+  let customer: CustomerDb;
+  let owner: TestUser;
+  let agent: Agent;
+
+  /** Every entry of the owner's log (all pages), once `action` is among them. */
+  const entriesOnceThere = (action: string, count = 1) =>
+    eventually(async () => {
+      const first = await logsOf(owner);
+      const logs = [...first.logs];
+      for (let p = 2; p <= first.pagination.pages; p++)
+        logs.push(...(await logsOf(owner, `?page=${p}`)).logs);
+      expect(logs.filter((l) => l.action === action).length).toBeGreaterThanOrEqual(count);
+      return logs;
+    }, 20_000);
+  const entry = async (action: string) => (await entriesOnceThere(action)).find((l) => l.action === action)!;
+
+  beforeAll(async () => {
+    requirePrerequisites();
+    customer = await startCustomerDb();
+    owner = await newUser('audit');
+    await seedDatabase(customer.client, DB, { events: 50 });
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB, credentials) }]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await cleanupAll();
+  });
+
+  it('records a backup with its database, size and duration, and a restore with the backup it restored and its counts', async () => {
+    const backup = await backupCompleted(owner.token, LABEL, agent);
+    expect(await entry('BACKUP_CREATED')).toMatchObject({
+      entity: 'Backup',
+      entityId: backup._id,
+      actor: 'User',
+      details: { databaseName: LABEL, type: 'manual' },
+    });
+    const completed = await entry('BACKUP_COMPLETED');
+    expect(completed.details).toEqual({
+      databaseName: LABEL,
+      type: 'manual',
+      size: backup.size,
+      durationMs: expect.any(Number),
+    });
+    expect(backup.size).toBeGreaterThan(0);
+
+    const restore = await waitRestore(
+      owner.token,
+      (await requestRestore(owner.token, backup._id, LABEL))._id,
+      60_000,
+      agent,
+    );
+    expect(restore.status).toBe('completed');
+    expect((await entry('RESTORE_REQUESTED')).details).toEqual({
+      databaseName: LABEL,
+      backupTimestamp: backup.timestamp,
+    });
+    expect(await entry('RESTORE_COMPLETED')).toMatchObject({
+      entity: 'Restore',
+      entityId: restore._id,
+      actor: 'User',
+      details: {
+        databaseName: LABEL,
+        backupTimestamp: backup.timestamp,
+        documentsRestored: restore.documentsRestored,
+        documentsFailed: 0,
+        durationMs: expect.any(Number),
+      },
+    });
+    expect(restore.documentsRestored).toBeGreaterThan(0);
+
+    expect((await api('DELETE', `/api/backups/${backup._id}`, { token: owner.token })).status).toBe(200);
+    expect((await entry('BACKUP_DELETED_MANUAL')).details).toEqual({
+      databaseName: LABEL,
+      type: 'manual',
+      size: backup.size,
+      backupTimestamp: backup.timestamp,
+    });
+  });
+
+  it('records a database turned off and on, by name', async () => {
+    const dbs = (await api('GET', '/api/settings/databases', { token: owner.token })).body;
+    const db = dbs.find((d) => d.name === LABEL)!;
+    for (const isActive of [false, true]) {
+      const res = await api('PUT', `/api/settings/databases/${db._id}`, {
+        token: owner.token,
+        body: { isActive },
+      });
+      expect(res.status).toBe(200);
+    }
+    for (const action of ['DATABASE_DISABLED', 'DATABASE_ENABLED']) {
+      expect(await entry(action)).toMatchObject({
+        entity: 'Database',
+        entityId: db._id,
+        actor: 'User',
+        details: { databaseName: LABEL },
+      });
+    }
+  });
+
+  it('records agent commands and the removal of the agent by the user, naming the agent', async () => {
+    const status = (await api('GET', '/api/settings/system-status', { token: owner.token })).body;
+    const listed = status.agents.find((a) => a.name === agent.name)!;
+    const manage = await api('POST', `/api/agents/manage/${listed.id}`, {
+      token: owner.token,
+      body: { action: 'update' },
+    });
+    expect(manage.status).toBe(200);
+    expect(await entry('AGENT_UPDATE_REQUESTED')).toMatchObject({
+      entity: 'Agent',
+      entityId: listed.id,
+      actor: 'User',
+      details: { name: agent.name },
+    });
+
+    expect((await api('DELETE', `/api/agents/${listed.id}`, { token: owner.token })).status).toBe(200);
+    expect(await entry('AGENT_REMOVED')).toMatchObject({
+      entity: 'Agent',
+      entityId: listed.id,
+      actor: 'User',
+      details: { name: agent.name },
+    });
+    // The agent's own actions name it as the actor.
+    expect((await entry('AGENT_REGISTERED')).actor).toBe(agent.name);
+  });
+
+  it('keeps no secret in any stored audit entry: no API key, connection string, credential or database name', async () => {
+    await entriesOnceThere('AGENT_REMOVED');
+    const client = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+    try {
+      const stored = JSON.stringify(
+        await client.db('coffer_audit').collection('audit_entries').find({}).toArray(),
+      );
+      expect(stored).toContain(owner.id);
+      for (const secret of [
+        owner.apiKey,
+        customer.uri(DB, credentials),
+        credentials.user,
+        credentials.password,
+        DB,
+      ]) {
+        expect(stored).not.toContain(secret);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -85,6 +85,34 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    resendNotificationEmailConfirmation: build.mutation<
+      ResendNotificationEmailConfirmationApiResponse,
+      ResendNotificationEmailConfirmationApiArg
+    >({
+      query: () => ({
+        url: `/api/settings/notification-email/resend`,
+        method: 'POST',
+      }),
+    }),
+    cancelNotificationEmailChange: build.mutation<
+      CancelNotificationEmailChangeApiResponse,
+      CancelNotificationEmailChangeApiArg
+    >({
+      query: () => ({
+        url: `/api/settings/notification-email/pending`,
+        method: 'DELETE',
+      }),
+    }),
+    confirmNotificationEmail: build.mutation<
+      ConfirmNotificationEmailApiResponse,
+      ConfirmNotificationEmailApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api/settings/notification-email/confirm`,
+        method: 'POST',
+        body: queryArg.body,
+      }),
+    }),
     getSystemStatus: build.query<GetSystemStatusApiResponse, GetSystemStatusApiArg>({
       query: () => ({ url: `/api/settings/system-status` }),
     }),
@@ -215,6 +243,52 @@ const injectedRtkApi = api.injectEndpoints({
     adminListPlans: build.query<AdminListPlansApiResponse, AdminListPlansApiArg>({
       query: () => ({ url: `/api/admin/plans` }),
     }),
+    listArticles: build.query<ListArticlesApiResponse, ListArticlesApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb`,
+        params: {
+          search: queryArg.search,
+          category: queryArg.category,
+          tag: queryArg.tag,
+          page: queryArg.page,
+        },
+      }),
+    }),
+    createArticle: build.mutation<CreateArticleApiResponse, CreateArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb`,
+        method: 'POST',
+        body: queryArg.body,
+      }),
+    }),
+    listArticleCategories: build.query<ListArticleCategoriesApiResponse, ListArticleCategoriesApiArg>({
+      query: () => ({ url: `/api/kb/categories` }),
+    }),
+    listArticleTags: build.query<ListArticleTagsApiResponse, ListArticleTagsApiArg>({
+      query: () => ({ url: `/api/kb/tags` }),
+    }),
+    listAllArticles: build.query<ListAllArticlesApiResponse, ListAllArticlesApiArg>({
+      query: () => ({ url: `/api/kb/admin/all` }),
+    }),
+    getArticle: build.query<GetArticleApiResponse, GetArticleApiArg>({
+      query: (queryArg) => ({ url: `/api/kb/${queryArg.article}` }),
+    }),
+    updateArticle: build.mutation<UpdateArticleApiResponse, UpdateArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb/${queryArg.article}`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
+    deleteArticle: build.mutation<DeleteArticleApiResponse, DeleteArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb/${queryArg.article}`,
+        method: 'DELETE',
+      }),
+    }),
+    getPublicConfig: build.query<GetPublicConfigApiResponse, GetPublicConfigApiArg>({
+      query: () => ({ url: `/api/config` }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -333,7 +407,20 @@ export type GetAuditLogsApiArg = {
     | 'AGENT_DISCONNECTED'
     | 'AGENT_UPDATED'
     | 'AGENT_UPDATE_FAILED'
-    | 'STORAGE_LIMIT_EXCEEDED';
+    | 'STORAGE_LIMIT_EXCEEDED'
+    | 'AGENT_RESTART_REQUESTED'
+    | 'AGENT_UPDATE_REQUESTED'
+    | 'AGENT_RESET_REQUESTED'
+    | 'AGENT_REMOVED'
+    | 'DATABASE_ENABLED'
+    | 'DATABASE_DISABLED'
+    | 'NOTIFICATION_EMAIL_CHANGE_REQUESTED'
+    | 'NOTIFICATION_EMAIL_CHANGED'
+    | 'ARTICLE_CREATED'
+    | 'ARTICLE_UPDATED'
+    | 'ARTICLE_DELETED'
+    | 'ARTICLE_PUBLISHED'
+    | 'ARTICLE_UNPUBLISHED';
 };
 export type GetAuditActionsApiResponse = /** status 200 OK */ string[];
 export type GetAuditActionsApiArg = void;
@@ -351,6 +438,19 @@ export type UpdateSettingsApiArg = {
       agentDisconnection?: boolean;
     };
     email?: string;
+  };
+};
+export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
+export type ResendNotificationEmailConfirmationApiArg = void;
+export type CancelNotificationEmailChangeApiResponse = /** status 200 OK */ Settings;
+export type CancelNotificationEmailChangeApiArg = void;
+export type ConfirmNotificationEmailApiResponse = /** status 200 OK */ {
+  message: string;
+  email: string;
+};
+export type ConfirmNotificationEmailApiArg = {
+  body: {
+    token: string;
   };
 };
 export type GetSystemStatusApiResponse = /** status 200 OK */ {
@@ -497,6 +597,65 @@ export type AdminDeleteAgentApiArg = {
 };
 export type AdminListPlansApiResponse = /** status 200 OK */ Plan[];
 export type AdminListPlansApiArg = void;
+export type ListArticlesApiResponse = /** status 200 OK */ {
+  articles: ArticleSummary[];
+  pagination: Pagination;
+};
+export type ListArticlesApiArg = {
+  search?: string;
+  category?: '' | 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+  tag?: string;
+  page?: number;
+};
+export type CreateArticleApiResponse = /** status 201 Created */ Article;
+export type CreateArticleApiArg = {
+  body: {
+    title: string;
+    slug: string;
+    content: string;
+    /** default 'getting-started' */
+    category?: 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+    tags?: string[];
+    /** default true */
+    isPublished?: boolean;
+    /** default 0 */
+    order?: number;
+  };
+};
+export type ListArticleCategoriesApiResponse = /** status 200 OK */ KbCount[];
+export type ListArticleCategoriesApiArg = void;
+export type ListArticleTagsApiResponse = /** status 200 OK */ KbCount[];
+export type ListArticleTagsApiArg = void;
+export type ListAllArticlesApiResponse = /** status 200 OK */ Article[];
+export type ListAllArticlesApiArg = void;
+export type GetArticleApiResponse = /** status 200 OK */ Article;
+export type GetArticleApiArg = {
+  /** the article's slug */
+  article: string;
+};
+export type UpdateArticleApiResponse = /** status 200 OK */ Article;
+export type UpdateArticleApiArg = {
+  /** the article's id */
+  article: string;
+  body: {
+    title?: string;
+    slug?: string;
+    content?: string;
+    category?: 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+    tags?: string[];
+    isPublished?: boolean;
+    order?: number;
+  };
+};
+export type DeleteArticleApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type DeleteArticleApiArg = {
+  /** the article's id */
+  article: string;
+};
+export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
+export type GetPublicConfigApiArg = void;
 export type SessionUser = {
   id: string;
   email: string;
@@ -587,6 +746,14 @@ export type AuditLogDetails = {
   databaseName?: string;
   error?: string;
   value?: string;
+  /** bytes of the backup */
+  size?: number;
+  /** how long the backup or restore ran */
+  durationMs?: number;
+  /** when the restored or deleted backup was taken */
+  backupTimestamp?: string;
+  documentsRestored?: number;
+  documentsFailed?: number;
 };
 export type AuditLog = {
   id: string;
@@ -610,6 +777,10 @@ export type Settings = {
   notifications: NotificationSettings;
   /** where notifications go */
   email: string;
+  /** a new notification address waiting for its owner to open the link mailed to it */
+  pendingEmail?: string;
+  /** when the link to pendingEmail stops working */
+  pendingEmailExpiresAt?: string;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
 export type AgentStatus = 'active' | 'inactive' | 'offline';
@@ -658,6 +829,8 @@ export type Restore = {
   error?: string;
   documentsRestored: number;
   documentsFailed: number;
+  /** when the restored backup was taken */
+  backupTimestamp?: string;
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
 export type AdminUser = {
@@ -680,6 +853,58 @@ export type AdminAgent = {
   platform: string;
   status: string;
   lastSeen: string;
+};
+export type ArticleCategory = 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+export type ArticleAuthor = {
+  _id: string;
+  name: string;
+};
+export type ArticleSummary = {
+  _id: string;
+  title: string;
+  slug: string;
+  category: ArticleCategory;
+  tags: string[];
+  isPublished: boolean;
+  /** display order, lowest first */
+  order: number;
+  createdAt: string;
+  updatedAt: string;
+  author?: ArticleAuthor;
+  /** the start of the text, markdown stripped */
+  excerpt: string;
+};
+export type Pagination = {
+  total: number;
+  page: number;
+  /** at least 1 */
+  pages: number;
+};
+export type Article = {
+  _id: string;
+  title: string;
+  slug: string;
+  /** markdown, as written */
+  content: string;
+  category: ArticleCategory;
+  tags: string[];
+  isPublished: boolean;
+  /** display order, lowest first */
+  order: number;
+  createdAt: string;
+  updatedAt: string;
+  author?: ArticleAuthor;
+};
+export type KbCount = {
+  /** the category slug or the tag */
+  _id: string;
+  count: number;
+};
+export type PublicConfig = {
+  /** where visitors write for support (SUPPORT_EMAIL) */
+  supportEmail: string;
+  /** invite link to the community chat (COMMUNITY_CHAT_URL) */
+  communityChatUrl: string;
 };
 
 /** Every operation by `METHOD /path` (path as documented, e.g. /api/backups/{id}). */
@@ -767,6 +992,24 @@ export interface ApiPaths {
     arg: UpdateSettingsApiArg;
     response: UpdateSettingsApiResponse;
     errors: AccountBannedError | ApiError;
+  };
+  'POST /api/settings/notification-email/resend': {
+    operationId: 'resendNotificationEmailConfirmation';
+    arg: ResendNotificationEmailConfirmationApiArg;
+    response: ResendNotificationEmailConfirmationApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'DELETE /api/settings/notification-email/pending': {
+    operationId: 'cancelNotificationEmailChange';
+    arg: CancelNotificationEmailChangeApiArg;
+    response: CancelNotificationEmailChangeApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'POST /api/settings/notification-email/confirm': {
+    operationId: 'confirmNotificationEmail';
+    arg: ConfirmNotificationEmailApiArg;
+    response: ConfirmNotificationEmailApiResponse;
+    errors: ApiError;
   };
   'GET /api/settings/system-status': {
     operationId: 'getSystemStatus';
@@ -923,5 +1166,59 @@ export interface ApiPaths {
     arg: AdminListPlansApiArg;
     response: AdminListPlansApiResponse;
     errors: AccountBannedError | ApiError;
+  };
+  'GET /api/kb': {
+    operationId: 'listArticles';
+    arg: ListArticlesApiArg;
+    response: ListArticlesApiResponse;
+    errors: ApiError;
+  };
+  'POST /api/kb': {
+    operationId: 'createArticle';
+    arg: CreateArticleApiArg;
+    response: CreateArticleApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'GET /api/kb/categories': {
+    operationId: 'listArticleCategories';
+    arg: ListArticleCategoriesApiArg;
+    response: ListArticleCategoriesApiResponse;
+    errors: never;
+  };
+  'GET /api/kb/tags': {
+    operationId: 'listArticleTags';
+    arg: ListArticleTagsApiArg;
+    response: ListArticleTagsApiResponse;
+    errors: never;
+  };
+  'GET /api/kb/admin/all': {
+    operationId: 'listAllArticles';
+    arg: ListAllArticlesApiArg;
+    response: ListAllArticlesApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'GET /api/kb/{article}': {
+    operationId: 'getArticle';
+    arg: GetArticleApiArg;
+    response: GetArticleApiResponse;
+    errors: ApiError;
+  };
+  'PUT /api/kb/{article}': {
+    operationId: 'updateArticle';
+    arg: UpdateArticleApiArg;
+    response: UpdateArticleApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'DELETE /api/kb/{article}': {
+    operationId: 'deleteArticle';
+    arg: DeleteArticleApiArg;
+    response: DeleteArticleApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'GET /api/config': {
+    operationId: 'getPublicConfig';
+    arg: GetPublicConfigApiArg;
+    response: GetPublicConfigApiResponse;
+    errors: never;
   };
 }

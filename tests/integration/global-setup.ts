@@ -39,6 +39,9 @@ export default async function globalSetup(): Promise<void> {
       COFFER_ADMIN_PASSWORD: admin.password,
       // Tests pose as different clients through X-Forwarded-For, so per-IP limits can be tested.
       TRUST_PROXY: 'loopback',
+      // The contact page shows the deployment's own values (tests/browser/public-site.test.ts).
+      SUPPORT_EMAIL: 'help@coffer.test',
+      COMMUNITY_CHAT_URL: 'https://chat.coffer.test/invite/e2e',
     },
   });
   globalThis.__cofferStack = stack;
@@ -55,5 +58,7 @@ export default async function globalSetup(): Promise<void> {
     COFFER_LOG_DIR: stack.logDir,
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,
+    COFFER_SUPPORT_EMAIL: stack.env.SUPPORT_EMAIL,
+    COFFER_COMMUNITY_CHAT_URL: stack.env.COMMUNITY_CHAT_URL,
   });
 }

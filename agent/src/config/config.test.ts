@@ -13,6 +13,7 @@ import path from 'node:path';
 import { encodeKey, generateMasterKey } from '../crypto/key.js';
 import {
   ConfigError,
+  instancePathFor,
   loadConfig,
   masterKeyOf,
   permissionWarning,
@@ -94,6 +95,25 @@ describe('state folder', () => {
     expect(stateDirFor('/etc/coffer/agent.json')).toBe('/etc/coffer');
     expect(statusPathFor('/etc/coffer/agent.json', {})).toBe('/etc/coffer/agent.status.json');
     expect(stateDirFor('/etc/coffer/agent.json', { stateDir: 'rel/state' })).toBe(path.resolve('rel/state'));
+  });
+
+  it('names the status and instance files after the config, so two configs in one folder never share them', () => {
+    expect(statusPathFor('/srv/coffer/prod.json')).toBe('/srv/coffer/prod.status.json');
+    expect(statusPathFor('/srv/coffer/staging.json')).toBe('/srv/coffer/staging.status.json');
+    expect(instancePathFor('/srv/coffer/prod.json')).toBe('/srv/coffer/prod.instance-id');
+    expect(instancePathFor('/srv/coffer/staging.json')).toBe('/srv/coffer/staging.instance-id');
+    // The usual config keeps the names an installed agent already has.
+    expect(instancePathFor('/etc/coffer/agent.json', { stateDir: '/var/lib/coffer' })).toBe(
+      '/var/lib/coffer/agent.instance-id',
+    );
+    // Another extension, or none, is part of the name.
+    expect(statusPathFor('/srv/coffer/agent.conf')).toBe('/srv/coffer/agent.conf.status.json');
+    expect(statusPathFor('/srv/coffer/agent')).toBe('/srv/coffer/agent.status.json');
+    expect(statusPathFor('/srv/coffer/Prod.JSON')).toBe('/srv/coffer/Prod.status.json');
+    // A shared stateDir keeps them apart too.
+    expect(statusPathFor('/etc/coffer/a.json', { stateDir: '/var/lib/coffer' })).not.toBe(
+      statusPathFor('/etc/coffer/b.json', { stateDir: '/var/lib/coffer' }),
+    );
   });
 
   it('round-trips stateDir through the config file', async () => {

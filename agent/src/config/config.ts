@@ -118,9 +118,24 @@ export function stateDirFor(configPath: string, config?: Pick<AgentConfig, 'stat
   return config?.stateDir ? path.resolve(config.stateDir) : path.dirname(configPath);
 }
 
-/** The daemon's status file, in its state folder. */
+/**
+ * What the daemon's own files are named after: the config's file name without `.json`. Two
+ * configs in one folder (two agents on one host) then never share a status file or an instance id,
+ * and the usual `agent.json` keeps the names it always had (`agent.status.json`, `agent.instance-id`).
+ */
+export function configBaseName(configPath: string): string {
+  const name = path.basename(configPath);
+  return name.replace(/\.json$/i, '') || name;
+}
+
+/** The daemon's status file, in its state folder: `<config name>.status.json`. */
 export function statusPathFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
-  return path.join(stateDirFor(configPath, config), 'agent.status.json');
+  return path.join(stateDirFor(configPath, config), `${configBaseName(configPath)}.status.json`);
+}
+
+/** The file keeping the agent's instance id, in its state folder: `<config name>.instance-id`. */
+export function instancePathFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
+  return path.join(stateDirFor(configPath, config), `${configBaseName(configPath)}.instance-id`);
 }
 
 function describeIssues(error: z.ZodError): string {

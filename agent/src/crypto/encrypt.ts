@@ -1,7 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { compose } from '../util/streams.js';
-import zlib from 'node:zlib';
 import {
   assertMasterKey,
   CHUNK_HEADER_LENGTH,
@@ -18,6 +17,7 @@ import {
   SALT_LENGTH,
   validChunkSize,
 } from './format.js';
+import { ParallelZstdCompress } from './parallel-zstd.js';
 
 export interface EncryptOptions {
   masterKey: Buffer;
@@ -147,41 +147,46 @@ export class EncryptTransform extends Transform {
 }
 
 /**
- * Default zstd level. Level 1 measured faster than 3 on BSON dumps (181 vs 117 MB/s here) with
- * the same ratio; the level is not part of the format, any zstd decoder reads every level.
+ * Default zstd level, chosen from measurements on the benchmark's archives (docs/benchmarks.md):
+ * the stored file must be no larger than `gzip -6`'s at the stage throughput the issue asks for.
+ * The level is not part of the format: every zstd decoder reads every level.
  */
 export const DEFAULT_ZSTD_LEVEL = 1;
-
-/** zstd settings for backups: a fast level and zstd's own content checksum. */
-export function createZstdCompressor(level = DEFAULT_ZSTD_LEVEL): zlib.ZstdCompress {
-  return zlib.createZstdCompress({
-    chunkSize: 64 * 1024,
-    params: {
-      [zlib.constants.ZSTD_c_compressionLevel]: level,
-      [zlib.constants.ZSTD_c_checksumFlag]: 1,
-      // No ZSTD_c_nbWorkers: Node 24's zstd stream fails with it ("push() after EOF").
-    },
-  });
-}
 
 export interface Encryptor {
   /** Write the raw archive here; read the encrypted file from here. */
   stream: Duplex;
   /** The EncryptTransform inside, for byte counts and the header. */
   encrypt: EncryptTransform;
+  /** The frame compressor in front of it (absent without compression), for its counters. */
+  zstd?: ParallelZstdCompress;
 }
 
-/** raw bytes → zstd → encrypt, as one Duplex with backpressure end to end. */
-export function createEncryptor(
-  opts: Omit<EncryptOptions, 'compression'> & { compress?: boolean; zstdLevel?: number },
-): Encryptor {
+export interface EncryptorOptions extends Omit<EncryptOptions, 'compression'> {
+  compress?: boolean;
+  zstdLevel?: number;
+  /** Uncompressed bytes per zstd frame; frames are compressed concurrently (parallel-zstd.ts). */
+  zstdFrameSize?: number;
+  /** zstd frames compressing or waiting to be encrypted, at most. */
+  zstdMaxInFlight?: number;
+}
+
+/** raw bytes → zstd frames on every core → encrypt, as one Duplex with backpressure end to end. */
+export function createEncryptor(opts: EncryptorOptions): Encryptor {
   const compress = opts.compress ?? true;
   const encrypt = new EncryptTransform({
     ...opts,
     compression: compress ? Compression.Zstd : Compression.None,
   });
-  const stream = compress ? compose(createZstdCompressor(opts.zstdLevel), encrypt) : encrypt;
-  return { stream, encrypt };
+  const zstd = compress
+    ? new ParallelZstdCompress({
+        level: opts.zstdLevel ?? DEFAULT_ZSTD_LEVEL,
+        frameSize: opts.zstdFrameSize,
+        maxInFlight: opts.zstdMaxInFlight,
+      })
+    : undefined;
+  const stream = zstd ? compose(zstd, encrypt) : encrypt;
+  return { stream, encrypt, zstd };
 }
 
 /** Deterministic, in-memory encryption of an already-prepared payload (test vectors, small data). */

@@ -8,7 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { AgentHandshake } from '@coffer/contracts';
-import { findDatabase, loadConfig, masterKeyOf, stateDirFor, statusPathFor } from '../config/config.js';
+import {
+  findDatabase,
+  instancePathFor,
+  loadConfig,
+  masterKeyOf,
+  stateDirFor,
+  statusPathFor,
+} from '../config/config.js';
 import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
 import { runRestore } from '../pipeline/restore.js';
@@ -22,7 +29,7 @@ import { loadInstanceId, renewInstanceId } from './instance.js';
 import { JobRunner } from './jobs.js';
 import { createLogger, type Logger } from './log.js';
 import { registrationListener } from './registration.js';
-import { reportUpdate, socketReporter } from './reporter.js';
+import { announceLeaving, reportUpdate, socketReporter } from './reporter.js';
 import { secretsOf } from './secrets.js';
 import { connectionStatus, StatusFile } from './status-file.js';
 import { startSweeping } from './sweep.js';
@@ -62,7 +69,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     throw new Error('this config has no server or API key');
   }
   const stateDir = stateDirFor(opts.configPath, config);
-  let instanceId = await loadInstanceId(stateDir, config.instanceId);
+  const instanceFile = instancePathFor(opts.configPath, config);
+  let instanceId = await loadInstanceId(instanceFile, config.instanceId);
   const server = config.server;
   /** Replaced when `init` writes a new key into the config (config-watch): the next connect uses it. */
   let apiKey = config.apiKey;
@@ -110,7 +118,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     authRetryMs: positiveInt(opts.env.COFFER_AGENT_AUTH_RETRY_MS, AUTH_RETRY_MS),
     stopping: () => stopping,
     renewIdentity: async () => {
-      instanceId = await renewInstanceId(stateDir);
+      instanceId = await renewInstanceId(instanceFile);
     },
     onDisconnect: () => heartbeat.stop(),
   });
@@ -160,6 +168,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log,
       configured: databaseNames,
       registered: (id) => {
+        // A reconnect that lands while stopping must not make the agent look active again.
+        if (stopping) return;
         agentId = id;
         connection.registered();
         status.update({ agentId, connected: true });
@@ -189,7 +199,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     log.info('connection reset requested by the server; registering as a new agent');
     await runner.stopAll('Agent connection reset');
     try {
-      instanceId = await renewInstanceId(stateDir);
+      instanceId = await renewInstanceId(instanceFile);
     } catch (e) {
       log.error('could not save the new instance id; keeping the old one', { err: e });
     }
@@ -203,8 +213,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     if (stopping) return;
     stopping = true;
     log.info(outcome === 'restart' ? 'restarting' : 'stopping', { reason });
-    await runner.stopAll(reason);
+    // The server hears it first, so it shows this agent offline and sends it no job from now on;
+    // then the running jobs stop and each reports its own reason while the socket is still open.
     heartbeat.stop();
+    const told = await announceLeaving(socket, outcome === 'restart');
+    if (told === 'recorded') log.info('the server knows this agent is leaving');
+    else if (told !== 'not-connected')
+      log.warn('could not tell the server this agent is leaving', { error: told.refused });
+    await runner.stopAll(reason);
     stopSweeping();
     configWatch.stop();
     connection.close();

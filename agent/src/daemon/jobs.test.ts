@@ -308,6 +308,33 @@ describe('progress', () => {
     expect(sent()).toEqual([1, 3]);
     await runner.idle();
   });
+
+  it('sends the final 100 % at once, before the upload ends, even inside the interval', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    let report!: (p: Progress, final?: boolean) => void;
+    let finish!: () => Promise<void>;
+    const { runner, emitted } = setup({
+      backup: (o) =>
+        new Promise<BackupResult>((resolve) => {
+          report = (p, final) => o.onProgress!(p, final);
+          finish = async () => {
+            o.sink.end();
+            await finished(o.sink);
+            resolve(result());
+          };
+        }),
+    });
+    runner.accept(backupCmd());
+    const sent = () => emitted.map((e) => (e.payload.progress as Progress).current);
+    report(progress(1));
+    report(progress(2));
+    report(progress(3), true);
+    expect(sent()).toEqual([1, 3]);
+    await finish();
+    jest.advanceTimersByTime(5000);
+    expect(sent()).toEqual([1, 3]);
+    await runner.idle();
+  });
 });
 
 describe('restores', () => {

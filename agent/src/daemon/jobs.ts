@@ -212,10 +212,11 @@ export class JobRunner {
     const throttle = new Throttle<Progress>(this.interval, send);
     return {
       throttle,
-      onProgress: (p: Progress) => {
+      onProgress: (p: Progress, final?: boolean) => {
         job.progress = p;
         if (job.phase === 'verifying') job.phase = 'restoring';
-        throttle.push(p);
+        if (final) throttle.flush(p);
+        else throttle.push(p);
         this.deps.onChange();
       },
     };

@@ -1,6 +1,11 @@
 // The socket as the jobs and the updater see it: progress is sent only while connected (a stale
 // reading is not worth replaying after a reconnect); reports wait for the server's ReportAck.
-import { REPORT_ACK_TIMEOUT_MS, type ReportAck, type UpdateOutcome } from '@coffer/contracts';
+import {
+  LEAVING_ACK_TIMEOUT_MS,
+  REPORT_ACK_TIMEOUT_MS,
+  type ReportAck,
+  type UpdateOutcome,
+} from '@coffer/contracts';
 import type { AgentSocket } from './connection.js';
 import type { Reporter } from './jobs.js';
 
@@ -30,4 +35,24 @@ export async function reportUpdate(socket: AgentSocket, outcome: UpdateOutcome):
   if (!socket.connected) return false;
   const answer: unknown = await socket.timeout(REPORT_ACK_TIMEOUT_MS).emitWithAck('agent:update', outcome);
   return ackOf(answer).ok === true;
+}
+
+/**
+ * Sends `agent:leaving` and waits (at most LEAVING_ACK_TIMEOUT_MS) until the server has recorded
+ * it. Never throws: what it came to is for the log, since a shutdown goes on regardless.
+ */
+export async function announceLeaving(
+  socket: AgentSocket,
+  restarting: boolean,
+): Promise<'recorded' | 'not-connected' | { refused: string }> {
+  if (!socket.connected) return 'not-connected';
+  try {
+    const answer = ackOf(
+      await socket.timeout(LEAVING_ACK_TIMEOUT_MS).emitWithAck('agent:leaving', { restarting }),
+    );
+    return answer.ok ? 'recorded' : { refused: answer.error };
+  } catch {
+    // An older server does not answer this event at all.
+    return { refused: `no answer within ${LEAVING_ACK_TIMEOUT_MS / 1000} s` };
+  }
 }

@@ -1,4 +1,4 @@
-// Keeps `<config dir>/agent.status.json` (read by `coffer-agent status`) current: rewritten on
+// Keeps the status file (config.ts statusPathFor; read by `coffer-agent status`) current: rewritten on
 // every state change, and at least every STATUS_HEARTBEAT_MS so a hung daemon shows as stale.
 // Writes are serialised and coalesced; nothing secret is ever put in the file.
 import { STATUS_HEARTBEAT_MS, writeStatus, type AgentStatus } from '../status.js';

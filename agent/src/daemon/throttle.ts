@@ -37,6 +37,18 @@ export class Throttle<T> {
     }
   }
 
+  /**
+   * Sends `value` at once, whatever the interval, dropping what is pending: the one reading that
+   * must not be lost (a job's final 100 %), sent before the job's end is reported.
+   */
+  flush(value: T): void {
+    if (this.stopped) return;
+    this.pending = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.emit(value);
+  }
+
   stop(): void {
     this.stopped = true;
     this.pending = undefined;

@@ -11,7 +11,7 @@ import { PipelineError } from './errors.js';
 import { checkDatabase } from './mongo.js';
 import { ProgressTracker, splitNamespace, type ProgressListener } from './progress.js';
 import { redactorFor } from './redact.js';
-import { LineTail, parseDumpDone, parseProgressLine } from './tool-output.js';
+import { LineTail, parseDumpDone, parseDumpStart, parseProgressLine } from './tool-output.js';
 import { findTool, mongodumpArgs, withToolConfig } from './tools.js';
 
 export interface BackupOptions {
@@ -64,6 +64,25 @@ function toolFailure(tool: string, exit: Exit, lines: string[]): PipelineError {
   return new PipelineError('TOOL_FAILED', `${describeExit(tool, exit)}${last ? `: ${last}` : ''}`, lines);
 }
 
+/**
+ * Feeds mongodump's stderr to the tracker: a collection starts with its "writing" line, moves with
+ * its bars (ahead of the archive, which receives documents in 16 MiB batches) and is exact at
+ * "done dumping". Lines of other databases cannot occur (`--db`), but are ignored all the same.
+ */
+export function followDumpOutput(tracker: ProgressTracker, db: string): (line: string) => void {
+  const collectionOf = (ns: string) => (ns.startsWith(`${db}.`) ? ns.slice(db.length + 1) : undefined);
+  return (line) => {
+    const bar = parseProgressLine(line, db);
+    const started = bar ? undefined : parseDumpStart(line);
+    const done = bar || started ? undefined : parseDumpDone(line);
+    const collection = collectionOf((bar ?? started ?? done)?.ns ?? '');
+    if (collection === undefined) return;
+    if (bar) tracker.observe(collection, bar.current);
+    else if (started) tracker.begin(collection);
+    else if (done) tracker.finish(collection, done.documents);
+  };
+}
+
 /** Dumps `dbName`, compresses and encrypts it into `sink`. See the module comment for guarantees. */
 export async function runBackup(opts: BackupOptions): Promise<BackupResult> {
   const started = Date.now();
@@ -92,36 +111,33 @@ async function backup(
   const collectionsUpFront = await checkDatabase(opts.uri, opts.dbName, label);
 
   const scanner = new ArchiveScanner({ strict: false });
-  let stderrCollection = '';
-  const tracker = new ProgressTracker(
-    collectionsUpFront.reduce((n, c) => n + c.count, 0),
-    opts.onProgress,
-    () => {
-      for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
-      tracker.setCollection(
-        scanner.current && scanner.failed === undefined
-          ? splitNamespace(scanner.current).collection
-          : stderrCollection,
-      );
-    },
-  );
+  const tracker = new ProgressTracker(opts.onProgress, () => {
+    // The archive lags behind the tool: mongodump hands each collection's documents to the
+    // archive in 16 MiB batches, so a small collection appears there only when it is complete.
+    if (scanner.failed !== undefined) return;
+    for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
+    for (const ns of scanner.finished) tracker.finish(splitNamespace(ns).collection);
+  });
+  for (const c of collectionsUpFront) {
+    // mongodump writes no documents for a view; a time series goes out as its buckets collection,
+    // whose size the statistics of the view do not give.
+    if (c.type === 'view') tracker.expect(c.name, 0, true);
+    else if (c.type === 'timeseries') tracker.expect(`system.buckets.${c.name}`, 0, false);
+    else tracker.expect(c.name, c.count, false);
+  }
 
   return withToolConfig(opts.uri, async (configFile) => {
     const run = startTool('mongodump', tool, mongodumpArgs({ configFile, db: opts.dbName }), {
       stdin: false,
       stdout: true,
     });
-    const stderr = new LineTail(run.stderr, (line) => {
-      const p = parseProgressLine(line) ?? parseDumpDone(line);
-      if (!p) return;
-      const { collection } = splitNamespace(p.ns);
-      tracker.observe(collection, 'current' in p ? p.current : p.documents);
-      stderrCollection = collection;
-    });
+    const stderr = new LineTail(run.stderr, followDumpOutput(tracker, opts.dbName));
     const toolOutput = () => stderr.lines().map(scrub);
     const gate = new ExitGate(async () => {
       const exit = await run.exited;
       if (exit.code !== 0) throw toolFailure('mongodump', exit, toolOutput());
+      // Every document has passed the scanner: report 100 % now, while the file is still open.
+      tracker.stop(true);
     });
     const { stream: encryptor, encrypt } = createEncryptor({
       masterKey: opts.masterKey,

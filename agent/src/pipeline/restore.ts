@@ -172,11 +172,11 @@ async function restoreArchive(
   label: string,
 ): Promise<{ restored: number; failed: number }> {
   const scanner = new ArchiveScanner({ strict: true });
-  let stderrCollection = '';
-  const tracker = new ProgressTracker(scan.documents, opts.onProgress, () => {
+  // Counts are what has been handed to mongorestore; a collection is done when mongorestore says so.
+  const tracker = new ProgressTracker(opts.onProgress, () => {
     for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
-    tracker.setCollection(scanner.current ? splitNamespace(scanner.current).collection : stderrCollection);
   });
+  for (const c of scan.collections) tracker.expect(c.name, c.documents, true);
   return withToolConfig(opts.uri, async (configFile) => {
     const args = mongorestoreArgs({ configFile, fromDb: scan.sourceDb!, toDb: opts.dbName });
     const run = startTool('mongorestore', tool, args, { stdin: true, stdout: false });
@@ -184,7 +184,7 @@ async function restoreArchive(
     const stderr = new LineTail(run.stderr, (line) => {
       summary = parseRestoreSummary(line) ?? summary;
       const done = parseRestoreDone(line);
-      if (done) stderrCollection = splitNamespace(done.ns).collection;
+      if (done) tracker.finish(splitNamespace(done.ns).collection, done.documents + done.failures);
     });
     const { stream: decryptor } = createDecryptor(opts.masterKey);
     const source = createReadStream('', {

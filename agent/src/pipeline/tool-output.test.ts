@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import {
   LineTail,
   parseDumpDone,
+  parseDumpStart,
   parseProgressLine,
   parseRestoreDone,
   parseRestoreSummary,
@@ -39,6 +40,47 @@ describe('tool output parsing', () => {
       parseProgressLine(`${T}[#####...................]  shop.c0  1.2MB/3.4MB  (35.3%)`),
     ).toBeUndefined();
     expect(parseProgressLine(`${T}done dumping shop.c0 (20000 documents)`)).toBeUndefined();
+  });
+
+  it('reads the grid mongodump prints for several collections at once (real output)', () => {
+    // Columns are right-aligned to the widest cell; an empty line follows the group.
+    const grid = [
+      '2026-11-25T17:07:02.178+0000\t[#################.......]  par.mid  14601/20000  (73.0%)',
+      '2026-11-25T17:07:02.178+0000\t[#####...................]  par.big   7101/30000  (23.7%)',
+      '2026-11-25T17:07:02.178+0000\t',
+    ];
+    expect(grid.map((l) => parseProgressLine(l))).toEqual([
+      { ns: 'par.mid', current: 14601, total: 20000 },
+      { ns: 'par.big', current: 7101, total: 30000 },
+      undefined,
+    ]);
+    expect(
+      parseProgressLine(
+        '2026-11-25T17:05:33.131+0000\t[########################]  shop.big  100000/100000  (100.0%)',
+      ),
+    ).toEqual({ ns: 'shop.big', current: 100000, total: 100000 });
+  });
+
+  it('reads a bar without total only for the database being dumped', () => {
+    // mongo-tools renders `name  count` when the collection was expected to be empty.
+    expect(parseProgressLine(`${T}          shop.late  120`, 'shop')).toEqual({
+      ns: 'shop.late',
+      current: 120,
+      total: undefined,
+    });
+    expect(parseProgressLine(`${T}shop.with space  3`, 'shop')).toMatchObject({ ns: 'shop.with space' });
+    expect(parseProgressLine(`${T}shop.late  120`)).toBeUndefined();
+    expect(parseProgressLine(`${T}retrying in 5`, 'shop')).toBeUndefined();
+    expect(parseProgressLine(`${T}shop.  5`, 'shop')).toBeUndefined();
+  });
+
+  it('reads the line that says a worker started a collection', () => {
+    expect(
+      parseDumpStart('2026-11-25T17:06:55.720+0000\twriting par.with space to archive on stdout'),
+    ).toEqual({
+      ns: 'par.with space',
+    });
+    expect(parseDumpStart(`${T}writing captured oplog to archive`)).toBeUndefined();
   });
 
   it('reads per-collection results and the restore summary', () => {

@@ -1,6 +1,15 @@
 // Reading what mongodump and mongorestore print on stderr: their progress bars, per-collection
-// results and mongorestore's final summary. Formats from mongo-tools (common/progress, mongodump,
-// mongorestore/main): lines start with an RFC 3339 timestamp and a tab.
+// results and mongorestore's final summary. Formats from mongo-tools (common/progress, common/text
+// GridWriter, mongodump, mongorestore/main): lines start with an RFC 3339 timestamp and a tab.
+//
+// What mongodump prints, and when (the pinned mongo-tools, `--archive` to stdout): it first counts
+// every collection (estimatedDocumentCount; on FerretDB a full scan) and prints nothing; then, per
+// collection as a worker takes it, "writing db.coll to archive on stdout"; every 3 s (not every
+// second), one bar per collection being dumped at that moment, as a grid whose columns are
+// right-aligned and padded to the widest cell (so a count may be preceded by several spaces), plus
+// an empty line when several bars are printed; one last bar when a collection that already had a
+// bar ends; and "done dumping db.coll (N documents)". A collection whose count was 0 gets a bar
+// without total ("db.coll  N"). A collection dumped within 3 s never gets a bar at all.
 import type { Readable } from 'node:stream';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\t/;
@@ -9,10 +18,33 @@ export function stripTimestamp(line: string): string {
   return line.replace(TIMESTAMP, '');
 }
 
-/** `[########........]  db.coll  123/456  (27.0%)` → namespace and count. */
-export function parseProgressLine(line: string): { ns: string; current: number; total: number } | undefined {
-  const m = /^\[[#.]*\]\s+(\S.*?)\s+(\d+)\/(\d+)\s+\(\d+(?:\.\d+)?%\)\s*$/.exec(stripTimestamp(line));
-  return m ? { ns: m[1]!, current: Number(m[2]), total: Number(m[3]) } : undefined;
+export interface ProgressLine {
+  ns: string;
+  current: number;
+  /** The tool's own expectation; undefined on a bar without total. */
+  total: number | undefined;
+}
+
+/**
+ * `[########........]  db.coll  123/456  (27.0%)` → namespace and count. With `db`, also the bar
+ * mongodump prints for a collection it expected to be empty, `db.coll  123`, which only the
+ * database prefix tells apart from any other line ending in a number.
+ */
+export function parseProgressLine(line: string, db?: string): ProgressLine | undefined {
+  const text = stripTimestamp(line);
+  const bar = /^\[[#.]*\]\s+(\S.*?)\s+(\d+)\/(\d+)\s+\(\d+(?:\.\d+)?%\)\s*$/.exec(text);
+  if (bar) return { ns: bar[1]!, current: Number(bar[2]), total: Number(bar[3]) };
+  if (db === undefined) return undefined;
+  const count = /^\s*(\S.*?)\s+(\d+)\s*$/.exec(text);
+  if (count && count[1]!.startsWith(`${db}.`) && count[1]!.length > db.length + 1)
+    return { ns: count[1]!, current: Number(count[2]), total: undefined };
+  return undefined;
+}
+
+/** `writing db.coll to archive on stdout`: a worker has started dumping the collection. */
+export function parseDumpStart(line: string): { ns: string } | undefined {
+  const m = /^writing (.+) to archive on stdout$/.exec(stripTimestamp(line).trim());
+  return m ? { ns: m[1]! } : undefined;
 }
 
 /** `done dumping db.coll (123 documents)` */

@@ -99,3 +99,17 @@ describe('agent:update', () => {
     expect(update.safeParse(payload).success).toBe(false);
   });
 });
+
+describe('agent:leaving', () => {
+  const leaving = agentEventSchemas['agent:leaving'];
+
+  it('accepts a stop and a restart, and the bare event of a plain stop', () => {
+    expect(leaving.parse({})).toEqual({});
+    expect(leaving.parse({ restarting: true })).toEqual({ restarting: true });
+  });
+
+  it('refuses a payload that is not an object or a restarting flag that is not a boolean', () => {
+    expect(leaving.safeParse(undefined).success).toBe(false);
+    expect(leaving.safeParse({ restarting: 'yes' }).success).toBe(false);
+  });
+});

@@ -30,6 +30,11 @@ export const agentEventSchemas = {
     toVersion: version,
     error: errorText.optional(),
   }),
+  /**
+   * The agent is stopping (SIGTERM, Ctrl-C, a restart): sent before its jobs are stopped and its
+   * socket closed, so the server shows it offline at once and sends it no more jobs.
+   */
+  'agent:leaving': z.object({ restarting: z.boolean().optional() }),
 };
 
 export type AgentEventName = keyof typeof agentEventSchemas;
@@ -62,3 +67,8 @@ export type ReportAck = { ok: true } | { ok: false; error: string };
 
 /** How long an acknowledged report may wait for its answer. */
 export const REPORT_ACK_TIMEOUT_MS = 10_000;
+/**
+ * How long a stopping agent waits for `agent:leaving` to be acknowledged: short, so a server that
+ * is slow or does not know the event (older gateways) never holds up a shutdown for long.
+ */
+export const LEAVING_ACK_TIMEOUT_MS = 5_000;

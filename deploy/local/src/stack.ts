@@ -5,7 +5,7 @@ import { freePort, startProcess, waitFor, type Proc } from './processes.js';
 import { startMinio, startServers, SERVER_NAMES, type ServerPorts } from './servers.js';
 
 /** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
-type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'backup-orchestrator';
+type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'kb' | 'backup-orchestrator';
 
 export interface StackOptions {
   repoRoot: string;
@@ -21,6 +21,9 @@ export interface StackOptions {
   storageBackend?: 'fs' | 's3';
   /** The folder served under /downloads; default agent/dist/downloads (built by `npm run build`). */
   agentDownloadsDir?: string;
+  /** Where a service's package is (default services/<name> of repoRoot): the production-tree
+   * test points these at trees built as the images are (deploy/ci/prod-tree.sh). */
+  serviceDirs?: Partial<Record<string, string>>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -47,6 +50,7 @@ const LOCAL_GRPC: Record<BackendService, number> = {
   audit: 50053,
   'backup-orchestrator': 50054,
   storage: 50055,
+  kb: 50056,
 };
 
 function readyz(port: number) {
@@ -81,6 +85,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         audit: await freePort(),
         'backup-orchestrator': await freePort(),
         storage: await freePort(),
+        kb: await freePort(),
       };
   const gatewayCount = opts.gateways ?? 1;
   const gatewayPorts: number[] = [];
@@ -118,6 +123,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     AUDIT_GRPC: `127.0.0.1:${grpc.audit}`,
     ORCHESTRATOR_GRPC: `127.0.0.1:${grpc['backup-orchestrator']}`,
     STORAGE_GRPC: `127.0.0.1:${grpc.storage}`,
+    KB_GRPC: `127.0.0.1:${grpc.kb}`,
     ...(minio
       ? {
           STORAGE_BACKEND: 's3',
@@ -139,8 +145,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const p = startProcess(
       name,
       process.execPath,
-      [path.join(opts.repoRoot, `services/${script}/dist/main.js`)],
+      [path.join(opts.serviceDirs?.[script] ?? path.join(opts.repoRoot, 'services', script), 'dist/main.js')],
       {
+        cwd: opts.serviceDirs?.[script],
         logDir,
         env: { ...env, ...extra, OPS_PORT: String(opsPort) },
       },
@@ -158,7 +165,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   try {
     await Promise.all(
-      (['auth', 'notification', 'audit', 'storage'] as const).map((name) =>
+      (['auth', 'notification', 'audit', 'storage', 'kb'] as const).map((name) =>
         startService(name, name, { GRPC_LISTEN: `127.0.0.1:${grpc[name]}` }),
       ),
     );

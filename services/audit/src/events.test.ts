@@ -13,6 +13,7 @@ describe('audit subscriptions', () => {
       'AGENT',
       'AUTH',
       'BACKUP',
+      'KB',
       'RESTORE',
       'SETTINGS',
       'STORAGE',
@@ -34,12 +35,13 @@ describe('audit subscriptions', () => {
     expect(streamOf('auth.user.deleted')).toBe('AUTH');
     expect(streamOf('settings.notifications.updated')).toBe('SETTINGS');
     expect(streamOf('storage.limit.exceeded')).toBe('STORAGE');
+    expect(streamOf('kb.article.published')).toBe('KB');
   });
 
   it('starts one durable audit consumer per stream', async () => {
     const consume = jest.fn().mockResolvedValue({ stop: async () => {} });
     await startAuditConsumers({ consume }, { record: jest.fn() });
-    expect(consume).toHaveBeenCalledTimes(6);
+    expect(consume).toHaveBeenCalledTimes(7);
     for (const [opts] of consume.mock.calls) expect(opts.durable).toBe('audit');
   });
 });

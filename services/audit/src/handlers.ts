@@ -43,6 +43,11 @@ const toLogEntry = (e: StoredAuditEntry): audit.LogEntry => ({
     databaseName: e.details.databaseName,
     error: e.details.error,
     value: e.details.value,
+    size: e.details.size,
+    durationMs: e.details.durationMs,
+    backupTimestamp: e.details.backupTimestamp,
+    documentsRestored: e.details.documentsRestored,
+    documentsFailed: e.details.documentsFailed,
   },
 });
 

@@ -8,6 +8,11 @@ const detailsSchema = new Schema(
     databaseName: String,
     error: String,
     value: String,
+    size: Number,
+    durationMs: Number,
+    backupTimestamp: String,
+    documentsRestored: Number,
+    documentsFailed: Number,
   },
   { _id: false },
 );
@@ -31,6 +36,8 @@ const auditEntrySchema = new Schema(
 auditEntrySchema.index({ eventId: 1, action: 1 }, { unique: true });
 auditEntrySchema.index({ userId: 1, timestamp: -1 });
 auditEntrySchema.index({ userId: 1, action: 1 });
+// Finds the USER_DELETED entry that marks an account as gone (recorder.ts).
+auditEntrySchema.index({ action: 1, entityId: 1 });
 
 export type AuditEntryDoc = InferSchemaType<typeof auditEntrySchema> & {
   _id: import('mongoose').Types.ObjectId;

@@ -20,5 +20,13 @@ export function fakeAuditStore(): AuditStore & { all: StoredAuditEntry[] } {
     async distinctActions(userId) {
       return [...new Set(all.filter((e) => e.userId === userId).map((e) => e.action))];
     },
+    async removeByUser(userId) {
+      const before = all.length;
+      all.splice(0, all.length, ...all.filter((e) => e.userId !== userId));
+      return before - all.length;
+    },
+    async isDeletedUser(userId) {
+      return all.some((e) => e.action === 'USER_DELETED' && e.entityId === userId);
+    },
   };
 }

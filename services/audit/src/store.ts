@@ -68,6 +68,16 @@ export function auditStore({ AuditEntry }: AuditModels) {
     async distinctActions(userId: string): Promise<string[]> {
       return AuditEntry.distinct('action', { userId });
     },
+
+    /** Removes a deleted user's own log; resolves to how many entries went. */
+    async removeByUser(userId: string): Promise<number> {
+      return (await AuditEntry.deleteMany({ userId })).deletedCount;
+    },
+
+    /** Whether an admin's USER_DELETED entry names this user (the account is gone). */
+    async isDeletedUser(userId: string): Promise<boolean> {
+      return (await AuditEntry.exists({ action: 'USER_DELETED', entityId: userId })) !== null;
+    },
   };
 }
 export type AuditStore = ReturnType<typeof auditStore>;

@@ -20,6 +20,7 @@ import { apiKeyVault } from './domain/secrets.js';
 import { tokenIssuer } from './domain/tokens.js';
 import { views as viewsFactory } from './domain/views.js';
 import { authHandlers } from './handlers.js';
+import { notificationMail, type AuthMail } from './mail.js';
 
 export type AuthSettings = Pick<
   AuthConfig,
@@ -30,11 +31,13 @@ export type AuthSettings = Pick<
 export function buildAuth(deps: {
   stores: AuthStores;
   events: AuthEvents;
+  /** Security mails, handed to notification by a call (a reset link never goes on NATS). */
+  mail: AuthMail;
   config: AuthSettings;
   log: Logger;
   now?: () => Date;
 }) {
-  const { stores, events, config, now } = deps;
+  const { stores, events, mail, config, now, log } = deps;
   const vault = apiKeyVault(config.API_KEY_PEPPER);
   const plans = plansFactory({ store: stores.plans, users: stores.users, events });
   const accounts = accountsFactory({
@@ -43,15 +46,26 @@ export function buildAuth(deps: {
     vault,
     issueToken: tokenIssuer(config.JWT_SECRET, config.JWT_TTL_SECONDS),
     events,
+    mail,
+    log,
   });
   const reset = passwordReset({
     users: stores.users,
     tokens: stores.resetTokens,
     events,
+    mail,
+    log,
     publicUrl: config.PUBLIC_URL,
     now,
   });
-  const admin = adminFactory({ users: stores.users, accounts, plans, events, now });
+  const admin = adminFactory({
+    users: stores.users,
+    resetTokens: stores.resetTokens,
+    accounts,
+    plans,
+    events,
+    now,
+  });
   const views = viewsFactory(vault);
   const handlers = authHandlers({
     log: deps.log,
@@ -71,7 +85,8 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
   const models = authModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectServiceBus(config, 'auth', log, [...AUTH_STREAMS]);
-  const built = buildAuth({ stores: mongoAuthStores(models), events, config, log });
+  const mail = notificationMail(config.NOTIFICATION_GRPC);
+  const built = buildAuth({ stores: mongoAuthStores(models), events, mail, config, log });
   await built.plans.seed();
   if (config.COFFER_ADMIN_EMAIL && config.COFFER_ADMIN_PASSWORD) {
     await built.accounts.ensureAdmin(config.COFFER_ADMIN_EMAIL, config.COFFER_ADMIN_PASSWORD);
@@ -86,6 +101,7 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
     steps: [
       { name: 'grpc health', stop: async () => grpc.setServing(false) },
       { name: 'grpc', stop: () => grpc.stop() },
+      { name: 'notification client', stop: async () => mail.close() },
       { name: 'nats', stop: () => events.close() },
       { name: 'mongo', stop: () => conn.close() },
     ],

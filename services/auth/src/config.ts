@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { baseEnv, defaultGrpc, loadConfig, secretSetting, weakSecrets } from '@coffer/common';
+import { baseEnv, defaultGrpc, grpcAddress, loadConfig, secretSetting, weakSecrets } from '@coffer/common';
 
 const schema = z
   .object({
     ...baseEnv,
     GRPC_LISTEN: z.string().default(defaultGrpc.auth),
     AUTH_DB: z.string().min(1).default('coffer_auth'),
+    /** Where reset and e-mail-changed mails are handed over (a call: secrets stay off NATS). */
+    NOTIFICATION_GRPC: grpcAddress(defaultGrpc.notification),
     JWT_SECRET: secretSetting(),
     JWT_TTL_SECONDS: z.coerce
       .number()

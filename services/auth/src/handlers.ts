@@ -58,7 +58,12 @@ export function authHandlers(deps: {
     },
     async updateProfile(req) {
       const input = parseInput(
-        z.object({ userId, name: fields.name.optional(), email: fields.email.optional() }),
+        z.object({
+          userId,
+          name: fields.name.optional(),
+          email: fields.email.optional(),
+          currentPassword: z.string().max(128).optional(),
+        }),
         req,
       );
       return views.profile(await accounts.updateProfile(input.userId, input));
@@ -72,8 +77,7 @@ export function authHandlers(deps: {
         }),
         req,
       );
-      await accounts.changePassword(input.userId, input.currentPassword, input.newPassword);
-      return {};
+      return { token: await accounts.changePassword(input.userId, input.currentPassword, input.newPassword) };
     },
     async regenerateApiKey(req) {
       return { apiKey: await accounts.regenerateApiKey(parseInput(z.object({ userId }), req).userId) };

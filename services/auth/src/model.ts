@@ -46,10 +46,32 @@ const resetTokenSchema = new Schema(
   { collection: 'reset_tokens' },
 );
 
+const subscriptionSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true, unique: true },
+    customerId: { type: String, required: true },
+    subscriptionId: { type: String, required: true, index: true },
+    planId: { type: Schema.Types.ObjectId, required: true },
+    status: { type: String, required: true },
+    cancelAtPeriodEnd: { type: Boolean, default: false },
+    currentPeriodEnd: { type: Date, default: null },
+    pendingPlanId: { type: Schema.Types.ObjectId, default: null },
+  },
+  { collection: 'billing_subscriptions', timestamps: true },
+);
+
+// The provider's event ids already handled: a redelivered webhook finds its id here.
+const billingEventSchema = new Schema(
+  { _id: { type: String, required: true }, type: { type: String, required: true }, at: { type: Date, required: true } },
+  { collection: 'billing_events' },
+);
+
 export interface AuthModels {
   Plan: Model<InferSchemaType<typeof planSchema>>;
   User: Model<InferSchemaType<typeof userSchema>>;
   ResetToken: Model<InferSchemaType<typeof resetTokenSchema>>;
+  Subscription: Model<InferSchemaType<typeof subscriptionSchema>>;
+  BillingEvent: Model<InferSchemaType<typeof billingEventSchema>>;
 }
 
 export function authModels(conn: Connection): AuthModels {
@@ -57,5 +79,7 @@ export function authModels(conn: Connection): AuthModels {
     Plan: conn.model('Plan', planSchema),
     User: conn.model('User', userSchema),
     ResetToken: conn.model('ResetToken', resetTokenSchema),
+    Subscription: conn.model('Subscription', subscriptionSchema),
+    BillingEvent: conn.model('BillingEvent', billingEventSchema),
   };
 }

@@ -3,6 +3,7 @@ import { createLogger, type EventMap, type EventSubject } from '@coffer/common';
 import { TEST_SECRETS } from '@coffer/local-stack';
 import { buildAuth, type AuthSettings } from './build.js';
 import type { TokenClaims } from './domain/tokens.js';
+import type { AuthMail } from './mail.js';
 import { fakeAuthStores } from './store/fake.js';
 
 // Auth wired by its own builder to in-memory stores, a settable clock and a recording event
@@ -34,6 +35,26 @@ function recordingEvents() {
   };
 }
 
+/** What auth handed to notification; `fail` makes the next calls reject (notification down). */
+function recordingMail() {
+  type Reset = Parameters<AuthMail['passwordReset']>[0];
+  type EmailChanged = Parameters<AuthMail['accountEmailChanged']>[0];
+  const rec = {
+    resets: [] as Reset[],
+    emailChanges: [] as EmailChanged[],
+    fail: null as Error | null,
+    async passwordReset(d: Reset) {
+      if (rec.fail) throw rec.fail;
+      rec.resets.push(d);
+    },
+    async accountEmailChanged(d: EmailChanged) {
+      if (rec.fail) throw rec.fail;
+      rec.emailChanges.push(d);
+    },
+  };
+  return rec;
+}
+
 export async function authWorld() {
   let t = new Date('2025-06-02T10:00:00.000Z').getTime();
   const clock = {
@@ -44,9 +65,11 @@ export async function authWorld() {
   };
   const stores = fakeAuthStores(clock.now);
   const events = recordingEvents();
+  const mail = recordingMail();
   const auth = buildAuth({
     stores,
     events,
+    mail,
     config: TEST_SETTINGS,
     log: createLogger('auth-test', 'silent'),
     now: clock.now,
@@ -62,6 +85,6 @@ export async function authWorld() {
   /** The claims of a session token, checked with the test secret. */
   const claims = (token: string) => jwt.verify(token, TEST_SETTINGS.JWT_SECRET) as TokenClaims;
 
-  return { ...auth, stores, events, clock, plan, register, claims };
+  return { ...auth, stores, events, mail, clock, plan, register, claims };
 }
 export type AuthWorld = Awaited<ReturnType<typeof authWorld>>;

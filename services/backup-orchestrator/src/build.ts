@@ -1,5 +1,6 @@
 import { orchestrator } from '@coffer/proto';
 import {
+  AppError,
   connectServiceBus,
   connectMongo,
   startGrpcServer,
@@ -12,7 +13,15 @@ import { orchestratorModels } from './model.js';
 import { mongoStores } from './store/index.js';
 import type { Stores } from './store/types.js';
 import { ORCHESTRATOR_STREAMS, startOrchestratorConsumers, type OrchestratorEvents } from './events.js';
-import { authPlans, cachedPlans, storageBlobs, type BlobStore, type PlanSource } from './clients.js';
+import {
+  authAccounts,
+  authPlans,
+  cachedPlans,
+  storageBlobs,
+  type AccountSource,
+  type BlobStore,
+  type PlanSource,
+} from './clients.js';
 import { accountCleanup } from './domain/account-cleanup.js';
 import { agents as agentsFactory } from './domain/agents.js';
 import { backups as backupsFactory } from './domain/backups.js';
@@ -35,6 +44,8 @@ export interface OrchestratorLimits {
   jobMaxHours: number;
   /** Milliseconds in one frequency hour of the scheduler (3,600,000 except in tests). */
   hourMs: number;
+  /** How long a disconnected agent may take to come back before its running jobs fail. */
+  reconnectGraceMs?: number;
 }
 
 /**
@@ -47,6 +58,8 @@ export function buildOrchestrator(deps: {
   plans: PlanSource;
   /** Plans for the timers' passes over every user (cached); the user's own calls read `plans`. */
   jobPlans?: PlanSource;
+  /** Whether an account is banned or gone: the scheduler dispatches nothing for it. */
+  accounts?: AccountSource;
   blobs: BlobStore;
   now: () => Date;
   limits: OrchestratorLimits;
@@ -57,7 +70,7 @@ export function buildOrchestrator(deps: {
   const { heartbeatTimeoutMs } = limits;
 
   const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
-  const databases = databasesFactory({ store: stores.databases, plans });
+  const databases = databasesFactory({ store: stores.databases, plans, events });
   const backups = backupsFactory({
     store: stores.backups,
     restores: stores.restores,
@@ -87,6 +100,7 @@ export function buildOrchestrator(deps: {
       commandTimeoutMs: limits.commandTimeoutMs,
       heartbeatTimeoutMs,
       jobMaxHours: limits.jobMaxHours,
+      reconnectGraceMs: limits.reconnectGraceMs,
     },
     log,
   });
@@ -96,6 +110,7 @@ export function buildOrchestrator(deps: {
     databases,
     dispatch,
     reconcileJobs: (agentId, running) => watchdog.heartbeat(agentId, running),
+    abandonJobs: (agentId, restarting) => watchdog.agentLeaving(agentId, restarting),
     events,
     now,
     heartbeatTimeoutMs,
@@ -108,6 +123,7 @@ export function buildOrchestrator(deps: {
     databases,
     dispatch,
     plans: jobPlans,
+    accounts: deps.accounts,
     events,
     now,
     hourMs: limits.hourMs,
@@ -142,11 +158,13 @@ export async function startOrchestrator(
   const events = await connectServiceBus(config, 'backup-orchestrator', log, ORCHESTRATOR_STREAMS);
   const plans = authPlans(config.AUTH_GRPC);
   const blobs = storageBlobs(config.STORAGE_GRPC);
+  const accounts = authAccounts(config.AUTH_GRPC);
   const o = buildOrchestrator({
     stores: mongoStores(models),
     events,
     plans,
     jobPlans: cachedPlans(plans, PLAN_CACHE_MS),
+    accounts,
     blobs,
     now: () => new Date(),
     limits: {
@@ -154,6 +172,7 @@ export async function startOrchestrator(
       commandTimeoutMs: config.COMMAND_TIMEOUT_MS,
       jobMaxHours: config.JOB_MAX_HOURS,
       hourMs: config.SCHEDULER_SLOT_SECONDS * 1000,
+      reconnectGraceMs: config.AGENT_RECONNECT_GRACE_MS,
     },
     log,
   });
@@ -163,6 +182,14 @@ export async function startOrchestrator(
   ]);
   await startOrchestratorConsumers(events, {
     userDeleted: ({ userId }) => o.cleanup.userDeleted(userId),
+    planChanged: async ({ userId }) => {
+      try {
+        await o.settings.clampToPlan(userId);
+      } catch (err) {
+        // A user deleted since the change has no plan left to clamp to; retrying would loop.
+        if (!(err instanceof AppError && err.kind === 'NOT_FOUND')) throw err;
+      }
+    },
     scheduleDue: async (data) => {
       await o.scheduler.due(data);
     },
@@ -189,6 +216,7 @@ export async function startOrchestrator(
         name: 'grpc clients',
         stop: async () => {
           plans.close();
+          accounts.close();
           blobs.close();
         },
       },

@@ -40,6 +40,27 @@ export function authPlans(address: string): PlanSource & { close(): void } {
   };
 }
 
+/** Whether an account may still have work dispatched for it (auth's GetAccountState). */
+export interface AccountSource {
+  /** True for a banned account and for one that no longer exists. */
+  suspended(userId: string): Promise<boolean>;
+}
+
+export function authAccounts(address: string): AccountSource & { close(): void } {
+  const client = grpcClient(auth.AuthServiceClient, address);
+  return {
+    async suspended(userId) {
+      try {
+        return (await client.getAccountState({ userId }, { timeoutMs: 5_000 })).isBanned;
+      } catch (err) {
+        if (isNotFound(err)) return true;
+        throw err;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
 export function storageBlobs(address: string): BlobStore & { close(): void } {
   const client = grpcClient(storage.StorageServiceClient, address);
   return {

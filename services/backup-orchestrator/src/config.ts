@@ -22,6 +22,8 @@ const schema = z.object({
   COMMAND_TIMEOUT_MS: ms(60_000),
   /** An agent silent for this long is not 'active'; its running jobs fail. */
   HEARTBEAT_TIMEOUT_MS: ms(60_000),
+  /** An agent whose socket closed has this long to reconnect before its running jobs fail. */
+  AGENT_RECONNECT_GRACE_MS: ms(15_000),
   /** Safety net: no job stays in progress longer than this, even if the agent says it is running. */
   JOB_MAX_HOURS: z.coerce.number().min(1).default(24),
   /** Runs the scheduler, retention and watchdog timers (every replica may; they are replica-safe). */

@@ -193,6 +193,11 @@ export function orchestratorHandlers(deps: {
       await agents.disconnected(input.userId, input.agentId);
       return {};
     },
+    async agentLeaving(req) {
+      const input = parseInput(agentJob.extend({ restarting: z.boolean() }), req);
+      await agents.leaving(input.userId, input.agentId, input.restarting);
+      return {};
+    },
     async commandDelivery(req) {
       const input = parseInput(
         agentJob.extend({

@@ -84,6 +84,7 @@ const restoreSchema = new Schema(
   {
     ...jobFields,
     backupId: { type: String, required: true },
+    backupTimestamp: { type: Date, default: null },
     documentsRestored: { type: Number, default: 0 },
     documentsFailed: { type: Number, default: 0 },
   },

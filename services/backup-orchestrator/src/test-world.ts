@@ -93,6 +93,9 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
       return { ...plan };
     },
   };
+  /** Accounts auth reports as banned (or gone). */
+  const suspended = new Set<string>();
+  const accounts = { suspended: async (userId: string) => suspended.has(userId) };
   const heartbeatTimeoutMs = 60_000;
   const limits = { commandTimeoutMs: 60_000, heartbeatTimeoutMs, jobMaxHours: 24 };
 
@@ -100,6 +103,7 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     stores,
     events,
     plans,
+    accounts,
     blobs,
     now,
     limits: { ...limits, hourMs: opts.hourMs ?? HOUR_MS },
@@ -135,6 +139,7 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     blobs,
     plan,
     plans,
+    suspended,
     limits,
     ...o,
     connectAgent,

@@ -34,6 +34,7 @@ export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
   error: r.error ?? undefined,
   documentsRestored: r.documentsRestored,
   documentsFailed: r.documentsFailed,
+  backupTimestamp: iso(r.backupTimestamp),
 });
 
 export const toAgent = (a: AgentView): orchestrator.Agent => ({

@@ -23,5 +23,27 @@ export const AUDIT_ACTIONS = [
   'AGENT_UPDATED',
   'AGENT_UPDATE_FAILED',
   'STORAGE_LIMIT_EXCEEDED',
+  // Beyond the spec's list (it names none for these user actions); see docs/audit.md.
+  'AGENT_RESTART_REQUESTED',
+  'AGENT_UPDATE_REQUESTED',
+  'AGENT_RESET_REQUESTED',
+  'AGENT_REMOVED',
+  'DATABASE_ENABLED',
+  'DATABASE_DISABLED',
+  'NOTIFICATION_EMAIL_CHANGE_REQUESTED',
+  'NOTIFICATION_EMAIL_CHANGED',
+  // An admin's changes to the knowledge base, in that admin's own log.
+  'ARTICLE_CREATED',
+  'ARTICLE_UPDATED',
+  'ARTICLE_DELETED',
+  'ARTICLE_PUBLISHED',
+  'ARTICLE_UNPUBLISHED',
+  // An admin's changes to a user's account, in that admin's own log (the user's e-mail in the value).
+  'USER_ROLE_CHANGED',
+  'USER_STATUS_CHANGED',
+  'USER_PLAN_CHANGED',
+  'USER_BANNED',
+  'USER_UNBANNED',
+  'USER_DELETED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -13,28 +13,60 @@ import type {
  */
 export interface EventMap {
   'auth.user.registered': { userId: string; email: string; name: string };
-  'auth.user.password_changed': { userId: string };
+  /** `via`: 'profile' (current password given) or 'reset' (an e-mailed reset link); absent from older publishers. */
+  'auth.user.password_changed': { userId: string; via?: 'profile' | 'reset' };
   'auth.user.email_changed': { userId: string; email: string };
   'auth.user.api_key_regenerated': { userId: string };
-  'auth.user.plan_changed': { userId: string; planId: string; planName: string };
-  'auth.user.ban_changed': { userId: string; isBanned: boolean; banReason: string | null; actorId: string };
-  'auth.user.deleted': { userId: string; actorId: string };
-  /** Carries the one-hour reset link to the notification service; the stream keeps it only briefly. */
-  'auth.user.reset_requested': { userId: string; email: string; name: string; resetUrl: string };
+  /** `actorId`/`email`: the admin who changed it and the user's address (absent when the user did). */
+  'auth.user.plan_changed': { userId: string; planId: string; planName: string; actorId?: string; email?: string };
+  /** `email`: the user's address, for the admin's audit entry; absent from older publishers. */
+  'auth.user.ban_changed': {
+    userId: string;
+    isBanned: boolean;
+    banReason: string | null;
+    actorId: string;
+    email?: string;
+  };
+  /** An admin changed the user's role. */
+  'auth.user.role_changed': { userId: string; email: string; role: 'user' | 'admin'; actorId: string };
+  /** An admin changed the user's status. */
+  'auth.user.status_changed': { userId: string; email: string; status: 'active' | 'inactive'; actorId: string };
+  /**
+   * The account is gone (an admin deleted it): every service removes what it holds of the user
+   * (docs/architecture.md, "Deleting an account"). `email`: of the deleted user, for the admin's
+   * audit entry; absent from older publishers.
+   */
+  'auth.user.deleted': { userId: string; actorId: string; email?: string };
+  /**
+   * Someone asked for a reset link for this account. The link itself never travels on NATS (the
+   * stream keeps events for days): auth hands it to notification through a gRPC call.
+   */
+  'auth.user.reset_requested': { userId: string };
+  /**
+   * A paid subscription ended because its renewal could not be charged (after the payment
+   * provider's retries): the user is back on `planName` (Free); notification mails them.
+   */
+  'auth.billing.plan_lapsed': { userId: string; previousPlanName: string; planName: string };
 
   'backup.backup.created': BackupEvent;
   /** The agent acknowledged the command and started dumping. */
   'backup.backup.started': BackupEvent;
-  'backup.backup.completed': BackupEvent & { size: number };
-  'backup.backup.failed': BackupEvent & { error: string };
-  'backup.backup.deleted': BackupEvent;
+  /** durationMs: from the agent's start (else the command) to completion; absent from older publishers. */
+  'backup.backup.completed': BackupEvent & { size: number; durationMs?: number };
+  'backup.backup.failed': BackupEvent & { error: string; durationMs?: number };
+  /** size: of the deleted backup (0 when it never completed); backupTimestamp: when it was taken (ISO). */
+  'backup.backup.deleted': BackupEvent & { size?: number; backupTimestamp?: string };
   /** A scheduled backup is due; the id is built from the schedule and its time slot. */
   'backup.schedule.due': { userId: string; databaseName: string; slot: number };
 
   'restore.restore.requested': RestoreEvent;
   'restore.restore.initiated': RestoreEvent;
-  'restore.restore.completed': RestoreEvent & { documentsRestored: number; documentsFailed: number };
-  'restore.restore.failed': RestoreEvent & { error: string };
+  'restore.restore.completed': RestoreEvent & {
+    documentsRestored: number;
+    documentsFailed: number;
+    durationMs?: number;
+  };
+  'restore.restore.failed': RestoreEvent & { error: string; durationMs?: number };
 
   'agent.agent.registered': AgentEvent;
   'agent.agent.disconnected': AgentEvent;
@@ -42,6 +74,10 @@ export interface EventMap {
   'agent.agent.updated': AgentEvent & { fromVersion: string; toVersion: string };
   /** The agent tried to update itself and keeps running `fromVersion`. */
   'agent.agent.update_failed': AgentEvent & { fromVersion: string; error: string };
+  /** The user sent the agent a command from Settings → Agents (audited; the command itself follows). */
+  'agent.agent.action_requested': AgentEvent & { action: 'restart' | 'update' | 'reset' };
+  /** The agent's record was removed, by its owner ('user') or an admin; its backups stay. */
+  'agent.agent.removed': AgentEvent & { by: 'user' | 'admin' };
   /** A command for one agent; whichever gateway takes it emits it to the agent's room. */
   'agent.command.requested': AgentCommand;
 
@@ -57,7 +93,29 @@ export interface EventMap {
     agentDisconnection: boolean;
   };
 
+  /** The user turned a database on or off for backups (Settings → Databases). */
+  'settings.database.updated': {
+    userId: string;
+    databaseId: string;
+    databaseName: string;
+    isActive: boolean;
+  };
+  /**
+   * A new notification address waits for confirmation (its link went only into the mail to it).
+   * `current` is where notifications keep going until then.
+   */
+  'settings.notification_email.requested': { userId: string; email: string; current: string | null };
+  /** The new address was confirmed (or the user went back to the account address, `email` null). */
+  'settings.notification_email.changed': { userId: string; email: string | null; previous: string | null };
+
   'storage.limit.exceeded': { userId: string; blobId: string; storageLimit: number; bytesUsed: number };
+
+  /** An admin changed the knowledge base; userId is that admin (the entry lands in their audit log). */
+  'kb.article.created': ArticleEvent;
+  'kb.article.updated': ArticleEvent;
+  'kb.article.deleted': ArticleEvent;
+  'kb.article.published': ArticleEvent;
+  'kb.article.unpublished': ArticleEvent;
 
   /** Live progress of a backup, for the owner's browsers (plain NATS, see PROGRESS_SUBJECTS). */
   'progress.backup': BackupProgressMessage;
@@ -79,6 +137,8 @@ export interface RestoreEvent {
   backupId: string;
   databaseName: string;
   agentId: string;
+  /** When the restored backup was taken (ISO); absent when it is unknown (older publishers). */
+  backupTimestamp?: string;
 }
 
 export interface AgentEvent {
@@ -86,6 +146,13 @@ export interface AgentEvent {
   agentId: string;
   name: string;
   hostname: string;
+}
+
+export interface ArticleEvent {
+  userId: string;
+  articleId: string;
+  title: string;
+  slug: string;
 }
 
 export type AgentCommandKind = CommandKind;
@@ -130,6 +197,7 @@ export const STREAMS = {
   AGENT: { subjects: ['agent.>'], maxAgeHours: 24 * 7 },
   SETTINGS: { subjects: ['settings.>'], maxAgeHours: 24 * 7 },
   STORAGE: { subjects: ['storage.>'], maxAgeHours: 24 * 7 },
+  KB: { subjects: ['kb.>'], maxAgeHours: 24 * 7 },
 } as const satisfies Record<string, { subjects: readonly string[]; maxAgeHours: number }>;
 
 export type StreamName = keyof typeof STREAMS;

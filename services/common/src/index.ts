@@ -1,3 +1,5 @@
+// First: tracing (when configured) must hook modules before anything below requires them.
+import './observability/start.js';
 export * from './config.js';
 export * from './logger.js';
 export * from './errors.js';
@@ -14,3 +16,4 @@ export * from './validation.js';
 export * from './audit-actions.js';
 export * from './format.js';
 export * from './value-sets.js';
+export * from './observability/index.js';

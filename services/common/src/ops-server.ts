@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { metricsRegistry } from './observability/metrics.js';
+import { stopTracing } from './observability/tracing.js';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
@@ -23,7 +25,14 @@ export async function startOpsServer(opts: {
 }): Promise<OpsServer> {
   const registry = opts.registry ?? new Registry();
   registry.setDefaultLabels({ service: opts.service });
+  metricsRegistry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
+  // The service's own registry and the process-wide one (observability/metrics.ts) hold different
+  // names, so their texts concatenate into one valid exposition.
+  const metrics = async () =>
+    registry === metricsRegistry
+      ? registry.metrics()
+      : `${await registry.metrics()}\n${await metricsRegistry.metrics()}`;
   const server = http.createServer((req, res) => {
     void (async () => {
       if (req.url === '/livez') {
@@ -32,7 +41,7 @@ export async function startOpsServer(opts: {
         const ok = await Promise.resolve(opts.ready()).catch(() => false);
         res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ready' : 'not ready');
       } else if (req.url === '/metrics') {
-        res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+        res.writeHead(200, { 'content-type': registry.contentType }).end(await metrics());
       } else {
         res.writeHead(404).end();
       }
@@ -42,6 +51,10 @@ export async function startOpsServer(opts: {
   return {
     port: (server.address() as AddressInfo).port,
     registry,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The ops port closes last in a shutdown: spans of the steps before it still get exported.
+      await stopTracing();
+    },
   };
 }

@@ -9,9 +9,10 @@ import {
   FREQUENCY_NAMES,
   type CommandKind,
   type FrequencyName,
+  type KbCategory,
   type UPDATE_STATUSES,
 } from '@coffer/contracts';
-import { auth, orchestrator, schedule } from '@coffer/proto';
+import { auth, kb, orchestrator, schedule } from '@coffer/proto';
 import { badInput } from './errors.js';
 
 /**
@@ -145,4 +146,20 @@ export const backupFrequency = valueSet<number, schedule.BackupFrequency>(
   F,
   FREQUENCY_NAMES.map((n) => [FREQUENCY_HOURS[n], frequencies[n]] as const),
   'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
+);
+
+/** Knowledge-base categories (contracts KB_CATEGORIES), each with its enum member. */
+const C = kb.ArticleCategory;
+const articleCategories = {
+  'getting-started': C.ARTICLE_CATEGORY_GETTING_STARTED,
+  setup: C.ARTICLE_CATEGORY_SETUP,
+  usage: C.ARTICLE_CATEGORY_USAGE,
+  troubleshooting: C.ARTICLE_CATEGORY_TROUBLESHOOTING,
+  faq: C.ARTICLE_CATEGORY_FAQ,
+  security: C.ARTICLE_CATEGORY_SECURITY,
+} as const satisfies Record<KbCategory, kb.ArticleCategory>;
+export const articleCategory = valueSet(
+  C,
+  Object.entries(articleCategories) as [KbCategory, kb.ArticleCategory][],
+  `Category must be one of ${Object.keys(articleCategories).join(', ')}`,
 );

@@ -22,7 +22,7 @@ import {
   type AgentNamespace,
   type AgentSockets,
 } from './agents/namespace.js';
-import { startCommandRelay, startKeyRevocation } from './agents/commands.js';
+import { startAccessRevocation, startCommandRelay } from './agents/commands.js';
 
 /** The REST side of the gateway (identity, routes, Express app) wired from its dependencies. */
 export function buildGateway(deps: {
@@ -77,7 +77,7 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const agents = startAgentNamespace({ io, identity, clients, bus, log });
   started.nsp = agents;
   const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
-  const keyRevocation = await startKeyRevocation({ bus, sockets, log });
+  const accessRevocation = await startAccessRevocation({ bus, sockets, log, forget: identity.forget });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   return {
@@ -85,7 +85,7 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
     info: { port: config.PORT },
     steps: [
       { name: 'command relay', stop: () => commands.stop() },
-      { name: 'key revocation', stop: () => keyRevocation.stop() },
+      { name: 'access revocation', stop: () => accessRevocation.stop() },
       { name: 'fanout', stop: () => fanout.stop() },
       { name: 'socket.io', stop: () => new Promise((resolve) => io.close(() => resolve(undefined))) },
       { name: 'http', stop: () => new Promise((resolve) => server.close(() => resolve(undefined))) },

@@ -1,5 +1,5 @@
 import { grpcClient } from '@coffer/common';
-import { audit, auth, notification, orchestrator, storage } from '@coffer/proto';
+import { audit, auth, kb, notification, orchestrator, storage } from '@coffer/proto';
 import type { GatewayConfig } from './config.js';
 
 /** gRPC clients of the services behind the gateway. */
@@ -10,6 +10,7 @@ export function serviceClients(config: GatewayConfig) {
     audit: grpcClient(audit.AuditServiceClient, config.AUDIT_GRPC),
     orchestrator: grpcClient(orchestrator.OrchestratorServiceClient, config.ORCHESTRATOR_GRPC),
     storage: grpcClient(storage.StorageServiceClient, config.STORAGE_GRPC),
+    kb: grpcClient(kb.KbServiceClient, config.KB_GRPC),
   };
 }
 export type Clients = ReturnType<typeof serviceClients>;

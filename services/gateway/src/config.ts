@@ -21,10 +21,17 @@ const schema = z
     AUDIT_GRPC: grpcAddress(defaultGrpc.audit),
     ORCHESTRATOR_GRPC: grpcAddress(defaultGrpc.orchestrator),
     STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
+    KB_GRPC: grpcAddress(defaultGrpc.kb),
     /** The built web app (web/dist); served on the same origin as /api when present. */
     WEB_DIST: z.string().optional(),
     /** The agent downloads (agent binaries, installers, SHA256SUMS), served under /downloads. */
     AGENT_DOWNLOADS_DIR: z.string().optional(),
+    /** Shown on the public contact page (GET /api/config): the operator's support address. */
+    SUPPORT_EMAIL: z.email('SUPPORT_EMAIL must be an e-mail address').default('support@coffer.example.com'),
+    /** Shown on the public contact page (GET /api/config): an invite link to the community chat. */
+    COMMUNITY_CHAT_URL: z
+      .url({ protocol: /^https?$/, error: 'COMMUNITY_CHAT_URL must be an http(s) URL' })
+      .default('https://chat.coffer.example.com/invite'),
     /**
      * Express 'trust proxy': which hops may set X-Forwarded-For: a number of hops ('1' behind one
      * ingress), or addresses/subnets/names ('loopback,uniquelocal').
@@ -36,6 +43,10 @@ const schema = z
     RATE_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
     RATE_FORGOT_PER_IP: z.coerce.number().int().min(1).default(10),
     RATE_FORGOT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    /** Current-password checks (password or e-mail change) per user per window. */
+    RATE_PASSWORD_PER_USER: z.coerce.number().int().min(1).default(10),
+    /** Sign-ups per client address per window. */
+    RATE_REGISTER_PER_IP: z.coerce.number().int().min(1).default(10),
     RATE_WINDOW_SECONDS: z.coerce
       .number()
       .int()

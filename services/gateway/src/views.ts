@@ -127,6 +127,7 @@ export const restoreView = z
     error: z.string().optional(),
     documentsRestored: z.number(),
     documentsFailed: z.number(),
+    backupTimestamp: z.string().optional().describe('when the restored backup was taken'),
   })
   .meta({ id: 'Restore' });
 
@@ -167,6 +168,7 @@ export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> 
   error: r.error,
   documentsRestored: r.documentsRestored,
   documentsFailed: r.documentsFailed,
+  backupTimestamp: r.backupTimestamp,
 });
 
 export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({

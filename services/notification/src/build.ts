@@ -18,6 +18,8 @@ import { delivery as deliveryFactory } from './domain/delivery.js';
 import { eventHandlers } from './domain/event-handlers.js';
 import { preferences as preferencesFactory } from './domain/preferences.js';
 import { testNotifications } from './domain/test-notification.js';
+import { emailChange } from './domain/email-change.js';
+import { securityMails } from './domain/security-mails.js';
 import { notificationHandlers } from './handlers.js';
 import { authAccountDirectory, type AccountDirectory } from './accounts.js';
 
@@ -48,11 +50,24 @@ export function buildNotification(deps: {
     links,
     cooldownMs: deps.testMailCooldownMs,
   });
+  const emails = emailChange({
+    store: prefsStore,
+    preferences,
+    mailer,
+    events: deps.events,
+    links,
+    // The same flood guard as test mails: both send to an address the user typed.
+    cooldownMs: deps.testMailCooldownMs,
+    log,
+  });
+  const delivery = deliveryFactory({ outbox, mailer, log });
+  const security = securityMails({ delivery });
   return {
     preferences,
-    handlers: notificationHandlers({ log, preferences, tests }),
+    emails,
+    handlers: notificationHandlers({ log, preferences, tests, emails, security }),
     eventHandlers: eventHandlers({
-      delivery: deliveryFactory({ outbox, mailer, log }),
+      delivery,
       preferences,
       outbox,
       accounts: deps.accounts,

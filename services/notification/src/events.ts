@@ -9,12 +9,12 @@ export const NOTIFICATION_DURABLE = 'notification';
  * domain/event-handlers.ts; a unit test keeps the two lists equal).
  */
 export const NOTIFICATION_SUBSCRIPTIONS: Array<{ stream: StreamName; subjects: EventSubject[] }> = [
-  { stream: 'AUTH', subjects: ['auth.user.reset_requested', 'auth.user.deleted'] },
+  { stream: 'AUTH', subjects: ['auth.user.deleted'] },
   { stream: 'BACKUP', subjects: ['backup.backup.completed', 'backup.backup.failed'] },
   { stream: 'AGENT', subjects: ['agent.agent.disconnected'] },
 ];
 
-/** It publishes settings.notifications.updated (domain/preferences.ts) on SETTINGS. */
+/** It publishes settings.notifications.updated (domain/preferences.ts) and settings.notification_email.* (domain/email-change.ts) on SETTINGS. */
 export const NOTIFICATION_PUBLISHES: StreamName[] = ['SETTINGS'];
 
 /** Every stream notification reads or writes: the bus makes sure they exist at start. */

@@ -1,5 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import { createLogger } from '@coffer/common';
+import { INVALID_CONFIRM_LINK } from './domain/email-change';
 import { buildNotification } from './build';
 import { fakeAccounts, fakeEventBus, fakeMailer, fakeOutbox, fakePreferencesStore } from './store.fake';
 
@@ -36,13 +38,43 @@ describe('UpdatePreferences', () => {
       backupFailure: true,
       agentDisconnection: true,
       email: undefined,
+      pendingEmail: undefined,
+      pendingEmailExpiresAt: undefined,
     });
-    await call(h.updatePreferences, { userId: USER, backupSuccess: false, email: 'ops@example.com' });
+    await call(h.updatePreferences, { userId: USER, backupSuccess: false, email: '' });
     expect(events.published.map((e) => [e.subject, e.data])).toEqual([
       [
         'settings.notifications.updated',
         { userId: USER, backupSuccess: false, backupFailure: true, agentDisconnection: true },
       ],
     ]);
+  });
+});
+
+describe('changing the notification address', () => {
+  it('refuses a new address through UpdatePreferences: it must be confirmed first', async () => {
+    const { h } = setup();
+    await expect(call(h.updatePreferences, { userId: USER, email: 'ops@example.com' })).rejects.toMatchObject(
+      {
+        code: status.INVALID_ARGUMENT,
+        details: 'A new notification email must be confirmed: use RequestEmailChange',
+      },
+    );
+  });
+
+  it('answers with the address waiting for confirmation, and refuses a malformed link token', async () => {
+    const { h } = setup();
+    const res = await call(h.requestEmailChange, {
+      userId: USER,
+      accountEmail: 'ada@example.com',
+      name: 'Ada',
+      email: 'Ops@Example.com',
+    });
+    expect(res).toMatchObject({ email: undefined, pendingEmail: 'ops@example.com' });
+    expect(Date.parse(res.pendingEmailExpiresAt!)).toBeGreaterThan(Date.now());
+    await expect(call(h.confirmEmailChange, { token: 'x' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: INVALID_CONFIRM_LINK,
+    });
   });
 });

@@ -10,6 +10,14 @@ const preferencesSchema = new Schema(
     /** Where notifications go instead of the account email; null means the account email. */
     email: { type: String, default: null },
     lastTestSentAt: { type: Date, default: null },
+    /**
+     * A new notification address waiting for its owner to open the link mailed to it. Only the
+     * link token's SHA-256 is kept; mail keeps going to `email` until it is confirmed.
+     */
+    pendingEmail: { type: String, default: null },
+    pendingEmailTokenHash: { type: String, default: null },
+    pendingEmailExpiresAt: { type: Date, default: null },
+    pendingEmailSentAt: { type: Date, default: null },
     /** Number of the latest toggle change; the settings.notifications.updated event id carries it. */
     notificationsVersion: { type: Number, default: 0 },
     /** The latest toggle change is not known to be published yet (retried until it is). */
@@ -18,6 +26,7 @@ const preferencesSchema = new Schema(
   { collection: 'preferences', versionKey: false, timestamps: true },
 );
 preferencesSchema.index({ notificationsPending: 1 });
+preferencesSchema.index({ pendingEmailTokenHash: 1 });
 
 /**
  * One record per mail caused by an event, keyed by the event id, so a redelivered event never sends

@@ -3,6 +3,7 @@ import type { AccountContact } from './accounts.js';
 import {
   FORGOTTEN,
   type OutboxRecord,
+  type PendingEmail,
   type OutboxStore,
   type PreferencesRecord,
   type PreferencesStore,
@@ -61,6 +62,10 @@ type StoredPreferences = PreferencesRecord & {
   lastTestSentAt: Date | null;
   notificationsVersion: number;
   notificationsPending: boolean;
+  pendingEmail?: string | null;
+  pendingEmailTokenHash?: string | null;
+  pendingEmailExpiresAt?: Date | null;
+  pendingEmailSentAt?: Date | null;
 };
 
 /** In-memory preferences for unit tests. */
@@ -73,12 +78,17 @@ export function fakePreferencesStore(): PreferencesStore & { docs: Map<string, S
       notificationsVersion: 0,
       notificationsPending: false,
     };
-  const shape = ({
-    lastTestSentAt: _l,
-    notificationsVersion: _v,
-    notificationsPending: _p,
-    ...p
-  }: StoredPreferences): PreferencesRecord => p;
+  const shape = (d: StoredPreferences): PreferencesRecord => ({
+    backupSuccess: d.backupSuccess,
+    backupFailure: d.backupFailure,
+    agentDisconnection: d.agentDisconnection,
+    email: d.email,
+  });
+  const pendingOf = (d: StoredPreferences | undefined): PendingEmail | null =>
+    d?.pendingEmail && d.pendingEmailExpiresAt && d.pendingEmailSentAt
+      ? { email: d.pendingEmail, expiresAt: d.pendingEmailExpiresAt, sentAt: d.pendingEmailSentAt }
+      : null;
+  const noPending = { pendingEmail: null, pendingEmailTokenHash: null, pendingEmailExpiresAt: null };
   return {
     docs,
     async get(userId) {
@@ -115,6 +125,45 @@ export function fakePreferencesStore(): PreferencesStore & { docs: Map<string, S
       if (d.lastTestSentAt && d.lastTestSentAt > notBefore) return false;
       docs.set(userId, { ...d, lastTestSentAt: now });
       return true;
+    },
+    async setPendingEmail(userId, pending, notBefore) {
+      const d = doc(userId);
+      if (d.pendingEmailSentAt && d.pendingEmailSentAt > notBefore) return false;
+      docs.set(userId, {
+        ...d,
+        pendingEmail: pending.email,
+        pendingEmailTokenHash: pending.tokenHash,
+        pendingEmailExpiresAt: pending.expiresAt,
+        pendingEmailSentAt: pending.sentAt,
+      });
+      return true;
+    },
+    async pendingEmail(userId) {
+      return pendingOf(docs.get(userId));
+    },
+    async byEmailToken(tokenHash) {
+      for (const [userId, d] of docs) {
+        const p = pendingOf(d);
+        if (p && d.pendingEmailTokenHash === tokenHash) return { ...p, userId, current: d.email };
+      }
+      return null;
+    },
+    async confirmPendingEmail(claim, now) {
+      const d = docs.get(claim.userId);
+      if (
+        !d ||
+        d.pendingEmailTokenHash !== claim.tokenHash ||
+        d.pendingEmail !== claim.email ||
+        !d.pendingEmailExpiresAt ||
+        d.pendingEmailExpiresAt <= now
+      )
+        return false;
+      docs.set(claim.userId, { ...d, email: claim.email, ...noPending });
+      return true;
+    },
+    async clearPendingEmail(userId) {
+      const d = docs.get(userId);
+      if (d) docs.set(userId, { ...d, ...noPending });
     },
     async releaseTestSlot(userId, takenAt) {
       const d = docs.get(userId);

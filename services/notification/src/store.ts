@@ -20,6 +20,20 @@ export interface UnannouncedChange {
   preferences: PreferencesRecord;
 }
 
+/** A notification address waiting for confirmation (the link's token is kept only as its hash). */
+export interface PendingEmail {
+  email: string;
+  expiresAt: Date;
+  sentAt: Date;
+}
+
+/** What a confirmation link's token points at. */
+export interface PendingEmailClaim extends PendingEmail {
+  userId: string;
+  /** Where notifications go now (null: the account address). */
+  current: string | null;
+}
+
 export type OutboxStatus = 'sending' | 'sent' | 'failed';
 export interface OutboxRecord {
   eventId: string;
@@ -111,6 +125,93 @@ export function preferencesStore({ Preferences }: Pick<NotificationModels, 'Pref
         if (isDuplicate(err)) return false;
         throw err;
       }
+    },
+
+    /**
+     * Keeps `pending` as the address waiting for confirmation, replacing any earlier one (whose
+     * link stops working). False when a confirmation mail went out after `notBefore` (too soon for
+     * another). One conditional upsert, like takeTestSlot.
+     */
+    async setPendingEmail(
+      userId: string,
+      pending: PendingEmail & { tokenHash: string },
+      notBefore: Date,
+    ): Promise<boolean> {
+      try {
+        await Preferences.findOneAndUpdate(
+          { userId, $or: [{ pendingEmailSentAt: null }, { pendingEmailSentAt: { $lte: notBefore } }] },
+          {
+            $set: {
+              pendingEmail: pending.email,
+              pendingEmailTokenHash: pending.tokenHash,
+              pendingEmailExpiresAt: pending.expiresAt,
+              pendingEmailSentAt: pending.sentAt,
+            },
+          },
+          { upsert: true, setDefaultsOnInsert: true },
+        );
+        return true;
+      } catch (err) {
+        if (isDuplicate(err)) return false;
+        throw err;
+      }
+    },
+
+    async pendingEmail(userId: string): Promise<PendingEmail | null> {
+      const d = await Preferences.findOne({ userId }).lean();
+      if (!d?.pendingEmail || !d.pendingEmailExpiresAt || !d.pendingEmailSentAt) return null;
+      return { email: d.pendingEmail, expiresAt: d.pendingEmailExpiresAt, sentAt: d.pendingEmailSentAt };
+    },
+
+    async byEmailToken(tokenHash: string): Promise<PendingEmailClaim | null> {
+      const d = await Preferences.findOne({ pendingEmailTokenHash: tokenHash }).lean();
+      if (!d?.pendingEmail || !d.pendingEmailExpiresAt || !d.pendingEmailSentAt) return null;
+      return {
+        userId: d.userId,
+        email: d.pendingEmail,
+        expiresAt: d.pendingEmailExpiresAt,
+        sentAt: d.pendingEmailSentAt,
+        current: d.email ?? null,
+      };
+    },
+
+    /**
+     * Makes the pending address the notification address, only while this token is the current,
+     * unexpired one for exactly that address; false otherwise (used, replaced or expired meanwhile).
+     * One conditional write, so a link works once even when opened twice at the same moment.
+     */
+    async confirmPendingEmail(claim: { userId: string; tokenHash: string; email: string }, now: Date) {
+      const res = await Preferences.updateOne(
+        {
+          userId: claim.userId,
+          pendingEmailTokenHash: claim.tokenHash,
+          pendingEmail: claim.email,
+          pendingEmailExpiresAt: { $gt: now },
+        },
+        {
+          $set: {
+            email: claim.email,
+            pendingEmail: null,
+            pendingEmailTokenHash: null,
+            pendingEmailExpiresAt: null,
+          },
+        },
+      );
+      return res.modifiedCount === 1;
+    },
+
+    /** Drops the pending address; its send time stays, so cancel-and-ask-again cannot flood a mailbox. */
+    async clearPendingEmail(userId: string): Promise<void> {
+      await Preferences.updateOne(
+        { userId },
+        {
+          $set: {
+            pendingEmail: null,
+            pendingEmailTokenHash: null,
+            pendingEmailExpiresAt: null,
+          },
+        },
+      );
     },
 
     /** Gives the slot back when the mail could not be sent, so the user can retry at once. */

@@ -1,14 +1,19 @@
-// The agent process through its life: killed mid-backup, stopped mid-backup, and the dashboard's
-// agent commands (check for updates, reset the connection, restart).
+// The agent process through its life: killed mid-backup or mid-restore, stopped (idle or
+// mid-backup), two agents whose configs share a folder, and the dashboard's agent commands (check
+// for updates, reset the connection, restart).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
+  AGENT_BIN,
   agentCli,
+  backupCompleted,
   blobFiles,
   cleanupAll,
   profile,
+  requestRestore,
   requirePrerequisites,
   setupAgent,
   startCustomerDb,
@@ -16,6 +21,7 @@ import {
   uniqueName,
   waitAgentActive,
   waitBackup,
+  waitRestore,
   type Agent,
   type CustomerDb,
 } from './harness';
@@ -24,6 +30,9 @@ jest.setTimeout(120_000);
 
 const LABEL = 'big-db';
 const DB = uniqueName('big_');
+/** A database of its own for the restore that is cut short (it is left incomplete). */
+const RESTORE_LABEL = 'restore-db';
+const RESTORE_DB = uniqueName('restore_');
 let customer: CustomerDb;
 
 beforeAll(async () => {
@@ -31,7 +40,18 @@ beforeAll(async () => {
   customer = await startCustomerDb();
   // Enough data that mongodump runs for a few seconds (about 4 MB of incompressible payload).
   await seedDatabase(customer.client, DB, { events: 16_000 });
+  await seedDatabase(customer.client, RESTORE_DB, { events: 16_000 });
 });
+
+/** The agent as the dashboard lists it (GET /api/settings/system-status). */
+async function listed(token: string, name: string): Promise<any> {
+  const res = await api('GET', '/api/settings/system-status', { token });
+  expect(res.status).toBe(200);
+  return (res.body.agents ?? []).find((a: any) => a.name === name);
+}
+
+const noAgentFor = (label: string) =>
+  `No connected agent reports database '${label}'. Check that the agent is running and configured for this database.`;
 
 afterAll(() => cleanupAll());
 
@@ -81,6 +101,120 @@ describe('an agent that goes away during a backup', () => {
     const failed = agent.logs().find((l) => l.msg === 'backup failed');
     expect(failed).toMatchObject({ level: 'error', jobId: id, error: 'Agent stopped' });
     expect(agent.status()).toMatchObject({ connected: false, jobs: [] });
+    // It said it was leaving before it stopped the backup.
+    const msgs = agent.logs().map((l) => l.msg);
+    expect(msgs.indexOf('the server knows this agent is leaving')).toBeGreaterThan(-1);
+    expect(msgs.indexOf('the server knows this agent is leaving')).toBeLessThan(
+      msgs.indexOf('backup failed'),
+    );
+  });
+
+  it('killed (SIGKILL) during a restore: the restore fails with the reason once the agent does not come back', async () => {
+    const owner = await newUser('killed-restore');
+    const agent = await setupAgent(owner, [{ label: RESTORE_LABEL, uri: customer.uri(RESTORE_DB) }]);
+    const backup = await backupCompleted(owner.token, RESTORE_LABEL, agent);
+    const restore = await requestRestore(owner.token, backup._id, RESTORE_LABEL);
+    // Under way on both sides: the server has it in progress and the agent lists it.
+    await eventually(async () => {
+      const res = await api('GET', '/api/backups/restores/all', { token: owner.token });
+      const r = (res.body as any[]).find((x) => x._id === restore._id);
+      if (r?.status !== 'in-progress') throw new Error(`restore is ${JSON.stringify(r)}`);
+      const job = (agent.status()?.jobs ?? []).find((j: any) => j.id === restore._id);
+      if (!job) throw new Error(`the agent does not run it:\n${agent.output.slice(-2000)}`);
+    }, 30_000);
+    expect(await agent.stop('SIGKILL')).toBeNull();
+
+    // Nothing reports for a killed agent: the reason says what happened, not 'stopped responding'.
+    const done = await waitRestore(owner.token, restore._id, 90_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toBe('The agent disconnected during the restore and did not reconnect within 15 s');
+    expect((await listed(owner.token, agent.name)).status).toBe('offline');
+  });
+});
+
+describe('an agent that stops', () => {
+  it('SIGTERM: the server shows it offline at once and refuses Trigger Backup with the reason', async () => {
+    const owner = await newUser('leaving');
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    expect((await listed(owner.token, agent.name)).status).toBe('active');
+    expect(await agent.stop('SIGTERM')).toBe(0);
+
+    // The agent waited for the server to record its leaving before it exited.
+    expect(agent.logs().find((l) => l.msg === 'the server knows this agent is leaving')).toBeDefined();
+    expect((await listed(owner.token, agent.name)).status).toBe('offline');
+    const res = await api('POST', '/api/backups', { token: owner.token, body: { databaseName: LABEL } });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'AGENT_UNAVAILABLE', message: noAgentFor(LABEL) });
+
+    // Started again, it is active again under the same id, and takes backups.
+    const before = await listed(owner.token, agent.name);
+    await agent.start();
+    expect((await waitAgentActive(owner.token, agent.name)).id).toBe(before.id);
+    await backupCompleted(owner.token, LABEL, agent);
+  });
+});
+
+describe('two agents whose configs share a folder', () => {
+  it('keep a status file and an identity each, and `status --config` reads its own', async () => {
+    const owner = await newUser('shared-folder');
+    const first = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const secondConfig = path.join(first.dir, 'second.json');
+    const secondName = uniqueName('e2e-second-');
+    const cli = async (args: string[], config: string, stdin = '') => {
+      const r = await agentCli(args, config, stdin);
+      if (r.code !== 0) throw new Error(`coffer-agent ${args.join(' ')}: ${r.code} ${r.stderr}${r.stdout}`);
+      return r.stdout;
+    };
+    await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', secondName], secondConfig);
+    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
+
+    let output = '';
+    const second = spawn(process.execPath, [AGENT_BIN, 'run', '--config', secondConfig], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HEARTBEAT_INTERVAL_MS: '1000' },
+    });
+    second.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
+    second.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    const exited = new Promise<number | null>((r) => second.once('exit', (code) => r(code)));
+    try {
+      const secondAgent = await eventually(async () => {
+        try {
+          return await waitAgentActive(owner.token, secondName, 1000);
+        } catch (err) {
+          throw new Error(`${(err as Error).message}\nsecond agent:\n${output.slice(-2000)}`);
+        }
+      }, 30_000);
+      const firstAgent = await waitAgentActive(owner.token, first.name);
+      expect(secondAgent.id).not.toBe(firstAgent.id);
+
+      const read = (file: string) => JSON.parse(fs.readFileSync(path.join(first.dir, file), 'utf8'));
+      await eventually(async () => {
+        expect(read('agent.status.json')).toMatchObject({ pid: first.child!.pid, agentId: firstAgent.id });
+        expect(read('second.status.json')).toMatchObject({
+          pid: second.pid,
+          agentId: secondAgent.id,
+          connected: true,
+        });
+      });
+      const ids = ['agent.instance-id', 'second.instance-id'].map((f) =>
+        fs.readFileSync(path.join(first.dir, f), 'utf8').trim(),
+      );
+      expect(ids[0]).not.toBe(ids[1]);
+
+      expect(await cli(['status'], secondConfig)).toContain(`running (pid ${second.pid},`);
+      expect(await cli(['status'], first.config)).toContain(`running (pid ${first.child!.pid},`);
+
+      // The second stops; the first is still running and still says so.
+      second.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(await cli(['status'], secondConfig)).toMatch(/^not running/);
+      expect(await cli(['status'], first.config)).toContain(`running (pid ${first.child!.pid},`);
+      expect((await listed(owner.token, secondName)).status).toBe('offline');
+      expect((await listed(owner.token, first.name)).status).toBe('active');
+    } finally {
+      if (second.exitCode === null && second.signalCode === null) second.kill('SIGKILL');
+      await exited;
+    }
   });
 });
 

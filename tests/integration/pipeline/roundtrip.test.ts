@@ -120,6 +120,7 @@ describe('backup and restore through the service', () => {
           total: expect.any(Number),
           percentage: expect.any(Number),
           collection: expect.any(String),
+          estimated: expect.any(Boolean),
         });
       }
       await eventually(async () =>

@@ -12,7 +12,7 @@ import {
 import { requestRejected, type AuthState } from '../features/auth/authSlice';
 import { httpStatus } from '../lib/errors';
 
-/** Endpoints the spec sends without a token (§6): auth flows and the public plan list. */
+/** Endpoints the spec sends without a token (§6): auth flows, the public plan list, the site's settings. */
 export const PUBLIC_ENDPOINTS = new Set([
   'login',
   'register',
@@ -20,14 +20,30 @@ export const PUBLIC_ENDPOINTS = new Set([
   'verifyResetToken',
   'resetPassword',
   'getPlans',
+  'getPublicConfig',
+  // the link mailed to a new notification address, opened signed in or not
+  'confirmNotificationEmail',
+  // knowledge base reads
+  'listArticles',
+  'listArticleCategories',
+  'listArticleTags',
+  'getArticle',
 ]);
+
+/**
+ * Public reads that still carry an admin's token: with it GET /api/kb/{slug} also finds drafts,
+ * so View in /admin/kb opens one. Anyone else's token stays home (the gateway would ignore it).
+ */
+export const ADMIN_TOKEN_ENDPOINTS = new Set(['getArticle']);
 
 const rawBaseQuery = fetchBaseQuery({
   // The generated endpoints call the documented paths, which start with /api.
   baseUrl: '',
   prepareHeaders: (headers, { getState, endpoint }) => {
-    if (PUBLIC_ENDPOINTS.has(endpoint)) return headers;
-    const token = (getState() as { auth: AuthState }).auth.token;
+    const auth = (getState() as { auth: AuthState }).auth;
+    if (PUBLIC_ENDPOINTS.has(endpoint) && !(ADMIN_TOKEN_ENDPOINTS.has(endpoint) && auth.isAdmin))
+      return headers;
+    const token = auth.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
     return headers;
   },

@@ -85,6 +85,34 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg,
       }),
     }),
+    resendNotificationEmailConfirmation: build.mutation<
+      ResendNotificationEmailConfirmationApiResponse,
+      ResendNotificationEmailConfirmationApiArg
+    >({
+      query: () => ({
+        url: `/api/settings/notification-email/resend`,
+        method: 'POST',
+      }),
+    }),
+    cancelNotificationEmailChange: build.mutation<
+      CancelNotificationEmailChangeApiResponse,
+      CancelNotificationEmailChangeApiArg
+    >({
+      query: () => ({
+        url: `/api/settings/notification-email/pending`,
+        method: 'DELETE',
+      }),
+    }),
+    confirmNotificationEmail: build.mutation<
+      ConfirmNotificationEmailApiResponse,
+      ConfirmNotificationEmailApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api/settings/notification-email/confirm`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
     getSystemStatus: build.query<GetSystemStatusApiResponse, GetSystemStatusApiArg>({
       query: () => ({ url: `/api/settings/system-status` }),
     }),
@@ -156,6 +184,90 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/api/agents/${encodeURIComponent(String(queryArg))}`,
         method: 'DELETE',
       }),
+    }),
+    adminListUsers: build.query<AdminListUsersApiResponse, AdminListUsersApiArg>({
+      query: () => ({ url: `/api/admin/users` }),
+    }),
+    adminUpdateUser: build.mutation<AdminUpdateUserApiResponse, AdminUpdateUserApiArg>({
+      query: (queryArg) => ({
+        url: `/api/admin/users/${encodeURIComponent(String(queryArg.id))}`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
+    adminDeleteUser: build.mutation<AdminDeleteUserApiResponse, AdminDeleteUserApiArg>({
+      query: (queryArg) => ({
+        url: `/api/admin/users/${encodeURIComponent(String(queryArg))}`,
+        method: 'DELETE',
+      }),
+    }),
+    adminSetBan: build.mutation<AdminSetBanApiResponse, AdminSetBanApiArg>({
+      query: (queryArg) => ({
+        url: `/api/admin/users/${encodeURIComponent(String(queryArg.id))}/ban`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
+    adminBackupStats: build.query<AdminBackupStatsApiResponse, AdminBackupStatsApiArg>({
+      query: () => ({ url: `/api/admin/stats/backups` }),
+    }),
+    adminListUserAgents: build.query<AdminListUserAgentsApiResponse, AdminListUserAgentsApiArg>({
+      query: (queryArg) => ({
+        url: `/api/admin/users/${encodeURIComponent(String(queryArg))}/agents`,
+      }),
+    }),
+    adminDeleteAgent: build.mutation<AdminDeleteAgentApiResponse, AdminDeleteAgentApiArg>({
+      query: (queryArg) => ({
+        url: `/api/admin/agents/${encodeURIComponent(String(queryArg))}`,
+        method: 'DELETE',
+      }),
+    }),
+    adminListPlans: build.query<AdminListPlansApiResponse, AdminListPlansApiArg>({
+      query: () => ({ url: `/api/admin/plans` }),
+    }),
+    listArticles: build.query<ListArticlesApiResponse, ListArticlesApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb`,
+        params: {
+          search: queryArg.search,
+          category: queryArg.category,
+          tag: queryArg.tag,
+          page: queryArg.page,
+        },
+      }),
+    }),
+    createArticle: build.mutation<CreateArticleApiResponse, CreateArticleApiArg>({
+      query: (queryArg) => ({ url: `/api/kb`, method: 'POST', body: queryArg }),
+    }),
+    listArticleCategories: build.query<ListArticleCategoriesApiResponse, ListArticleCategoriesApiArg>({
+      query: () => ({ url: `/api/kb/categories` }),
+    }),
+    listArticleTags: build.query<ListArticleTagsApiResponse, ListArticleTagsApiArg>({
+      query: () => ({ url: `/api/kb/tags` }),
+    }),
+    listAllArticles: build.query<ListAllArticlesApiResponse, ListAllArticlesApiArg>({
+      query: () => ({ url: `/api/kb/admin/all` }),
+    }),
+    getArticle: build.query<GetArticleApiResponse, GetArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb/${encodeURIComponent(String(queryArg))}`,
+      }),
+    }),
+    updateArticle: build.mutation<UpdateArticleApiResponse, UpdateArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb/${encodeURIComponent(String(queryArg.article))}`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
+    deleteArticle: build.mutation<DeleteArticleApiResponse, DeleteArticleApiArg>({
+      query: (queryArg) => ({
+        url: `/api/kb/${encodeURIComponent(String(queryArg))}`,
+        method: 'DELETE',
+      }),
+    }),
+    getPublicConfig: build.query<GetPublicConfigApiResponse, GetPublicConfigApiArg>({
+      query: () => ({ url: `/api/config` }),
     }),
   }),
   overrideExisting: false,
@@ -261,7 +373,20 @@ export type GetAuditLogsApiArg = {
     | 'AGENT_DISCONNECTED'
     | 'AGENT_UPDATED'
     | 'AGENT_UPDATE_FAILED'
-    | 'STORAGE_LIMIT_EXCEEDED';
+    | 'STORAGE_LIMIT_EXCEEDED'
+    | 'AGENT_RESTART_REQUESTED'
+    | 'AGENT_UPDATE_REQUESTED'
+    | 'AGENT_RESET_REQUESTED'
+    | 'AGENT_REMOVED'
+    | 'DATABASE_ENABLED'
+    | 'DATABASE_DISABLED'
+    | 'NOTIFICATION_EMAIL_CHANGE_REQUESTED'
+    | 'NOTIFICATION_EMAIL_CHANGED'
+    | 'ARTICLE_CREATED'
+    | 'ARTICLE_UPDATED'
+    | 'ARTICLE_DELETED'
+    | 'ARTICLE_PUBLISHED'
+    | 'ARTICLE_UNPUBLISHED';
 };
 export type GetAuditActionsApiResponse = /** status 200 OK */ string[];
 export type GetAuditActionsApiArg = void;
@@ -278,6 +403,17 @@ export type UpdateSettingsApiArg = {
     agentDisconnection?: boolean;
   };
   email?: string;
+};
+export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
+export type ResendNotificationEmailConfirmationApiArg = void;
+export type CancelNotificationEmailChangeApiResponse = /** status 200 OK */ Settings;
+export type CancelNotificationEmailChangeApiArg = void;
+export type ConfirmNotificationEmailApiResponse = /** status 200 OK */ {
+  message: string;
+  email: string;
+};
+export type ConfirmNotificationEmailApiArg = {
+  token: string;
 };
 export type GetSystemStatusApiResponse = /** status 200 OK */ {
   agents: Agent[];
@@ -345,6 +481,99 @@ export type RemoveAgentApiResponse = /** status 200 OK */ {
   message: string;
 };
 export type RemoveAgentApiArg = string;
+export type AdminListUsersApiResponse = /** status 200 OK */ AdminUser[];
+export type AdminListUsersApiArg = void;
+export type AdminUpdateUserApiResponse = /** status 200 OK */ AdminUser;
+export type AdminUpdateUserApiArg = {
+  id: string;
+  body: {
+    plan?: string;
+    role?: 'user' | 'admin';
+    status?: 'active' | 'inactive';
+    email?: string;
+  };
+};
+export type AdminDeleteUserApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type AdminDeleteUserApiArg = string;
+export type AdminSetBanApiResponse = /** status 200 OK */ {
+  isBanned: boolean;
+  banReason: string | null;
+  bannedAt: string | null;
+};
+export type AdminSetBanApiArg = {
+  id: string;
+  body: {
+    isBanned: boolean;
+    banReason?: string | null;
+  };
+};
+export type AdminBackupStatsApiResponse = /** status 200 OK */ {
+  totalCount: number;
+  totalSize: number;
+  formattedSize: string;
+};
+export type AdminBackupStatsApiArg = void;
+export type AdminListUserAgentsApiResponse = /** status 200 OK */ AdminAgent[];
+export type AdminListUserAgentsApiArg = string;
+export type AdminDeleteAgentApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type AdminDeleteAgentApiArg = string;
+export type AdminListPlansApiResponse = /** status 200 OK */ Plan[];
+export type AdminListPlansApiArg = void;
+export type ListArticlesApiResponse = /** status 200 OK */ {
+  articles: ArticleSummary[];
+  pagination: Pagination;
+};
+export type ListArticlesApiArg = {
+  search?: string;
+  category?: '' | 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+  tag?: string;
+  page?: number;
+};
+export type CreateArticleApiResponse = /** status 201 Created */ Article;
+export type CreateArticleApiArg = {
+  title: string;
+  slug: string;
+  content: string;
+  /** default 'getting-started' */
+  category?: 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+  tags?: string[];
+  /** default true */
+  isPublished?: boolean;
+  /** default 0 */
+  order?: number;
+};
+export type ListArticleCategoriesApiResponse = /** status 200 OK */ KbCount[];
+export type ListArticleCategoriesApiArg = void;
+export type ListArticleTagsApiResponse = /** status 200 OK */ KbCount[];
+export type ListArticleTagsApiArg = void;
+export type ListAllArticlesApiResponse = /** status 200 OK */ Article[];
+export type ListAllArticlesApiArg = void;
+export type GetArticleApiResponse = /** status 200 OK */ Article;
+export type GetArticleApiArg = /** the article's slug */ string;
+export type UpdateArticleApiResponse = /** status 200 OK */ Article;
+export type UpdateArticleApiArg = {
+  /** the article's id */
+  article: string;
+  body: {
+    title?: string;
+    slug?: string;
+    content?: string;
+    category?: 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+    tags?: string[];
+    isPublished?: boolean;
+    order?: number;
+  };
+};
+export type DeleteArticleApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type DeleteArticleApiArg = /** the article's id */ string;
+export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
+export type GetPublicConfigApiArg = void;
 export type SessionUser = {
   id: string;
   email: string;
@@ -435,6 +664,14 @@ export type AuditLogDetails = {
   databaseName?: string;
   error?: string;
   value?: string;
+  /** bytes of the backup */
+  size?: number;
+  /** how long the backup or restore ran */
+  durationMs?: number;
+  /** when the restored or deleted backup was taken */
+  backupTimestamp?: string;
+  documentsRestored?: number;
+  documentsFailed?: number;
 };
 export type AuditLog = {
   id: string;
@@ -458,6 +695,10 @@ export type Settings = {
   notifications: NotificationSettings;
   /** where notifications go */
   email: string;
+  /** a new notification address waiting for its owner to open the link mailed to it */
+  pendingEmail?: string;
+  /** when the link to pendingEmail stops working */
+  pendingEmailExpiresAt?: string;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
 export type AgentStatus = 'active' | 'inactive' | 'offline';
@@ -506,8 +747,83 @@ export type Restore = {
   error?: string;
   documentsRestored: number;
   documentsFailed: number;
+  /** when the restored backup was taken */
+  backupTimestamp?: string;
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
+export type AdminUser = {
+  _id: string;
+  email: string;
+  name: string;
+  role: string;
+  status: string;
+  plan: string;
+  isBanned: boolean;
+  banReason: string | null;
+  bannedAt: string | null;
+  createdAt: string;
+};
+export type AdminAgent = {
+  _id: string;
+  name: string;
+  hostname: string;
+  version: string;
+  platform: string;
+  status: string;
+  lastSeen: string;
+};
+export type ArticleCategory = 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
+export type ArticleAuthor = {
+  _id: string;
+  name: string;
+};
+export type ArticleSummary = {
+  _id: string;
+  title: string;
+  slug: string;
+  category: ArticleCategory;
+  tags: string[];
+  isPublished: boolean;
+  /** display order, lowest first */
+  order: number;
+  createdAt: string;
+  updatedAt: string;
+  author?: ArticleAuthor;
+  /** the start of the text, markdown stripped */
+  excerpt: string;
+};
+export type Pagination = {
+  total: number;
+  page: number;
+  /** at least 1 */
+  pages: number;
+};
+export type Article = {
+  _id: string;
+  title: string;
+  slug: string;
+  /** markdown, as written */
+  content: string;
+  category: ArticleCategory;
+  tags: string[];
+  isPublished: boolean;
+  /** display order, lowest first */
+  order: number;
+  createdAt: string;
+  updatedAt: string;
+  author?: ArticleAuthor;
+};
+export type KbCount = {
+  /** the category slug or the tag */
+  _id: string;
+  count: number;
+};
+export type PublicConfig = {
+  /** where visitors write for support (SUPPORT_EMAIL) */
+  supportEmail: string;
+  /** invite link to the community chat (COMMUNITY_CHAT_URL) */
+  communityChatUrl: string;
+};
 export const {
   useLoginMutation,
   useRegisterMutation,
@@ -523,6 +839,9 @@ export const {
   useGetAuditActionsQuery,
   useGetSettingsQuery,
   useUpdateSettingsMutation,
+  useResendNotificationEmailConfirmationMutation,
+  useCancelNotificationEmailChangeMutation,
+  useConfirmNotificationEmailMutation,
   useGetSystemStatusQuery,
   useGetDatabasesQuery,
   useUpdateDatabaseMutation,
@@ -538,4 +857,21 @@ export const {
   useCheckServerStatusMutation,
   useManageAgentMutation,
   useRemoveAgentMutation,
+  useAdminListUsersQuery,
+  useAdminUpdateUserMutation,
+  useAdminDeleteUserMutation,
+  useAdminSetBanMutation,
+  useAdminBackupStatsQuery,
+  useAdminListUserAgentsQuery,
+  useAdminDeleteAgentMutation,
+  useAdminListPlansQuery,
+  useListArticlesQuery,
+  useCreateArticleMutation,
+  useListArticleCategoriesQuery,
+  useListArticleTagsQuery,
+  useListAllArticlesQuery,
+  useGetArticleQuery,
+  useUpdateArticleMutation,
+  useDeleteArticleMutation,
+  useGetPublicConfigQuery,
 } = injectedRtkApi;

@@ -10,20 +10,19 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { SettingsPage } from '../features/settings/SettingsPage';
+import { ConfirmNotificationEmailPage } from '../features/settings/ConfirmNotificationEmailPage';
+import { AboutPage } from '../features/public/AboutPage';
+import { ContactPage } from '../features/public/ContactPage';
+import { FeaturesPage } from '../features/public/FeaturesPage';
 import { HomePage } from '../features/public/HomePage';
-import {
-  AboutPage,
-  AdminKbEditorPage,
-  AdminKbListPage,
-  AdminPage,
-  ContactPage,
-  FeaturesPage,
-  KnowledgeBaseArticlePage,
-  KnowledgeBasePage,
-  NotFoundPage,
-  PrivacyPage,
-  TermsPage,
-} from '../features/public/pages';
+import { AdminKbEditorPage } from '../features/admin-kb/AdminKbEditorPage';
+import { AdminKbListPage } from '../features/admin-kb/AdminKbListPage';
+import { KnowledgeBaseArticlePage } from '../features/kb/ArticlePage';
+import { KnowledgeBasePage } from '../features/kb/KnowledgeBasePage';
+import { AdminPage } from '../features/admin/AdminPage';
+import { NotFoundPage } from '../features/public/pages';
+import { PrivacyPage } from '../features/public/PrivacyPage';
+import { TermsPage } from '../features/public/TermsPage';
 import { AppShell } from '../features/shell/AppShell';
 import { RouteError } from '../features/shell/PageStates';
 import type { RouteHandle } from '../features/shell/RouteEffects';
@@ -52,6 +51,11 @@ export const routes: RouteObject[] = [
       page('/banned', 'Account Suspended', <BannedPage />),
       page('/forgot-password', 'Forgot Password', <ForgotPasswordPage />),
       page('/reset-password/:token', 'Reset Password', <ResetPasswordPage />),
+      page(
+        '/confirm-notification-email/:token',
+        'Confirm Notification Email',
+        <ConfirmNotificationEmailPage />,
+      ),
       page('/kb', 'Knowledge Base', <KnowledgeBasePage />),
       page('/kb/:slug', 'Knowledge Base', <KnowledgeBaseArticlePage />),
       // login required
@@ -68,7 +72,7 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAdmin />,
         children: [
-          page('/admin', 'Admin', <AdminPage />),
+          page('/admin', 'Admin Dashboard', <AdminPage />),
           page('/admin/kb', 'Manage Knowledge Base', <AdminKbListPage />),
           page('/admin/kb/new', 'New Article', <AdminKbEditorPage />),
           page('/admin/kb/:id', 'Edit Article', <AdminKbEditorPage />),

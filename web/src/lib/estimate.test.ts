@@ -3,6 +3,7 @@ import {
   averageSpeed,
   estimateFloor,
   estimateSeconds,
+  etaLabel,
   formatEta,
   initialCountdown,
   initialEstimator,
@@ -128,4 +129,18 @@ describe('formatEta', () => {
     [125, '2m 05s'],
     [3780, '1h 03m'],
   ])('%d s → %s', (s, text) => expect(formatEta(s)).toBe(text));
+});
+
+describe('etaLabel', () => {
+  it('estimates first, then counts down, and never says "About 0s remaining"', () => {
+    expect(etaLabel(null)).toBe('Estimating time remaining...');
+    expect(etaLabel(125)).toBe('About 2m 05s remaining');
+    expect(etaLabel(1)).toBe('About 1s remaining');
+    expect(etaLabel(0)).toBe('Finishing up...');
+    expect(etaLabel(tickCountdown(tickCountdown(1)))).toBe('Finishing up...');
+    // The final reading arrives before the countdown took it in: no time left is claimed.
+    expect(etaLabel(36, 100)).toBe('Finishing up...');
+    expect(etaLabel(null, 100)).toBe('Finishing up...');
+    expect(etaLabel(36, 92.9)).toBe('About 36s remaining');
+  });
 });

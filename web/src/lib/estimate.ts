@@ -100,6 +100,19 @@ export function formatEta(seconds: number): string {
   return `${Math.floor(s / 3600)}h ${pad(Math.floor((s % 3600) / 60))}m`;
 }
 
+/**
+ * The line under the bar: 'Estimating time remaining...' until the first estimate, then 'About
+ * 2m 05s remaining'. Once every document is done (100 %, the upload or the tool's last steps
+ * follow) or the countdown ran out while the job still runs, 'Finishing up...' rather than a time
+ * left that the next reading has not corrected yet or 'About 0s remaining'.
+ */
+export function etaLabel(seconds: number | null, percentage = 0): string {
+  if (percentage >= 100) return 'Finishing up...';
+  if (seconds === null) return 'Estimating time remaining...';
+  if (Math.round(seconds) <= 0) return 'Finishing up...';
+  return `About ${formatEta(seconds)} remaining`;
+}
+
 export interface Countdown {
   estimator: EstimatorState;
   /** seconds left as shown, or null while unknown */

@@ -6,7 +6,8 @@ import { out, type CliIo } from '../io.js';
 export const STATUS_HELP = `Usage: coffer-agent status
 
 Shows whether the backup daemon (coffer-agent run) is running, from the status file it keeps
-beside the config (agent.status.json).`;
+beside the config and named after it (agent.status.json for agent.json; in the config's stateDir
+when it has one).`;
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -42,7 +43,7 @@ export async function statusCommand(
     const p = s.activity.progress;
     out(
       io,
-      `${s.activity.kind} of "${s.activity.database}" in progress${p ? `: ${p.percentage}% (${p.current}/${p.total} documents, ${p.collection})` : ''}`,
+      `${s.activity.kind} of "${s.activity.database}" in progress${p ? `: ${p.percentage}% (${p.current}/${p.estimated ? 'about ' : ''}${p.total} documents${p.collection ? `, ${p.collection}` : ''})` : ''}`,
     );
   } else {
     out(io, 'idle');

@@ -40,7 +40,21 @@ export interface LogDetails {
   type?: string | undefined;
   databaseName?: string | undefined;
   error?: string | undefined;
-  value?: string | undefined;
+  value?:
+    | string
+    | undefined;
+  /** bytes of the backup */
+  size?:
+    | number
+    | undefined;
+  /** how long the backup or restore ran */
+  durationMs?:
+    | number
+    | undefined;
+  /** ISO time the backup (restored or deleted) was taken */
+  backupTimestamp?: string | undefined;
+  documentsRestored?: number | undefined;
+  documentsFailed?: number | undefined;
 }
 
 export interface LogEntry {
@@ -274,6 +288,11 @@ function createBaseLogDetails(): LogDetails {
     databaseName: undefined,
     error: undefined,
     value: undefined,
+    size: undefined,
+    durationMs: undefined,
+    backupTimestamp: undefined,
+    documentsRestored: undefined,
+    documentsFailed: undefined,
   };
 }
 
@@ -296,6 +315,21 @@ export const LogDetails: MessageFns<LogDetails> = {
     }
     if (message.value !== undefined) {
       writer.uint32(50).string(message.value);
+    }
+    if (message.size !== undefined) {
+      writer.uint32(56).int64(message.size);
+    }
+    if (message.durationMs !== undefined) {
+      writer.uint32(64).int64(message.durationMs);
+    }
+    if (message.backupTimestamp !== undefined) {
+      writer.uint32(74).string(message.backupTimestamp);
+    }
+    if (message.documentsRestored !== undefined) {
+      writer.uint32(80).int64(message.documentsRestored);
+    }
+    if (message.documentsFailed !== undefined) {
+      writer.uint32(88).int64(message.documentsFailed);
     }
     return writer;
   },
@@ -361,6 +395,46 @@ export const LogDetails: MessageFns<LogDetails> = {
             message.value = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.durationMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.backupTimestamp = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.documentsRestored = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.documentsFailed = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -385,6 +459,27 @@ export const LogDetails: MessageFns<LogDetails> = {
         : undefined,
       error: isSet(object.error) ? globalThis.String(object.error) : undefined,
       value: isSet(object.value) ? globalThis.String(object.value) : undefined,
+      size: isSet(object.size) ? globalThis.Number(object.size) : undefined,
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : undefined,
+      backupTimestamp: isSet(object.backupTimestamp)
+        ? globalThis.String(object.backupTimestamp)
+        : isSet(object.backup_timestamp)
+        ? globalThis.String(object.backup_timestamp)
+        : undefined,
+      documentsRestored: isSet(object.documentsRestored)
+        ? globalThis.Number(object.documentsRestored)
+        : isSet(object.documents_restored)
+        ? globalThis.Number(object.documents_restored)
+        : undefined,
+      documentsFailed: isSet(object.documentsFailed)
+        ? globalThis.Number(object.documentsFailed)
+        : isSet(object.documents_failed)
+        ? globalThis.Number(object.documents_failed)
+        : undefined,
     };
   },
 
@@ -408,6 +503,21 @@ export const LogDetails: MessageFns<LogDetails> = {
     if (message.value !== undefined) {
       obj.value = message.value;
     }
+    if (message.size !== undefined) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.durationMs !== undefined) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    if (message.backupTimestamp !== undefined) {
+      obj.backupTimestamp = message.backupTimestamp;
+    }
+    if (message.documentsRestored !== undefined) {
+      obj.documentsRestored = Math.round(message.documentsRestored);
+    }
+    if (message.documentsFailed !== undefined) {
+      obj.documentsFailed = Math.round(message.documentsFailed);
+    }
     return obj;
   },
 
@@ -422,6 +532,11 @@ export const LogDetails: MessageFns<LogDetails> = {
     message.databaseName = object.databaseName ?? undefined;
     message.error = object.error ?? undefined;
     message.value = object.value ?? undefined;
+    message.size = object.size ?? undefined;
+    message.durationMs = object.durationMs ?? undefined;
+    message.backupTimestamp = object.backupTimestamp ?? undefined;
+    message.documentsRestored = object.documentsRestored ?? undefined;
+    message.documentsFailed = object.documentsFailed ?? undefined;
     return message;
   },
 };
@@ -928,6 +1043,17 @@ export type DeepPartial<T> = T extends Builtin ? T
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -220,13 +220,21 @@ export interface Profile {
 export interface UpdateProfileRequest {
   userId: string;
   name?: string | undefined;
-  email?: string | undefined;
+  email?:
+    | string
+    | undefined;
+  /** Required to change the e-mail (a stolen session alone must not be able to take the account). */
+  currentPassword?: string | undefined;
 }
 
 export interface ChangePasswordRequest {
   userId: string;
   currentPassword: string;
   newPassword: string;
+}
+
+export interface ChangePasswordResult {
+  token: string;
 }
 
 export interface ApiKey {
@@ -253,6 +261,48 @@ export interface Plan {
 
 export interface PlanList {
   plans: Plan[];
+}
+
+export interface PlanChangeResult {
+  /** the plan in force now */
+  plan:
+    | Plan
+    | undefined;
+  /** true when the plan changed at once */
+  changed: boolean;
+  /** the provider's payment page, when payment comes first */
+  checkoutUrl?:
+    | string
+    | undefined;
+  /** ISO time a scheduled change takes effect */
+  effectiveAt?:
+    | string
+    | undefined;
+  /** the plan that takes over then (or once paid) */
+  nextPlan?: Plan | undefined;
+}
+
+export interface Subscription {
+  planId: string;
+  /** the provider's: active, past_due, ... */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd?: string | undefined;
+  pendingPlanId?: string | undefined;
+}
+
+export interface BillingState {
+  enabled: boolean;
+  subscription?: Subscription | undefined;
+}
+
+export interface BillingWebhookRequest {
+  payload: Buffer;
+  signature: string;
+}
+
+export interface BillingWebhookResult {
+  duplicate: boolean;
 }
 
 export interface ChangePlanRequest {
@@ -1651,7 +1701,7 @@ export const Profile: MessageFns<Profile> = {
 };
 
 function createBaseUpdateProfileRequest(): UpdateProfileRequest {
-  return { userId: "", name: undefined, email: undefined };
+  return { userId: "", name: undefined, email: undefined, currentPassword: undefined };
 }
 
 export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
@@ -1664,6 +1714,9 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
     }
     if (message.email !== undefined) {
       writer.uint32(26).string(message.email);
+    }
+    if (message.currentPassword !== undefined) {
+      writer.uint32(34).string(message.currentPassword);
     }
     return writer;
   },
@@ -1705,6 +1758,14 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
             message.email = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1726,6 +1787,11 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
         : "",
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
       email: isSet(object.email) ? globalThis.String(object.email) : undefined,
+      currentPassword: isSet(object.currentPassword)
+        ? globalThis.String(object.currentPassword)
+        : isSet(object.current_password)
+        ? globalThis.String(object.current_password)
+        : undefined,
     };
   },
 
@@ -1740,6 +1806,9 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
     if (message.email !== undefined) {
       obj.email = message.email;
     }
+    if (message.currentPassword !== undefined) {
+      obj.currentPassword = message.currentPassword;
+    }
     return obj;
   },
 
@@ -1751,6 +1820,7 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
     message.userId = object.userId ?? "";
     message.name = object.name ?? undefined;
     message.email = object.email ?? undefined;
+    message.currentPassword = object.currentPassword ?? undefined;
     return message;
   },
 };
@@ -1864,6 +1934,73 @@ export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
     message.userId = object.userId ?? "";
     message.currentPassword = object.currentPassword ?? "";
     message.newPassword = object.newPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordResult(): ChangePasswordResult {
+  return { token: "" };
+}
+
+export const ChangePasswordResult: MessageFns<ChangePasswordResult> = {
+  encode(message: ChangePasswordResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePasswordResult {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: ChangePasswordResult): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
+    return ChangePasswordResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
+    const message = createBaseChangePasswordResult();
+    message.token = object.token ?? "";
     return message;
   },
 };
@@ -2296,6 +2433,541 @@ export const PlanList: MessageFns<PlanList> = {
   fromPartial(object: DeepPartial<PlanList>): PlanList {
     const message = createBasePlanList();
     message.plans = object.plans?.map((e) => Plan.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePlanChangeResult(): PlanChangeResult {
+  return { plan: undefined, changed: false, checkoutUrl: undefined, effectiveAt: undefined, nextPlan: undefined };
+}
+
+export const PlanChangeResult: MessageFns<PlanChangeResult> = {
+  encode(message: PlanChangeResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plan !== undefined) {
+      Plan.encode(message.plan, writer.uint32(10).fork()).join();
+    }
+    if (message.changed !== false) {
+      writer.uint32(16).bool(message.changed);
+    }
+    if (message.checkoutUrl !== undefined) {
+      writer.uint32(26).string(message.checkoutUrl);
+    }
+    if (message.effectiveAt !== undefined) {
+      writer.uint32(34).string(message.effectiveAt);
+    }
+    if (message.nextPlan !== undefined) {
+      Plan.encode(message.nextPlan, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanChangeResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanChangeResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.plan = Plan.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.changed = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.checkoutUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.effectiveAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nextPlan = Plan.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanChangeResult {
+    return {
+      plan: isSet(object.plan) ? Plan.fromJSON(object.plan) : undefined,
+      changed: isSet(object.changed) ? globalThis.Boolean(object.changed) : false,
+      checkoutUrl: isSet(object.checkoutUrl)
+        ? globalThis.String(object.checkoutUrl)
+        : isSet(object.checkout_url)
+        ? globalThis.String(object.checkout_url)
+        : undefined,
+      effectiveAt: isSet(object.effectiveAt)
+        ? globalThis.String(object.effectiveAt)
+        : isSet(object.effective_at)
+        ? globalThis.String(object.effective_at)
+        : undefined,
+      nextPlan: isSet(object.nextPlan)
+        ? Plan.fromJSON(object.nextPlan)
+        : isSet(object.next_plan)
+        ? Plan.fromJSON(object.next_plan)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PlanChangeResult): unknown {
+    const obj: any = {};
+    if (message.plan !== undefined) {
+      obj.plan = Plan.toJSON(message.plan);
+    }
+    if (message.changed !== false) {
+      obj.changed = message.changed;
+    }
+    if (message.checkoutUrl !== undefined) {
+      obj.checkoutUrl = message.checkoutUrl;
+    }
+    if (message.effectiveAt !== undefined) {
+      obj.effectiveAt = message.effectiveAt;
+    }
+    if (message.nextPlan !== undefined) {
+      obj.nextPlan = Plan.toJSON(message.nextPlan);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PlanChangeResult>): PlanChangeResult {
+    return PlanChangeResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PlanChangeResult>): PlanChangeResult {
+    const message = createBasePlanChangeResult();
+    message.plan = (object.plan !== undefined && object.plan !== null) ? Plan.fromPartial(object.plan) : undefined;
+    message.changed = object.changed ?? false;
+    message.checkoutUrl = object.checkoutUrl ?? undefined;
+    message.effectiveAt = object.effectiveAt ?? undefined;
+    message.nextPlan = (object.nextPlan !== undefined && object.nextPlan !== null)
+      ? Plan.fromPartial(object.nextPlan)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscription(): Subscription {
+  return { planId: "", status: "", cancelAtPeriodEnd: false, currentPeriodEnd: undefined, pendingPlanId: undefined };
+}
+
+export const Subscription: MessageFns<Subscription> = {
+  encode(message: Subscription, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.planId !== "") {
+      writer.uint32(10).string(message.planId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      writer.uint32(24).bool(message.cancelAtPeriodEnd);
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      writer.uint32(34).string(message.currentPeriodEnd);
+    }
+    if (message.pendingPlanId !== undefined) {
+      writer.uint32(42).string(message.pendingPlanId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Subscription {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscription();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cancelAtPeriodEnd = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currentPeriodEnd = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.pendingPlanId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Subscription {
+    return {
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      cancelAtPeriodEnd: isSet(object.cancelAtPeriodEnd)
+        ? globalThis.Boolean(object.cancelAtPeriodEnd)
+        : isSet(object.cancel_at_period_end)
+        ? globalThis.Boolean(object.cancel_at_period_end)
+        : false,
+      currentPeriodEnd: isSet(object.currentPeriodEnd)
+        ? globalThis.String(object.currentPeriodEnd)
+        : isSet(object.current_period_end)
+        ? globalThis.String(object.current_period_end)
+        : undefined,
+      pendingPlanId: isSet(object.pendingPlanId)
+        ? globalThis.String(object.pendingPlanId)
+        : isSet(object.pending_plan_id)
+        ? globalThis.String(object.pending_plan_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Subscription): unknown {
+    const obj: any = {};
+    if (message.planId !== "") {
+      obj.planId = message.planId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      obj.cancelAtPeriodEnd = message.cancelAtPeriodEnd;
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      obj.currentPeriodEnd = message.currentPeriodEnd;
+    }
+    if (message.pendingPlanId !== undefined) {
+      obj.pendingPlanId = message.pendingPlanId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Subscription>): Subscription {
+    return Subscription.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Subscription>): Subscription {
+    const message = createBaseSubscription();
+    message.planId = object.planId ?? "";
+    message.status = object.status ?? "";
+    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
+    message.currentPeriodEnd = object.currentPeriodEnd ?? undefined;
+    message.pendingPlanId = object.pendingPlanId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseBillingState(): BillingState {
+  return { enabled: false, subscription: undefined };
+}
+
+export const BillingState: MessageFns<BillingState> = {
+  encode(message: BillingState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BillingState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBillingState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BillingState {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined,
+    };
+  },
+
+  toJSON(message: BillingState): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BillingState>): BillingState {
+    return BillingState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingState>): BillingState {
+    const message = createBaseBillingState();
+    message.enabled = object.enabled ?? false;
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBillingWebhookRequest(): BillingWebhookRequest {
+  return { payload: Buffer.alloc(0), signature: "" };
+}
+
+export const BillingWebhookRequest: MessageFns<BillingWebhookRequest> = {
+  encode(message: BillingWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payload.length !== 0) {
+      writer.uint32(10).bytes(message.payload);
+    }
+    if (message.signature !== "") {
+      writer.uint32(18).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BillingWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBillingWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payload = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BillingWebhookRequest {
+    return {
+      payload: isSet(object.payload) ? Buffer.from(bytesFromBase64(object.payload)) : Buffer.alloc(0),
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+    };
+  },
+
+  toJSON(message: BillingWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.payload.length !== 0) {
+      obj.payload = base64FromBytes(message.payload);
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
+    return BillingWebhookRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
+    const message = createBaseBillingWebhookRequest();
+    message.payload = object.payload ?? Buffer.alloc(0);
+    message.signature = object.signature ?? "";
+    return message;
+  },
+};
+
+function createBaseBillingWebhookResult(): BillingWebhookResult {
+  return { duplicate: false };
+}
+
+export const BillingWebhookResult: MessageFns<BillingWebhookResult> = {
+  encode(message: BillingWebhookResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.duplicate !== false) {
+      writer.uint32(8).bool(message.duplicate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BillingWebhookResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBillingWebhookResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.duplicate = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BillingWebhookResult {
+    return { duplicate: isSet(object.duplicate) ? globalThis.Boolean(object.duplicate) : false };
+  },
+
+  toJSON(message: BillingWebhookResult): unknown {
+    const obj: any = {};
+    if (message.duplicate !== false) {
+      obj.duplicate = message.duplicate;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
+    return BillingWebhookResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
+    const message = createBaseBillingWebhookResult();
+    message.duplicate = object.duplicate ?? false;
     return message;
   },
 };
@@ -3275,6 +3947,7 @@ export const AuthServiceService = {
     responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
     responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
   },
+  /** Ends every session (the session version moves on) and answers a fresh token for the caller's. */
   changePassword: {
     path: "/coffer.auth.v1.AuthService/ChangePassword" as const,
     requestStream: false as const,
@@ -3282,8 +3955,9 @@ export const AuthServiceService = {
     requestSerialize: (value: ChangePasswordRequest): Buffer =>
       Buffer.from(ChangePasswordRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
-    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
-    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+    responseSerialize: (value: ChangePasswordResult): Buffer =>
+      Buffer.from(ChangePasswordResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangePasswordResult => ChangePasswordResult.decode(value),
   },
   regenerateApiKey: {
     path: "/coffer.auth.v1.AuthService/RegenerateApiKey" as const,
@@ -3329,6 +4003,39 @@ export const AuthServiceService = {
     requestDeserialize: (value: Buffer): ChangePlanRequest => ChangePlanRequest.decode(value),
     responseSerialize: (value: Plan): Buffer => Buffer.from(Plan.encode(value).finish()),
     responseDeserialize: (value: Buffer): Plan => Plan.decode(value),
+  },
+  /**
+   * Billing (Stripe when configured): a user's own plan change, their subscription, and the
+   * provider's webhook, verified here because auth holds the webhook secret.
+   */
+  requestPlanChange: {
+    path: "/coffer.auth.v1.AuthService/RequestPlanChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePlanRequest): Buffer => Buffer.from(ChangePlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePlanRequest => ChangePlanRequest.decode(value),
+    responseSerialize: (value: PlanChangeResult): Buffer => Buffer.from(PlanChangeResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PlanChangeResult => PlanChangeResult.decode(value),
+  },
+  getBilling: {
+    path: "/coffer.auth.v1.AuthService/GetBilling" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: BillingState): Buffer => Buffer.from(BillingState.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BillingState => BillingState.decode(value),
+  },
+  handleBillingWebhook: {
+    path: "/coffer.auth.v1.AuthService/HandleBillingWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BillingWebhookRequest): Buffer =>
+      Buffer.from(BillingWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BillingWebhookRequest => BillingWebhookRequest.decode(value),
+    responseSerialize: (value: BillingWebhookResult): Buffer =>
+      Buffer.from(BillingWebhookResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BillingWebhookResult => BillingWebhookResult.decode(value),
   },
   adminListUsers: {
     path: "/coffer.auth.v1.AuthService/AdminListUsers" as const,
@@ -3379,12 +4086,20 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   getAccountState: handleUnaryCall<UserRef, AccountState>;
   getProfile: handleUnaryCall<UserRef, Profile>;
   updateProfile: handleUnaryCall<UpdateProfileRequest, Profile>;
-  changePassword: handleUnaryCall<ChangePasswordRequest, Ok>;
+  /** Ends every session (the session version moves on) and answers a fresh token for the caller's. */
+  changePassword: handleUnaryCall<ChangePasswordRequest, ChangePasswordResult>;
   regenerateApiKey: handleUnaryCall<UserRef, ApiKey>;
   resolveApiKey: handleUnaryCall<ApiKey, AccountState>;
   listPlans: handleUnaryCall<Empty, PlanList>;
   getUserPlan: handleUnaryCall<UserRef, Plan>;
   changePlan: handleUnaryCall<ChangePlanRequest, Plan>;
+  /**
+   * Billing (Stripe when configured): a user's own plan change, their subscription, and the
+   * provider's webhook, verified here because auth holds the webhook secret.
+   */
+  requestPlanChange: handleUnaryCall<ChangePlanRequest, PlanChangeResult>;
+  getBilling: handleUnaryCall<UserRef, BillingState>;
+  handleBillingWebhook: handleUnaryCall<BillingWebhookRequest, BillingWebhookResult>;
   adminListUsers: handleUnaryCall<Empty, AdminUserList>;
   adminUpdateUser: handleUnaryCall<AdminUpdateUserRequest, AdminUser>;
   adminSetBan: handleUnaryCall<AdminSetBanRequest, BanState>;
@@ -3506,20 +4221,21 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Profile) => void,
   ): ClientUnaryCall;
+  /** Ends every session (the session version moves on) and answers a fresh token for the caller's. */
   changePassword(
     request: ChangePasswordRequest,
-    callback: (error: ServiceError | null, response: Ok) => void,
+    callback: (error: ServiceError | null, response: ChangePasswordResult) => void,
   ): ClientUnaryCall;
   changePassword(
     request: ChangePasswordRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: Ok) => void,
+    callback: (error: ServiceError | null, response: ChangePasswordResult) => void,
   ): ClientUnaryCall;
   changePassword(
     request: ChangePasswordRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: Ok) => void,
+    callback: (error: ServiceError | null, response: ChangePasswordResult) => void,
   ): ClientUnaryCall;
   regenerateApiKey(request: UserRef, callback: (error: ServiceError | null, response: ApiKey) => void): ClientUnaryCall;
   regenerateApiKey(
@@ -3586,6 +4302,52 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Plan) => void,
+  ): ClientUnaryCall;
+  /**
+   * Billing (Stripe when configured): a user's own plan change, their subscription, and the
+   * provider's webhook, verified here because auth holds the webhook secret.
+   */
+  requestPlanChange(
+    request: ChangePlanRequest,
+    callback: (error: ServiceError | null, response: PlanChangeResult) => void,
+  ): ClientUnaryCall;
+  requestPlanChange(
+    request: ChangePlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PlanChangeResult) => void,
+  ): ClientUnaryCall;
+  requestPlanChange(
+    request: ChangePlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PlanChangeResult) => void,
+  ): ClientUnaryCall;
+  getBilling(request: UserRef, callback: (error: ServiceError | null, response: BillingState) => void): ClientUnaryCall;
+  getBilling(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BillingState) => void,
+  ): ClientUnaryCall;
+  getBilling(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BillingState) => void,
+  ): ClientUnaryCall;
+  handleBillingWebhook(
+    request: BillingWebhookRequest,
+    callback: (error: ServiceError | null, response: BillingWebhookResult) => void,
+  ): ClientUnaryCall;
+  handleBillingWebhook(
+    request: BillingWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BillingWebhookResult) => void,
+  ): ClientUnaryCall;
+  handleBillingWebhook(
+    request: BillingWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BillingWebhookResult) => void,
   ): ClientUnaryCall;
   adminListUsers(
     request: Empty,
@@ -3657,6 +4419,14 @@ export const AuthServiceClient = makeGenericClientConstructor(
   service: typeof AuthServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;

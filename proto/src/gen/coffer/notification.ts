@@ -40,15 +40,68 @@ export interface Preferences {
   backupSuccess: boolean;
   backupFailure: boolean;
   agentDisconnection: boolean;
-  email?: string | undefined;
+  email?:
+    | string
+    | undefined;
+  /** waiting for confirmation */
+  pendingEmail?:
+    | string
+    | undefined;
+  /** ISO time its link stops working */
+  pendingEmailExpiresAt?: string | undefined;
+}
+
+export interface AccountRef {
+  userId: string;
+  accountEmail: string;
+  name: string;
+}
+
+export interface EmailChangeRequest {
+  userId: string;
+  accountEmail: string;
+  name: string;
+  email: string;
+}
+
+export interface ConfirmEmailRequest {
+  token: string;
+}
+
+export interface ConfirmEmailResult {
+  userId: string;
+  email: string;
 }
 
 export interface UpdatePreferencesRequest {
   userId: string;
   backupSuccess?: boolean | undefined;
   backupFailure?: boolean | undefined;
-  agentDisconnection?: boolean | undefined;
+  agentDisconnection?:
+    | boolean
+    | undefined;
+  /**
+   * Only '' (back to the account address) is accepted here; a new address goes through
+   * RequestEmailChange.
+   */
   email?: string | undefined;
+}
+
+export interface PasswordResetMail {
+  userId: string;
+  email: string;
+  name: string;
+  resetUrl: string;
+  /** Unique per request: a retried call sends the mail once. */
+  requestId: string;
+}
+
+export interface AccountEmailChangedMail {
+  userId: string;
+  previousEmail: string;
+  newEmail: string;
+  name: string;
+  requestId: string;
 }
 
 function createBaseOk(): Ok {
@@ -282,7 +335,14 @@ export const TestNotificationRequest: MessageFns<TestNotificationRequest> = {
 };
 
 function createBasePreferences(): Preferences {
-  return { backupSuccess: false, backupFailure: false, agentDisconnection: false, email: undefined };
+  return {
+    backupSuccess: false,
+    backupFailure: false,
+    agentDisconnection: false,
+    email: undefined,
+    pendingEmail: undefined,
+    pendingEmailExpiresAt: undefined,
+  };
 }
 
 export const Preferences: MessageFns<Preferences> = {
@@ -298,6 +358,12 @@ export const Preferences: MessageFns<Preferences> = {
     }
     if (message.email !== undefined) {
       writer.uint32(34).string(message.email);
+    }
+    if (message.pendingEmail !== undefined) {
+      writer.uint32(42).string(message.pendingEmail);
+    }
+    if (message.pendingEmailExpiresAt !== undefined) {
+      writer.uint32(50).string(message.pendingEmailExpiresAt);
     }
     return writer;
   },
@@ -347,6 +413,22 @@ export const Preferences: MessageFns<Preferences> = {
             message.email = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.pendingEmail = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pendingEmailExpiresAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -377,6 +459,16 @@ export const Preferences: MessageFns<Preferences> = {
         ? globalThis.Boolean(object.agent_disconnection)
         : false,
       email: isSet(object.email) ? globalThis.String(object.email) : undefined,
+      pendingEmail: isSet(object.pendingEmail)
+        ? globalThis.String(object.pendingEmail)
+        : isSet(object.pending_email)
+        ? globalThis.String(object.pending_email)
+        : undefined,
+      pendingEmailExpiresAt: isSet(object.pendingEmailExpiresAt)
+        ? globalThis.String(object.pendingEmailExpiresAt)
+        : isSet(object.pending_email_expires_at)
+        ? globalThis.String(object.pending_email_expires_at)
+        : undefined,
     };
   },
 
@@ -394,6 +486,12 @@ export const Preferences: MessageFns<Preferences> = {
     if (message.email !== undefined) {
       obj.email = message.email;
     }
+    if (message.pendingEmail !== undefined) {
+      obj.pendingEmail = message.pendingEmail;
+    }
+    if (message.pendingEmailExpiresAt !== undefined) {
+      obj.pendingEmailExpiresAt = message.pendingEmailExpiresAt;
+    }
     return obj;
   },
 
@@ -406,6 +504,398 @@ export const Preferences: MessageFns<Preferences> = {
     message.backupFailure = object.backupFailure ?? false;
     message.agentDisconnection = object.agentDisconnection ?? false;
     message.email = object.email ?? undefined;
+    message.pendingEmail = object.pendingEmail ?? undefined;
+    message.pendingEmailExpiresAt = object.pendingEmailExpiresAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountRef(): AccountRef {
+  return { userId: "", accountEmail: "", name: "" };
+}
+
+export const AccountRef: MessageFns<AccountRef> = {
+  encode(message: AccountRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.accountEmail !== "") {
+      writer.uint32(18).string(message.accountEmail);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountRef {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      accountEmail: isSet(object.accountEmail)
+        ? globalThis.String(object.accountEmail)
+        : isSet(object.account_email)
+        ? globalThis.String(object.account_email)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: AccountRef): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.accountEmail !== "") {
+      obj.accountEmail = message.accountEmail;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AccountRef>): AccountRef {
+    return AccountRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountRef>): AccountRef {
+    const message = createBaseAccountRef();
+    message.userId = object.userId ?? "";
+    message.accountEmail = object.accountEmail ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseEmailChangeRequest(): EmailChangeRequest {
+  return { userId: "", accountEmail: "", name: "", email: "" };
+}
+
+export const EmailChangeRequest: MessageFns<EmailChangeRequest> = {
+  encode(message: EmailChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.accountEmail !== "") {
+      writer.uint32(18).string(message.accountEmail);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(34).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EmailChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEmailChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EmailChangeRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      accountEmail: isSet(object.accountEmail)
+        ? globalThis.String(object.accountEmail)
+        : isSet(object.account_email)
+        ? globalThis.String(object.account_email)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: EmailChangeRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.accountEmail !== "") {
+      obj.accountEmail = message.accountEmail;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
+    return EmailChangeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
+    const message = createBaseEmailChangeRequest();
+    message.userId = object.userId ?? "";
+    message.accountEmail = object.accountEmail ?? "";
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmEmailRequest(): ConfirmEmailRequest {
+  return { token: "" };
+}
+
+export const ConfirmEmailRequest: MessageFns<ConfirmEmailRequest> = {
+  encode(message: ConfirmEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmEmailRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: ConfirmEmailRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
+    return ConfirmEmailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
+    const message = createBaseConfirmEmailRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmEmailResult(): ConfirmEmailResult {
+  return { userId: "", email: "" };
+}
+
+export const ConfirmEmailResult: MessageFns<ConfirmEmailResult> = {
+  encode(message: ConfirmEmailResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmEmailResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmEmailResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmEmailResult {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: ConfirmEmailResult): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
+    return ConfirmEmailResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
+    const message = createBaseConfirmEmailResult();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
     return message;
   },
 };
@@ -565,6 +1055,300 @@ export const UpdatePreferencesRequest: MessageFns<UpdatePreferencesRequest> = {
   },
 };
 
+function createBasePasswordResetMail(): PasswordResetMail {
+  return { userId: "", email: "", name: "", resetUrl: "", requestId: "" };
+}
+
+export const PasswordResetMail: MessageFns<PasswordResetMail> = {
+  encode(message: PasswordResetMail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.resetUrl !== "") {
+      writer.uint32(34).string(message.resetUrl);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(42).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PasswordResetMail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePasswordResetMail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.resetUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PasswordResetMail {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      resetUrl: isSet(object.resetUrl)
+        ? globalThis.String(object.resetUrl)
+        : isSet(object.reset_url)
+        ? globalThis.String(object.reset_url)
+        : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PasswordResetMail): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.resetUrl !== "") {
+      obj.resetUrl = message.resetUrl;
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PasswordResetMail>): PasswordResetMail {
+    return PasswordResetMail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PasswordResetMail>): PasswordResetMail {
+    const message = createBasePasswordResetMail();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.resetUrl = object.resetUrl ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseAccountEmailChangedMail(): AccountEmailChangedMail {
+  return { userId: "", previousEmail: "", newEmail: "", name: "", requestId: "" };
+}
+
+export const AccountEmailChangedMail: MessageFns<AccountEmailChangedMail> = {
+  encode(message: AccountEmailChangedMail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.previousEmail !== "") {
+      writer.uint32(18).string(message.previousEmail);
+    }
+    if (message.newEmail !== "") {
+      writer.uint32(26).string(message.newEmail);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(42).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountEmailChangedMail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountEmailChangedMail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.newEmail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountEmailChangedMail {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      previousEmail: isSet(object.previousEmail)
+        ? globalThis.String(object.previousEmail)
+        : isSet(object.previous_email)
+        ? globalThis.String(object.previous_email)
+        : "",
+      newEmail: isSet(object.newEmail)
+        ? globalThis.String(object.newEmail)
+        : isSet(object.new_email)
+        ? globalThis.String(object.new_email)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AccountEmailChangedMail): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.previousEmail !== "") {
+      obj.previousEmail = message.previousEmail;
+    }
+    if (message.newEmail !== "") {
+      obj.newEmail = message.newEmail;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
+    return AccountEmailChangedMail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
+    const message = createBaseAccountEmailChangedMail();
+    message.userId = object.userId ?? "";
+    message.previousEmail = object.previousEmail ?? "";
+    message.newEmail = object.newEmail ?? "";
+    message.name = object.name ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
 /** Mail and the per-user notification preferences. Owned by the notification service. */
 export type NotificationServiceService = typeof NotificationServiceService;
 export const NotificationServiceService = {
@@ -597,12 +1381,95 @@ export const NotificationServiceService = {
     responseSerialize: (value: Preferences): Buffer => Buffer.from(Preferences.encode(value).finish()),
     responseDeserialize: (value: Buffer): Preferences => Preferences.decode(value),
   },
+  /**
+   * A new notification address: mails it a single-use confirmation link; until it is confirmed,
+   * notifications keep going to the current address. The account address needs no confirmation.
+   */
+  requestEmailChange: {
+    path: "/coffer.notification.v1.NotificationService/RequestEmailChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EmailChangeRequest): Buffer => Buffer.from(EmailChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EmailChangeRequest => EmailChangeRequest.decode(value),
+    responseSerialize: (value: Preferences): Buffer => Buffer.from(Preferences.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Preferences => Preferences.decode(value),
+  },
+  /** A fresh link for the address waiting for confirmation (the previous link stops working). */
+  resendEmailConfirmation: {
+    path: "/coffer.notification.v1.NotificationService/ResendEmailConfirmation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AccountRef): Buffer => Buffer.from(AccountRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AccountRef => AccountRef.decode(value),
+    responseSerialize: (value: Preferences): Buffer => Buffer.from(Preferences.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Preferences => Preferences.decode(value),
+  },
+  cancelEmailChange: {
+    path: "/coffer.notification.v1.NotificationService/CancelEmailChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: Preferences): Buffer => Buffer.from(Preferences.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Preferences => Preferences.decode(value),
+  },
+  /** Anyone holding the link may confirm: the token is the proof of access to the new mailbox. */
+  confirmEmailChange: {
+    path: "/coffer.notification.v1.NotificationService/ConfirmEmailChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmEmailRequest): Buffer => Buffer.from(ConfirmEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmEmailRequest => ConfirmEmailRequest.decode(value),
+    responseSerialize: (value: ConfirmEmailResult): Buffer => Buffer.from(ConfirmEmailResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmEmailResult => ConfirmEmailResult.decode(value),
+  },
+  /**
+   * Security mails auth sends through a call, not an event: a reset link must never sit in a
+   * persisted stream. Always to the given account address, whatever the notification settings say.
+   */
+  sendPasswordReset: {
+    path: "/coffer.notification.v1.NotificationService/SendPasswordReset" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PasswordResetMail): Buffer => Buffer.from(PasswordResetMail.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PasswordResetMail => PasswordResetMail.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  /** Tells the previous account address that the account's e-mail was changed. */
+  sendAccountEmailChanged: {
+    path: "/coffer.notification.v1.NotificationService/SendAccountEmailChanged" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AccountEmailChangedMail): Buffer =>
+      Buffer.from(AccountEmailChangedMail.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AccountEmailChangedMail => AccountEmailChangedMail.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
 } as const;
 
 export interface NotificationServiceServer extends UntypedServiceImplementation {
   sendTestNotification: handleUnaryCall<TestNotificationRequest, Ok>;
   getPreferences: handleUnaryCall<UserRef, Preferences>;
   updatePreferences: handleUnaryCall<UpdatePreferencesRequest, Preferences>;
+  /**
+   * A new notification address: mails it a single-use confirmation link; until it is confirmed,
+   * notifications keep going to the current address. The account address needs no confirmation.
+   */
+  requestEmailChange: handleUnaryCall<EmailChangeRequest, Preferences>;
+  /** A fresh link for the address waiting for confirmation (the previous link stops working). */
+  resendEmailConfirmation: handleUnaryCall<AccountRef, Preferences>;
+  cancelEmailChange: handleUnaryCall<UserRef, Preferences>;
+  /** Anyone holding the link may confirm: the token is the proof of access to the new mailbox. */
+  confirmEmailChange: handleUnaryCall<ConfirmEmailRequest, ConfirmEmailResult>;
+  /**
+   * Security mails auth sends through a call, not an event: a reset link must never sit in a
+   * persisted stream. Always to the given account address, whatever the notification settings say.
+   */
+  sendPasswordReset: handleUnaryCall<PasswordResetMail, Ok>;
+  /** Tells the previous account address that the account's e-mail was changed. */
+  sendAccountEmailChanged: handleUnaryCall<AccountEmailChangedMail, Ok>;
 }
 
 export interface NotificationServiceClient extends Client {
@@ -650,6 +1517,107 @@ export interface NotificationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new notification address: mails it a single-use confirmation link; until it is confirmed,
+   * notifications keep going to the current address. The account address needs no confirmation.
+   */
+  requestEmailChange(
+    request: EmailChangeRequest,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  requestEmailChange(
+    request: EmailChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  requestEmailChange(
+    request: EmailChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  /** A fresh link for the address waiting for confirmation (the previous link stops working). */
+  resendEmailConfirmation(
+    request: AccountRef,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  resendEmailConfirmation(
+    request: AccountRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  resendEmailConfirmation(
+    request: AccountRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  cancelEmailChange(
+    request: UserRef,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  cancelEmailChange(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  cancelEmailChange(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Preferences) => void,
+  ): ClientUnaryCall;
+  /** Anyone holding the link may confirm: the token is the proof of access to the new mailbox. */
+  confirmEmailChange(
+    request: ConfirmEmailRequest,
+    callback: (error: ServiceError | null, response: ConfirmEmailResult) => void,
+  ): ClientUnaryCall;
+  confirmEmailChange(
+    request: ConfirmEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmEmailResult) => void,
+  ): ClientUnaryCall;
+  confirmEmailChange(
+    request: ConfirmEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmEmailResult) => void,
+  ): ClientUnaryCall;
+  /**
+   * Security mails auth sends through a call, not an event: a reset link must never sit in a
+   * persisted stream. Always to the given account address, whatever the notification settings say.
+   */
+  sendPasswordReset(
+    request: PasswordResetMail,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  sendPasswordReset(
+    request: PasswordResetMail,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  sendPasswordReset(
+    request: PasswordResetMail,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /** Tells the previous account address that the account's e-mail was changed. */
+  sendAccountEmailChanged(
+    request: AccountEmailChangedMail,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  sendAccountEmailChanged(
+    request: AccountEmailChangedMail,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  sendAccountEmailChanged(
+    request: AccountEmailChangedMail,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
 }
 

@@ -416,6 +416,11 @@ export interface Restore {
   error?: string | undefined;
   documentsRestored: number;
   documentsFailed: number;
+  /**
+   * When the restored backup was taken (its completion time), kept with the restore so the
+   * history still names it after retention deletes the backup.
+   */
+  backupTimestamp?: string | undefined;
 }
 
 export interface RestoreList {
@@ -512,6 +517,13 @@ export interface AgentHeartbeatRequest {
   /** backup and restore ids the agent is working on */
   runningJobs: string[];
   databases: string[];
+}
+
+export interface AgentLeavingRequest {
+  userId: string;
+  agentId: string;
+  /** it stops to start again (the dashboard's restart, an update) */
+  restarting: boolean;
 }
 
 export interface CommandDeliveryRequest {
@@ -1492,6 +1504,7 @@ function createBaseRestore(): Restore {
     error: undefined,
     documentsRestored: 0,
     documentsFailed: 0,
+    backupTimestamp: undefined,
   };
 }
 
@@ -1523,6 +1536,9 @@ export const Restore: MessageFns<Restore> = {
     }
     if (message.documentsFailed !== 0) {
       writer.uint32(72).int64(message.documentsFailed);
+    }
+    if (message.backupTimestamp !== undefined) {
+      writer.uint32(82).string(message.backupTimestamp);
     }
     return writer;
   },
@@ -1612,6 +1628,14 @@ export const Restore: MessageFns<Restore> = {
             message.documentsFailed = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.backupTimestamp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1659,6 +1683,11 @@ export const Restore: MessageFns<Restore> = {
         : isSet(object.documents_failed)
         ? globalThis.Number(object.documents_failed)
         : 0,
+      backupTimestamp: isSet(object.backupTimestamp)
+        ? globalThis.String(object.backupTimestamp)
+        : isSet(object.backup_timestamp)
+        ? globalThis.String(object.backup_timestamp)
+        : undefined,
     };
   },
 
@@ -1691,6 +1720,9 @@ export const Restore: MessageFns<Restore> = {
     if (message.documentsFailed !== 0) {
       obj.documentsFailed = Math.round(message.documentsFailed);
     }
+    if (message.backupTimestamp !== undefined) {
+      obj.backupTimestamp = message.backupTimestamp;
+    }
     return obj;
   },
 
@@ -1708,6 +1740,7 @@ export const Restore: MessageFns<Restore> = {
     message.error = object.error ?? undefined;
     message.documentsRestored = object.documentsRestored ?? 0;
     message.documentsFailed = object.documentsFailed ?? 0;
+    message.backupTimestamp = object.backupTimestamp ?? undefined;
     return message;
   },
 };
@@ -3335,6 +3368,115 @@ export const AgentHeartbeatRequest: MessageFns<AgentHeartbeatRequest> = {
   },
 };
 
+function createBaseAgentLeavingRequest(): AgentLeavingRequest {
+  return { userId: "", agentId: "", restarting: false };
+}
+
+export const AgentLeavingRequest: MessageFns<AgentLeavingRequest> = {
+  encode(message: AgentLeavingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.restarting !== false) {
+      writer.uint32(24).bool(message.restarting);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AgentLeavingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAgentLeavingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.restarting = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AgentLeavingRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      restarting: isSet(object.restarting) ? globalThis.Boolean(object.restarting) : false,
+    };
+  },
+
+  toJSON(message: AgentLeavingRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.restarting !== false) {
+      obj.restarting = message.restarting;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
+    return AgentLeavingRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
+    const message = createBaseAgentLeavingRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.restarting = object.restarting ?? false;
+    return message;
+  },
+};
+
 function createBaseCommandDeliveryRequest(): CommandDeliveryRequest {
   return {
     userId: "",
@@ -4754,6 +4896,16 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /** The agent said it is stopping: offline at once, no more jobs; its jobs not yet started fail. */
+  agentLeaving: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/AgentLeaving" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AgentLeavingRequest): Buffer => Buffer.from(AgentLeavingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AgentLeavingRequest => AgentLeavingRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
   /** The agent acknowledged (or did not acknowledge) a command it was sent. */
   commandDelivery: {
     path: "/coffer.orchestrator.v1.OrchestratorService/CommandDelivery" as const,
@@ -4868,6 +5020,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   registerAgent: handleUnaryCall<RegisterAgentRequest, RegisterAgentResponse>;
   agentHeartbeat: handleUnaryCall<AgentHeartbeatRequest, Ok>;
   agentDisconnected: handleUnaryCall<AgentRef, Ok>;
+  /** The agent said it is stopping: offline at once, no more jobs; its jobs not yet started fail. */
+  agentLeaving: handleUnaryCall<AgentLeavingRequest, Ok>;
   /** The agent acknowledged (or did not acknowledge) a command it was sent. */
   commandDelivery: handleUnaryCall<CommandDeliveryRequest, Ok>;
   /** Before the gateway accepts an upload: the backup must be this agent's and in progress. */
@@ -5139,6 +5293,22 @@ export interface OrchestratorServiceClient extends Client {
   ): ClientUnaryCall;
   agentDisconnected(
     request: AgentRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /** The agent said it is stopping: offline at once, no more jobs; its jobs not yet started fail. */
+  agentLeaving(
+    request: AgentLeavingRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  agentLeaving(
+    request: AgentLeavingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  agentLeaving(
+    request: AgentLeavingRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

@@ -2,6 +2,7 @@ import type { EventMap } from '@coffer/common';
 import { ACTION_TABLE, AUDIT_ACTIONS, actorLabel, auditedSubjects, entriesFor } from './actions';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
+const ADMIN = '64b7f0c2a1b2c3d4e5f60799';
 
 describe('audit action table', () => {
   it('maps the four account events to their spec actions, owned by and about the user', () => {
@@ -29,23 +30,51 @@ describe('audit action table', () => {
   });
 
   it('records the plan name as the PLAN_CHANGED value', () => {
-    const [entry] = entriesFor('auth.user.plan_changed', { userId: USER, planId: 'p1', planName: 'Pro' });
-    expect(entry).toMatchObject({ action: 'PLAN_CHANGED', entity: 'User', details: { value: 'Pro' } });
+    const entries = entriesFor('auth.user.plan_changed', { userId: USER, planId: 'p1', planName: 'Pro' });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        action: 'PLAN_CHANGED',
+        entity: 'User',
+        actor: 'User',
+        details: { value: 'Pro' },
+      }),
+    ]);
+  });
+
+  it("writes an admin's actions on an account in the admin's log, about the user, with the admin as actor", () => {
+    const about = { entity: 'User', entityId: USER, userId: ADMIN, actor: 'Admin' };
+    const email = 'ada@example.com';
+    expect(
+      entriesFor('auth.user.plan_changed', { userId: USER, planId: 'p1', planName: 'Pro', actorId: ADMIN, email }),
+    ).toEqual([
+      expect.objectContaining({ action: 'PLAN_CHANGED', userId: USER, actor: 'Admin', details: { value: 'Pro' } }),
+      expect.objectContaining({ action: 'USER_PLAN_CHANGED', ...about, details: { value: `${email}: Pro` } }),
+    ]);
+    expect(entriesFor('auth.user.role_changed', { userId: USER, email, role: 'admin', actorId: ADMIN })).toEqual([
+      expect.objectContaining({ action: 'USER_ROLE_CHANGED', ...about, details: { value: `${email}: admin` } }),
+    ]);
+    expect(
+      entriesFor('auth.user.status_changed', { userId: USER, email, status: 'inactive', actorId: ADMIN }),
+    ).toEqual([
+      expect.objectContaining({ action: 'USER_STATUS_CHANGED', ...about, details: { value: `${email}: inactive` } }),
+    ]);
+    expect(
+      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: true, banReason: 'Spam', actorId: ADMIN, email }),
+    ).toEqual([expect.objectContaining({ action: 'USER_BANNED', ...about, details: { value: `${email}: Spam` } })]);
+    expect(
+      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: false, banReason: null, actorId: ADMIN, email }),
+    ).toEqual([expect.objectContaining({ action: 'USER_UNBANNED', ...about, details: { value: email } })]);
+    expect(entriesFor('auth.user.deleted', { userId: USER, actorId: ADMIN, email })).toEqual([
+      expect.objectContaining({ action: 'USER_DELETED', ...about, details: { value: email } }),
+    ]);
+    // Older publishers sent no e-mail: the entry names the user by id.
+    expect(entriesFor('auth.user.deleted', { userId: USER, actorId: ADMIN })[0]!.details).toEqual({ value: USER });
   });
 
   it('writes nothing for auth events that are not audit actions', () => {
     expect(entriesFor('auth.user.registered', { userId: USER, email: 'a@b.c', name: 'A' })).toEqual([]);
-    expect(entriesFor('auth.user.deleted', { userId: USER, actorId: USER })).toEqual([]);
     expect(
-      entriesFor('auth.user.reset_requested', {
-        userId: USER,
-        email: 'a@b.c',
-        name: 'A',
-        resetUrl: 'http://x/r/t',
-      }),
-    ).toEqual([]);
-    expect(
-      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: true, banReason: null, actorId: USER }),
+      entriesFor('auth.user.reset_requested', { userId: USER }),
     ).toEqual([]);
   });
 
@@ -53,23 +82,37 @@ describe('audit action table', () => {
     const rows = Object.values(ACTION_TABLE).flat();
     expect(rows.map((r) => r!.action).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(auditedSubjects().sort()).toEqual([
+      'agent.agent.action_requested',
       'agent.agent.disconnected',
       'agent.agent.registered',
+      'agent.agent.removed',
       'agent.agent.update_failed',
       'agent.agent.updated',
       'auth.user.api_key_regenerated',
+      'auth.user.ban_changed',
+      'auth.user.deleted',
       'auth.user.email_changed',
       'auth.user.password_changed',
       'auth.user.plan_changed',
+      'auth.user.role_changed',
+      'auth.user.status_changed',
       'backup.backup.completed',
       'backup.backup.created',
       'backup.backup.deleted',
       'backup.backup.failed',
+      'kb.article.created',
+      'kb.article.deleted',
+      'kb.article.published',
+      'kb.article.unpublished',
+      'kb.article.updated',
       'restore.restore.completed',
       'restore.restore.failed',
       'restore.restore.initiated',
       'restore.restore.requested',
       'settings.backup.updated',
+      'settings.database.updated',
+      'settings.notification_email.changed',
+      'settings.notification_email.requested',
       'settings.notifications.updated',
       'storage.limit.exceeded',
     ]);
@@ -123,14 +166,36 @@ describe('backup actions', () => {
     expect(entriesFor('backup.backup.created', backup(type))).toEqual([
       { ...expected, action: 'BACKUP_CREATED' },
     ]);
-    expect(entriesFor('backup.backup.completed', { ...backup(type), size: 1536 })).toEqual([
-      { ...expected, action: 'BACKUP_COMPLETED' },
+    expect(entriesFor('backup.backup.completed', { ...backup(type), size: 1536, durationMs: 4200 })).toEqual([
+      {
+        ...expected,
+        action: 'BACKUP_COMPLETED',
+        details: { databaseName: 'orders', type, size: 1536, durationMs: 4200 },
+      },
     ]);
+  });
+
+  it('keeps the size and the time it was taken of a deleted backup', () => {
+    const [entry] = entriesFor('backup.backup.deleted', {
+      ...backup('manual'),
+      size: 2048,
+      backupTimestamp: '2025-05-01T10:00:00.000Z',
+    });
+    expect(entry!.details).toEqual({
+      databaseName: 'orders',
+      type: 'manual',
+      size: 2048,
+      backupTimestamp: '2025-05-01T10:00:00.000Z',
+    });
   });
 
   it('keeps the error of a failed backup', () => {
     expect(
-      entriesFor('backup.backup.failed', { ...backup('auto'), error: 'mongodump: auth failed' }),
+      entriesFor('backup.backup.failed', {
+        ...backup('auto'),
+        error: 'mongodump: auth failed',
+        durationMs: 800,
+      }),
     ).toEqual([
       {
         userId: USER,
@@ -138,7 +203,7 @@ describe('backup actions', () => {
         entity: 'Backup',
         entityId: BACKUP,
         actor: 'System',
-        details: { databaseName: 'orders', type: 'auto', error: 'mongodump: auth failed' },
+        details: { databaseName: 'orders', type: 'auto', error: 'mongodump: auth failed', durationMs: 800 },
       },
     ]);
   });
@@ -192,18 +257,27 @@ describe('restore actions', () => {
     }
   });
 
-  it('counts restored and failed documents', () => {
+  it('counts restored and failed documents (a zero too) and names the backup by its time', () => {
     const [entry] = entriesFor('restore.restore.completed', {
       ...restore,
+      backupTimestamp: '2025-05-01T10:00:00.000Z',
       documentsRestored: 1234,
       documentsFailed: 0,
+      durationMs: 61_000,
     });
-    expect(entry).toMatchObject({
+    expect(entry).toEqual({
+      userId: USER,
       action: 'RESTORE_COMPLETED',
       entity: 'Restore',
       entityId: RESTORE,
       actor: 'User',
-      details: { databaseName: 'orders', value: '1234 restored, 0 failed' },
+      details: {
+        databaseName: 'orders',
+        backupTimestamp: '2025-05-01T10:00:00.000Z',
+        documentsRestored: 1234,
+        documentsFailed: 0,
+        durationMs: 61_000,
+      },
     });
   });
 
@@ -299,6 +373,83 @@ describe('agent actions', () => {
   });
 });
 
+describe('actions the user takes on agents and databases', () => {
+  const agent = { userId: USER, agentId: AGENT, name: 'db-box', hostname: 'host-1' };
+
+  it.each([
+    ['restart', 'AGENT_RESTART_REQUESTED'],
+    ['update', 'AGENT_UPDATE_REQUESTED'],
+    ['reset', 'AGENT_RESET_REQUESTED'],
+  ] as const)('records a %s command as %s, by the user, naming the agent', (action, expected) => {
+    expect(entriesFor('agent.agent.action_requested', { ...agent, action })).toEqual([
+      {
+        userId: USER,
+        action: expected,
+        entity: 'Agent',
+        entityId: AGENT,
+        actor: 'User',
+        details: { name: 'db-box', hostname: 'host-1' },
+      },
+    ]);
+  });
+
+  it('records a removal by the user, or by an administrator saying so', () => {
+    expect(entriesFor('agent.agent.removed', { ...agent, by: 'user' })).toEqual([
+      {
+        userId: USER,
+        action: 'AGENT_REMOVED',
+        entity: 'Agent',
+        entityId: AGENT,
+        actor: 'User',
+        details: { name: 'db-box', hostname: 'host-1' },
+      },
+    ]);
+    expect(entriesFor('agent.agent.removed', { ...agent, by: 'admin' })[0]).toMatchObject({
+      actor: 'Admin',
+      details: { value: 'Removed by an administrator' },
+    });
+  });
+
+  it('records a database turned on or off with its name', () => {
+    const db = { userId: USER, databaseId: 'eeeeeeeeeeeeeeeeeeeeeeee', databaseName: 'orders' };
+    expect(entriesFor('settings.database.updated', { ...db, isActive: false })).toEqual([
+      {
+        userId: USER,
+        action: 'DATABASE_DISABLED',
+        entity: 'Database',
+        entityId: db.databaseId,
+        actor: 'User',
+        details: { databaseName: 'orders' },
+      },
+    ]);
+    expect(entriesFor('settings.database.updated', { ...db, isActive: true }).map((e) => e.action)).toEqual([
+      'DATABASE_ENABLED',
+    ]);
+  });
+
+  it('records a notification address change when asked and when confirmed', () => {
+    expect(
+      entriesFor('settings.notification_email.requested', {
+        userId: USER,
+        email: 'ops@example.com',
+        current: null,
+      })[0],
+    ).toMatchObject({
+      action: 'NOTIFICATION_EMAIL_CHANGE_REQUESTED',
+      entity: 'Settings',
+      actor: 'User',
+      details: { value: 'ops@example.com (waiting for confirmation)' },
+    });
+    expect(
+      entriesFor('settings.notification_email.changed', {
+        userId: USER,
+        email: 'ops@example.com',
+        previous: null,
+      })[0]!.details,
+    ).toEqual({ value: 'account email → ops@example.com' });
+  });
+});
+
 describe('settings actions', () => {
   const settings = { userId: USER };
   const actions = (data: EventMap['settings.backup.updated']) => entriesFor('settings.backup.updated', data);
@@ -313,7 +464,7 @@ describe('settings actions', () => {
         entity: 'Settings',
         entityId: USER,
         actor: 'User',
-        details: {},
+        details: { value: 'frequency daily → hourly, retention 3 days → 7 days' },
       },
       {
         userId: USER,

@@ -2,6 +2,7 @@ import {
   AUDIT_ACTIONS,
   formatBytes,
   type AgentEvent,
+  type ArticleEvent,
   type AuditAction,
   type BackupEvent,
   type EventMap,
@@ -15,15 +16,30 @@ export { AUDIT_ACTIONS, type AuditAction };
 const KNOWN = new Set<string>(AUDIT_ACTIONS);
 export const isAuditAction = (s: string): s is AuditAction => KNOWN.has(s);
 
-export type AuditEntity = 'User' | 'Backup' | 'Restore' | 'Agent' | 'Settings' | 'Storage';
+export type AuditEntity =
+  'User' | 'Backup' | 'Restore' | 'Agent' | 'Database' | 'Settings' | 'Storage' | 'Article';
 
+/**
+ * What an entry shows besides its action. Never a secret: no key, token, link or connection
+ * string is ever in an event audit reads, and nothing here is copied from one without a field name.
+ */
 export interface AuditDetails {
+  /** The agent's name (agent entries). */
   name?: string;
   hostname?: string;
   type?: 'manual' | 'auto';
   databaseName?: string;
   error?: string;
+  /** A short human summary ('daily → hourly', 'Pro', 'backup success on, ...'). */
   value?: string;
+  /** Bytes of the backup. */
+  size?: number;
+  /** How long the backup or restore ran. */
+  durationMs?: number;
+  /** When the backup (restored, deleted) was taken, ISO. */
+  backupTimestamp?: string;
+  documentsRestored?: number;
+  documentsFailed?: number;
 }
 
 /**
@@ -32,11 +48,20 @@ export interface AuditDetails {
  * backup actions and everything else the 'User'.
  */
 export function actorLabel(action: AuditAction, details: AuditDetails): string {
+  if (USER_AGENT_ACTIONS.has(action)) return 'User';
   if (action.startsWith('AGENT_')) return details.name || details.hostname || 'Agent';
   if (action.startsWith('STORAGE_') || action.endsWith('_AUTO')) return 'System';
   if (action.startsWith('BACKUP_') && details.type === 'auto') return 'System';
   return 'User';
 }
+
+/** Agent actions the user takes (commands, removal): the actor is the user, not the agent. */
+const USER_AGENT_ACTIONS = new Set<AuditAction>([
+  'AGENT_RESTART_REQUESTED',
+  'AGENT_UPDATE_REQUESTED',
+  'AGENT_RESET_REQUESTED',
+  'AGENT_REMOVED',
+]);
 
 /** How one event becomes one audit entry. */
 export interface ActionRule<S extends EventSubject> {
@@ -56,53 +81,154 @@ export interface ActionRule<S extends EventSubject> {
 // Shared parts of the rows below: which object an entry is about and what it shows.
 const backupDetails = (d: BackupEvent): AuditDetails => ({ databaseName: d.databaseName, type: d.type });
 const backupOf = { entityId: (d: BackupEvent) => d.backupId, details: backupDetails };
-const restoreOf = {
-  entityId: (d: RestoreEvent) => d.restoreId,
-  details: (d: RestoreEvent): AuditDetails => ({ databaseName: d.databaseName }),
-};
+const restoreDetails = (d: RestoreEvent): AuditDetails => ({
+  databaseName: d.databaseName,
+  backupTimestamp: d.backupTimestamp,
+});
+const restoreOf = { entityId: (d: RestoreEvent) => d.restoreId, details: restoreDetails };
+const deletedDetails = (d: EventMap['backup.backup.deleted']): AuditDetails => ({
+  ...backupDetails(d),
+  size: d.size || undefined,
+  backupTimestamp: d.backupTimestamp,
+});
+const AGENT_ACTIONS = {
+  restart: 'AGENT_RESTART_REQUESTED',
+  update: 'AGENT_UPDATE_REQUESTED',
+  reset: 'AGENT_RESET_REQUESTED',
+} as const satisfies Record<EventMap['agent.agent.action_requested']['action'], AuditAction>;
 const agentOf = {
   entityId: (d: AgentEvent) => d.agentId,
   details: (d: AgentEvent): AuditDetails => ({ name: d.name, hostname: d.hostname }),
 };
 // Settings entries are about the owner's settings, so they carry the owner's id.
 const settingsOf = { entityId: (d: { userId: string }) => d.userId };
+const articleOf = {
+  entityId: (d: ArticleEvent) => d.articleId,
+  details: (d: ArticleEvent): AuditDetails => ({ name: d.title, value: d.slug }),
+};
+// An admin's action on an account: in the admin's log, about the user, with the admin as actor.
+const adminOf = {
+  entity: 'User' as const,
+  userId: (d: { actorId: string }) => d.actorId,
+  entityId: (d: { userId: string }) => d.userId,
+  actor: () => 'Admin',
+};
+const byAdmin = (d: { userId: string; actorId?: string }) =>
+  d.actorId !== undefined && d.actorId !== d.userId;
+/** Who the admin acted on: the e-mail, or the id from older publishers that sent none. */
+const whom = (d: { userId: string; email?: string }) => d.email || d.userId;
 /** Agent error texts can be long (tool output); the log keeps their start. */
 const MAX_ERROR_LENGTH = 1000;
 const clip = (s: string) => (s.length > MAX_ERROR_LENGTH ? `${s.slice(0, MAX_ERROR_LENGTH - 1)}…` : s);
 const changed = (c: { from: number; to: number } | undefined) => c !== undefined && c.from !== c.to;
 
 /**
- * Event subject → the entries it writes. Events absent from this table (registration, bans,
- * deletions, reset requests, backup.backup.started, schedules, agent commands) are not audit
- * actions; audit does not even subscribe to them.
+ * Event subject → the entries it writes. Events absent from this table (registration, reset
+ * requests, backup.backup.started, schedules, agent commands) are not audit actions; audit does
+ * not even subscribe to them.
  * Adding an action for a new event is one row here (plus its stream in events.ts if new).
  */
 export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>[] } = {
-  'auth.user.password_changed': { action: 'PASSWORD_CHANGED', entity: 'User' },
+  'auth.user.password_changed': {
+    action: 'PASSWORD_CHANGED',
+    entity: 'User',
+    details: (d) => ({
+      value:
+        d.via === 'reset'
+          ? 'Reset with an e-mailed link'
+          : d.via === 'profile'
+            ? 'Changed in the profile'
+            : undefined,
+    }),
+  },
   'auth.user.email_changed': {
     action: 'EMAIL_CHANGED',
     entity: 'User',
     details: (d) => ({ value: d.email }),
   },
-  'auth.user.api_key_regenerated': { action: 'API_KEY_REGENERATED', entity: 'User' },
-  'auth.user.plan_changed': {
-    action: 'PLAN_CHANGED',
+  'auth.user.api_key_regenerated': {
+    action: 'API_KEY_REGENERATED',
     entity: 'User',
-    details: (d) => ({ value: d.planName }),
+    details: () => ({ value: 'The previous key stopped working; agents need the new one' }),
+  },
+  // In the user's log; when an admin changed it, also in the admin's (USER_PLAN_CHANGED).
+  'auth.user.plan_changed': [
+    {
+      action: 'PLAN_CHANGED',
+      entity: 'User',
+      details: (d) => ({ value: d.planName }),
+      actor: (d) => (byAdmin(d) ? 'Admin' : 'User'),
+    },
+    {
+      action: 'USER_PLAN_CHANGED',
+      ...adminOf,
+      userId: (d) => d.actorId!,
+      when: byAdmin,
+      details: (d) => ({ value: `${whom(d)}: ${d.planName}` }),
+    },
+  ],
+  // An admin's actions on an account land in that admin's log, about the user (entityId).
+  'auth.user.role_changed': {
+    action: 'USER_ROLE_CHANGED',
+    ...adminOf,
+    details: (d) => ({ value: `${d.email}: ${d.role}` }),
+  },
+  'auth.user.status_changed': {
+    action: 'USER_STATUS_CHANGED',
+    ...adminOf,
+    details: (d) => ({ value: `${d.email}: ${d.status}` }),
+  },
+  'auth.user.ban_changed': [
+    {
+      action: 'USER_BANNED',
+      ...adminOf,
+      when: (d) => d.isBanned,
+      details: (d) => ({ value: d.banReason ? `${whom(d)}: ${d.banReason}` : whom(d) }),
+    },
+    {
+      action: 'USER_UNBANNED',
+      ...adminOf,
+      when: (d) => !d.isBanned,
+      details: (d) => ({ value: whom(d) }),
+    },
+  ],
+  // The deleted user's own log goes with the account (recorder.ts); this entry is the admin's.
+  'auth.user.deleted': {
+    action: 'USER_DELETED',
+    ...adminOf,
+    when: (d) => d.actorId !== d.userId,
+    details: (d) => ({ value: whom(d) }),
   },
 
   // Backups: the actor follows the backup's type (manual: 'User', auto: 'System').
   'backup.backup.created': { action: 'BACKUP_CREATED', entity: 'Backup', ...backupOf },
-  'backup.backup.completed': { action: 'BACKUP_COMPLETED', entity: 'Backup', ...backupOf },
+  'backup.backup.completed': {
+    action: 'BACKUP_COMPLETED',
+    entity: 'Backup',
+    ...backupOf,
+    details: (d) => ({ ...backupDetails(d), size: d.size, durationMs: d.durationMs }),
+  },
   'backup.backup.failed': {
     action: 'BACKUP_FAILED',
     entity: 'Backup',
     ...backupOf,
-    details: (d) => ({ ...backupDetails(d), error: clip(d.error) }),
+    details: (d) => ({ ...backupDetails(d), error: clip(d.error), durationMs: d.durationMs }),
   },
   'backup.backup.deleted': [
-    { action: 'BACKUP_DELETED_MANUAL', entity: 'Backup', ...backupOf, when: (d) => d.type === 'manual' },
-    { action: 'BACKUP_DELETED_AUTO', entity: 'Backup', ...backupOf, when: (d) => d.type === 'auto' },
+    {
+      action: 'BACKUP_DELETED_MANUAL',
+      entity: 'Backup',
+      ...backupOf,
+      details: deletedDetails,
+      when: (d) => d.type === 'manual',
+    },
+    {
+      action: 'BACKUP_DELETED_AUTO',
+      entity: 'Backup',
+      ...backupOf,
+      details: deletedDetails,
+      when: (d) => d.type === 'auto',
+    },
   ],
 
   'restore.restore.requested': { action: 'RESTORE_REQUESTED', entity: 'Restore', ...restoreOf },
@@ -112,15 +238,17 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     entity: 'Restore',
     entityId: (d) => d.restoreId,
     details: (d) => ({
-      databaseName: d.databaseName,
-      value: `${d.documentsRestored} restored, ${d.documentsFailed} failed`,
+      ...restoreDetails(d),
+      documentsRestored: d.documentsRestored,
+      documentsFailed: d.documentsFailed,
+      durationMs: d.durationMs,
     }),
   },
   'restore.restore.failed': {
     action: 'RESTORE_FAILED',
     entity: 'Restore',
     entityId: (d) => d.restoreId,
-    details: (d) => ({ databaseName: d.databaseName, error: clip(d.error) }),
+    details: (d) => ({ ...restoreDetails(d), error: clip(d.error), durationMs: d.durationMs }),
   },
 
   // The actor of agent actions is the agent itself (its name, else its hostname).
@@ -140,9 +268,73 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     details: (d) => ({ ...agentOf.details(d), value: d.fromVersion, error: clip(d.error) }),
   },
 
+  // Agent actions the user takes: the actor is 'User' (see actorLabel).
+  'agent.agent.action_requested': (['restart', 'update', 'reset'] as const).map((action) => ({
+    action: AGENT_ACTIONS[action],
+    entity: 'Agent' as const,
+    ...agentOf,
+    when: (d: EventMap['agent.agent.action_requested']) => d.action === action,
+  })),
+  'agent.agent.removed': {
+    action: 'AGENT_REMOVED',
+    entity: 'Agent',
+    ...agentOf,
+    details: (d) => ({
+      ...agentOf.details(d),
+      value: d.by === 'admin' ? 'Removed by an administrator' : undefined,
+    }),
+    actor: (d) => (d.by === 'admin' ? 'Admin' : 'User'),
+  },
+
+  'settings.database.updated': [
+    {
+      action: 'DATABASE_ENABLED',
+      entity: 'Database',
+      entityId: (d) => d.databaseId,
+      details: (d) => ({ databaseName: d.databaseName }),
+      when: (d) => d.isActive,
+    },
+    {
+      action: 'DATABASE_DISABLED',
+      entity: 'Database',
+      entityId: (d) => d.databaseId,
+      details: (d) => ({ databaseName: d.databaseName }),
+      when: (d) => !d.isActive,
+    },
+  ],
+  // Addresses are the user's own and no secret; the confirmation link never reaches an event.
+  'settings.notification_email.requested': {
+    action: 'NOTIFICATION_EMAIL_CHANGE_REQUESTED',
+    entity: 'Settings',
+    ...settingsOf,
+    details: (d) => ({ value: `${d.email} (waiting for confirmation)` }),
+  },
+  'settings.notification_email.changed': {
+    action: 'NOTIFICATION_EMAIL_CHANGED',
+    entity: 'Settings',
+    ...settingsOf,
+    details: (d) => ({
+      value: `${d.previous ?? 'account email'} → ${d.email ?? 'account email'}`,
+    }),
+  },
+
   // One settings save: SETTINGS_UPDATED always, plus one entry per setting that really changed.
   'settings.backup.updated': [
-    { action: 'SETTINGS_UPDATED', entity: 'Settings', ...settingsOf },
+    {
+      action: 'SETTINGS_UPDATED',
+      entity: 'Settings',
+      ...settingsOf,
+      details: (d) => ({
+        value: [
+          changed(d.frequency) &&
+            `frequency ${formatFrequency(d.frequency!.from)} → ${formatFrequency(d.frequency!.to)}`,
+          changed(d.retention) &&
+            `retention ${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+        ]
+          .filter(Boolean)
+          .join(', '),
+      }),
+    },
     {
       action: 'FREQUENCY_UPDATED',
       entity: 'Settings',
@@ -181,6 +373,13 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     entityId: (d) => d.blobId,
     details: (d) => ({ value: `${formatBytes(d.bytesUsed)} used of ${formatBytes(d.storageLimit)}` }),
   },
+
+  // Knowledge-base changes land in the log of the admin who made them: the title, and the slug.
+  'kb.article.created': { action: 'ARTICLE_CREATED', entity: 'Article', ...articleOf },
+  'kb.article.updated': { action: 'ARTICLE_UPDATED', entity: 'Article', ...articleOf },
+  'kb.article.deleted': { action: 'ARTICLE_DELETED', entity: 'Article', ...articleOf },
+  'kb.article.published': { action: 'ARTICLE_PUBLISHED', entity: 'Article', ...articleOf },
+  'kb.article.unpublished': { action: 'ARTICLE_UNPUBLISHED', entity: 'Article', ...articleOf },
 };
 
 /** The subjects audit consumes: exactly those with a row. */

@@ -3,7 +3,8 @@ import { fakeAuditStore } from '../store.fake';
 import { recorder } from './recorder';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
-const log = { debug: jest.fn(), warn: jest.fn() };
+const log = { debug: jest.fn(), warn: jest.fn(), info: jest.fn() };
+const ADMIN = '64b7f0c2a1b2c3d4e5f60799';
 
 const event = (over: Partial<EventEnvelope> = {}): EventEnvelope => ({
   id: 'evt-1',
@@ -119,13 +120,81 @@ describe('recorder', () => {
 
   it('ignores events that are not audit actions', async () => {
     const store = fakeAuditStore();
-    const deleted = event({ subject: 'auth.user.deleted', data: { userId: USER, actorId: USER } });
-    await expect(recorder({ store, log }).record(deleted)).resolves.toBe(0);
+    const registered = event({
+      subject: 'auth.user.registered',
+      data: { userId: USER, email: 'ada@example.com', name: 'Ada' },
+    });
+    await expect(recorder({ store, log }).record(registered)).resolves.toBe(0);
     expect(store.all).toEqual([]);
   });
 
+  describe('a deleted account', () => {
+    const deleted = event({
+      id: 'evt-deleted',
+      subject: 'auth.user.deleted',
+      occurredAt: '2025-05-01T11:00:00.000Z',
+      data: { userId: USER, actorId: ADMIN, email: 'ada@example.com' },
+    });
+    const late = event({
+      id: 'evt-late',
+      subject: 'agent.agent.disconnected',
+      data: { userId: USER, agentId: 'a1', name: 'db-host', hostname: 'db-host' },
+    });
+
+    it("removes the user's own log and keeps USER_DELETED, with their e-mail, in the admin's", async () => {
+      const store = fakeAuditStore();
+      const r = recorder({ store, log });
+      await r.record(event());
+      await r.record(event({ id: 'evt-2', data: { userId: ADMIN } }));
+      await r.record(deleted);
+      await r.record(deleted); // redelivered: nothing changes
+      expect(store.all.filter((e) => e.userId === USER)).toEqual([]);
+      expect(store.all.filter((e) => e.userId === ADMIN)).toEqual([
+        expect.objectContaining({ action: 'PASSWORD_CHANGED' }),
+        expect.objectContaining({
+          action: 'USER_DELETED',
+          entity: 'User',
+          entityId: USER,
+          actor: 'Admin',
+          details: { value: 'ada@example.com' },
+        }),
+      ]);
+    });
+
+    it('drops an entry about the user that arrives after the deletion, in either order', async () => {
+      const afterwards = fakeAuditStore();
+      const r1 = recorder({ store: afterwards, log });
+      await r1.record(deleted);
+      await r1.record(late);
+      expect(afterwards.all.map((e) => [e.userId, e.action])).toEqual([[ADMIN, 'USER_DELETED']]);
+
+      const before = fakeAuditStore();
+      const r2 = recorder({ store: before, log });
+      await r2.record(late);
+      await r2.record(deleted);
+      expect(before.all.map((e) => [e.userId, e.action])).toEqual([[ADMIN, 'USER_DELETED']]);
+    });
+
+    it('keeps the log when the write of USER_DELETED fails, so the redelivery finishes', async () => {
+      const store = fakeAuditStore();
+      const r = recorder({ store, log });
+      await r.record(event());
+      const insert = store.insert;
+      store.insert = jest.fn().mockRejectedValue(new Error('connection reset'));
+      await expect(r.record(deleted)).rejects.toThrow('connection reset');
+      expect(store.all.map((e) => e.userId)).toEqual([USER]);
+      store.insert = insert;
+      await r.record(deleted);
+      expect(store.all.map((e) => [e.userId, e.action])).toEqual([[ADMIN, 'USER_DELETED']]);
+    });
+  });
+
   it('lets a store failure reach the consumer, so the event is redelivered', async () => {
-    const store = { insert: jest.fn().mockRejectedValue(new Error('connection reset')) };
+    const store = {
+      insert: jest.fn().mockRejectedValue(new Error('connection reset')),
+      removeByUser: jest.fn(),
+      isDeletedUser: jest.fn(),
+    };
     await expect(recorder({ store, log }).record(event())).rejects.toThrow('connection reset');
   });
 });

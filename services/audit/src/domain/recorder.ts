@@ -5,8 +5,17 @@ import { entriesFor } from './actions.js';
 /**
  * Turns domain events into audit entries. Idempotent: the store refuses a second entry for the
  * same event and action, so a redelivered event changes nothing.
+ *
+ * A deleted account takes its own log along: `auth.user.deleted` writes USER_DELETED in the
+ * admin's log, then removes the user's entries. Events about the user can still arrive after that
+ * (their agent's disconnection, a backup that failed as it went), on other streams and so in any
+ * order: an entry written for a user whom a USER_DELETED entry names is removed again, checked
+ * after the write so that the two orders end the same.
  */
-export function recorder(deps: { store: Pick<AuditStore, 'insert'>; log: Pick<Logger, 'debug' | 'warn'> }) {
+export function recorder(deps: {
+  store: Pick<AuditStore, 'insert' | 'removeByUser' | 'isDeletedUser'>;
+  log: Pick<Logger, 'debug' | 'warn' | 'info'>;
+}) {
   return {
     /** Records the event's actions; resolves to how many entries were newly written. */
     async record(event: EventEnvelope): Promise<number> {
@@ -16,6 +25,13 @@ export function recorder(deps: { store: Pick<AuditStore, 'insert'>; log: Pick<Lo
         const fresh = await deps.store.insert({ ...p, eventId: event.id, timestamp: timestampOf(event) });
         if (fresh) written++;
         else deps.log.debug({ eventId: event.id, action: p.action }, 'audit entry already written');
+      }
+      const owners = new Set(planned.map((p) => p.userId));
+      if (event.subject === 'auth.user.deleted') owners.add((event.data as { userId: string }).userId);
+      for (const userId of owners) {
+        if (!(await deps.store.isDeletedUser(userId))) continue;
+        const removed = await deps.store.removeByUser(userId);
+        if (removed) deps.log.info({ userId, removed }, "removed a deleted account's audit entries");
       }
       return written;
     },

@@ -107,7 +107,7 @@ describe('password change', () => {
       kind: 'UNAUTHENTICATED',
     });
     await w.accounts.login('ada@example.com', 'another-1');
-    expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id }]);
+    expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id, via: 'profile' }]);
     // Unlike a reset (password-reset.test.ts), the session version stays: other sessions go on.
     expect((await w.accounts.load(user.id)).sessionVersion).toBe(0);
   });

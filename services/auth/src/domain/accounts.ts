@@ -1,5 +1,13 @@
-import { badInput, conflict, isDuplicateKeyError, notFound, unauthenticated } from '@coffer/common';
+import {
+  badInput,
+  conflict,
+  isDuplicateKeyError,
+  notFound,
+  unauthenticated,
+  type Logger,
+} from '@coffer/common';
 import type { AuthEvents } from '../events.js';
+import type { AuthMail } from '../mail.js';
 import type { Role, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Plans } from './plans.js';
 import { hashPassword, normaliseEmail, randomToken, verifyPassword, type ApiKeyVault } from './secrets.js';
@@ -13,10 +21,15 @@ export interface AccountsDeps {
   vault: ApiKeyVault;
   issueToken: TokenIssuer;
   events: AuthEvents;
+  mail: Pick<AuthMail, 'accountEmailChanged'>;
+  log: Pick<Logger, 'error'>;
 }
 
+export const CURRENT_PASSWORD_REQUIRED = 'Current password is required to change your email';
+export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
+
 /** Sign-up, sign-in, profile, password and API key of one user. */
-export function accounts({ users, plans, vault, issueToken, events }: AccountsDeps) {
+export function accounts({ users, plans, vault, issueToken, events, mail, log }: AccountsDeps) {
   // A real hash of a random secret: unknown e-mails cost the same time as wrong passwords.
   const dummyHash = hashPassword(randomToken());
 
@@ -91,26 +104,51 @@ export function accounts({ users, plans, vault, issueToken, events }: AccountsDe
       return { user, token: issueToken(user) };
     },
 
-    async updateProfile(userId: string, patch: { name?: string; email?: string }) {
+    /**
+     * A new e-mail needs the current password (a stolen session alone could otherwise redirect
+     * the reset mails and take the account), and the previous address is told of the change.
+     */
+    async updateProfile(userId: string, patch: { name?: string; email?: string; currentPassword?: string }) {
       const user = await load(userId);
       const set: { name?: string; email?: string } = {};
       if (patch.name !== undefined) set.name = patch.name.trim();
       const email = patch.email !== undefined ? normaliseEmail(patch.email) : undefined;
-      if (email !== undefined && email !== user.email) set.email = email;
+      if (email !== undefined && email !== user.email) {
+        if (!patch.currentPassword) throw badInput(CURRENT_PASSWORD_REQUIRED);
+        if (!(await verifyPassword(user.passwordHash, patch.currentPassword))) {
+          throw badInput(CURRENT_PASSWORD_INCORRECT);
+        }
+        set.email = email;
+      }
       if (Object.keys(set).length === 0) return user;
       const updated = await update(user.id, set);
-      if (set.email) await events.publish('auth.user.email_changed', { userId, email: set.email });
+      if (set.email) {
+        await events.publish('auth.user.email_changed', { userId, email: set.email });
+        // The change is made; a mail that cannot be handed over is logged, not turned into an error.
+        await mail
+          .accountEmailChanged({ userId, previousEmail: user.email, newEmail: set.email, name: updated.name })
+          .catch((err: unknown) =>
+            log.error(
+              { userId, err: err instanceof Error ? err.message : String(err) },
+              'the email-changed notice could not be handed to notification',
+            ),
+          );
+      }
       return updated;
     },
 
-    /** Unlike a reset, this keeps the session version: the user's other sessions stay signed in. */
-    async changePassword(userId: string, currentPassword: string, newPassword: string) {
+    /**
+     * Ends every session, as a reset does (whoever else holds a token is signed out); the caller's
+     * own session continues with the fresh token returned.
+     */
+    async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<string> {
       const user = await load(userId);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-        throw badInput('Current password is incorrect');
+        throw badInput(CURRENT_PASSWORD_INCORRECT);
       }
-      await users.setPassword(user.id, await hashPassword(newPassword), { endSessions: false });
-      await events.publish('auth.user.password_changed', { userId });
+      await users.setPassword(user.id, await hashPassword(newPassword), { endSessions: true });
+      await events.publish('auth.user.password_changed', { userId, via: 'profile' });
+      return issueToken(await load(userId));
     },
 
     /** The old key stops working at once: its lookup hash is replaced in the same write. */

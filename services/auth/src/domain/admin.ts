@@ -1,6 +1,6 @@
 import { badInput, notFound } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
-import type { UserPatch, UserRecord, UserStore } from '../store/types.js';
+import type { ResetTokenStore, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Accounts } from './accounts.js';
 import type { Plans } from './plans.js';
 
@@ -9,6 +9,7 @@ export const DEFAULT_BAN_REASON = 'Policy violation';
 /** Admin user management (spec §7 /api/admin/users...). Admins cannot lock themselves out. */
 export function admin(deps: {
   users: Pick<UserStore, 'list' | 'update' | 'remove'>;
+  resetTokens: Pick<ResetTokenStore, 'removeForUser'>;
   accounts: Pick<Accounts, 'load' | 'updateProfile'>;
   plans: Pick<Plans, 'byId' | 'assign'>;
   events: AuthEvents;
@@ -31,33 +32,71 @@ export function admin(deps: {
       userId: string,
       patch: { plan?: string; role?: 'user' | 'admin'; status?: 'active' | 'inactive'; email?: string },
     ): Promise<UserRecord> {
-      await deps.accounts.load(userId);
+      const before = await deps.accounts.load(userId);
       if (patch.role !== undefined && patch.role !== 'admin')
         refuseSelf(actorId, userId, 'remove the admin role from');
       if (patch.status === 'inactive') refuseSelf(actorId, userId, 'deactivate');
-      if (patch.plan !== undefined) await deps.plans.assign(userId, await deps.plans.byId(patch.plan));
+      if (patch.plan !== undefined)
+        await deps.plans.assign(userId, await deps.plans.byId(patch.plan), { actorId, email: before.email });
       if (patch.email !== undefined) await deps.accounts.updateProfile(userId, { email: patch.email });
       const set: UserPatch = {};
       if (patch.role !== undefined) set.role = patch.role;
       if (patch.status !== undefined) set.status = patch.status;
       if (Object.keys(set).length) await users.update(userId, set);
-      return deps.accounts.load(userId);
+      const after = await deps.accounts.load(userId);
+      // Only real changes are announced: audit writes them in the acting admin's log.
+      if (after.role !== before.role)
+        await deps.events.publish('auth.user.role_changed', {
+          userId,
+          email: after.email,
+          role: after.role,
+          actorId,
+        });
+      if (after.status !== before.status)
+        await deps.events.publish('auth.user.status_changed', {
+          userId,
+          email: after.email,
+          status: after.status,
+          actorId,
+        });
+      return after;
     },
 
     async setBan(actorId: string, userId: string, isBanned: boolean, banReason?: string) {
-      await deps.accounts.load(userId);
+      const { email } = await deps.accounts.load(userId);
       if (isBanned) refuseSelf(actorId, userId, 'ban');
       const reason = isBanned ? banReason?.trim() || DEFAULT_BAN_REASON : null;
       const bannedAt = isBanned ? now() : null;
       await users.update(userId, { isBanned, banReason: reason, bannedAt });
-      await deps.events.publish('auth.user.ban_changed', { userId, isBanned, banReason: reason, actorId });
+      await deps.events.publish('auth.user.ban_changed', {
+        userId,
+        isBanned,
+        banReason: reason,
+        actorId,
+        email,
+      });
       return { isBanned, banReason: reason, bannedAt };
     },
 
+    /**
+     * Deletes the account; every other service removes what it holds of the user when the event
+     * arrives (docs/architecture.md, "Deleting an account"). The order makes a crash at any step
+     * recoverable by deleting again: the API key stops working first (no agent can come back and
+     * re-register while the others clean up), the event is published before the account goes (an
+     * account that is gone was always announced), and the event's id is the user's, so a retry
+     * inside JetStream's duplicate window is dropped and a later one only repeats idempotent work.
+     */
     async remove(actorId: string, userId: string): Promise<void> {
       refuseSelf(actorId, userId, 'delete');
-      if (!(await users.remove((await deps.accounts.load(userId)).id))) throw notFound('User not found');
-      await deps.events.publish('auth.user.deleted', { userId, actorId });
+      const user = await deps.accounts.load(userId);
+      await users.update(user.id, { apiKeyHash: `deleted:${user.id}` });
+      await deps.events.publish(
+        'auth.user.deleted',
+        { userId: user.id, actorId, email: user.email },
+        { id: `auth.user.deleted:${user.id}` },
+      );
+      await deps.resetTokens.removeForUser(user.id);
+      if (!(await users.remove(user.id))) throw notFound('User not found');
     },
   };
 }

@@ -34,7 +34,7 @@ describe('password reset', () => {
     expect(w.claims(session).sv).toBe(0);
     expect(w.claims(after.token).sv).toBe(1);
     expect(w.views.accountState(after.user).sessionVersion).toBe(1);
-    expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id }]);
+    expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id, via: 'reset' }]);
   });
 
   it('expires after an hour', async () => {

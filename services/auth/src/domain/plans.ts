@@ -107,11 +107,21 @@ export function plans(deps: {
     return plan;
   }
 
-  async function assign(userId: string, plan: PlanRecord): Promise<PlanRecord> {
+  /** `by`: the admin who changed the plan (audit names them as the actor), else the user did. */
+  async function assign(
+    userId: string,
+    plan: PlanRecord,
+    by?: { actorId: string; email: string },
+  ): Promise<PlanRecord> {
     const before = await users.setPlan(userId, plan.id);
     if (before === null) throw notFound('User not found');
     if (before !== plan.id) {
-      await deps.events.publish('auth.user.plan_changed', { userId, planId: plan.id, planName: plan.name });
+      await deps.events.publish('auth.user.plan_changed', {
+        userId,
+        planId: plan.id,
+        planName: plan.name,
+        ...(by && by.actorId !== userId ? by : {}),
+      });
     }
     return plan;
   }

@@ -191,6 +191,17 @@ describe.each([
       expect(await stores.resetTokens.findValid('h1', at(12))).toBeNull();
     });
 
+    it("removes every token of one user, and only theirs", async () => {
+      const OTHER = 'f'.repeat(24);
+      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u1', expiresAt: at(60) });
+      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u2', expiresAt: at(60) });
+      await stores.resetTokens.insert({ userId: OTHER, tokenHash: 'o1', expiresAt: at(60) });
+      await stores.resetTokens.removeForUser(USER);
+      expect(await stores.resetTokens.findValid('u1', at(0))).toBeNull();
+      expect(await stores.resetTokens.findValid('u2', at(0))).toBeNull();
+      expect(await stores.resetTokens.findValid('o1', at(0))).toMatchObject({ userId: OTHER });
+    });
+
     it('removes the tokens that expired before the given time', async () => {
       await stores.resetTokens.insert({ userId: USER, tokenHash: 'old', expiresAt: at(0) });
       await stores.resetTokens.insert({ userId: USER, tokenHash: 'new', expiresAt: at(120) });

@@ -1,5 +1,7 @@
 import type {
   AuthStores,
+  BillingStore,
+  SubscriptionRecord,
   PlanRecord,
   PlanStore,
   ResetTokenRecord,
@@ -136,6 +138,41 @@ export function fakeResetTokenStore(): ResetTokenStore & { rows: Map<string, Res
     async removeExpired(before) {
       for (const t of [...rows.values()]) if (t.expiresAt < before) rows.delete(t.id);
     },
+    async removeForUser(userId) {
+      for (const t of [...rows.values()]) if (t.userId === userId) rows.delete(t.id);
+    },
+  };
+}
+
+export function fakeBillingStore(): BillingStore & {
+  subscriptions: Map<string, SubscriptionRecord>;
+  processed: Set<string>;
+} {
+  const subscriptions = new Map<string, SubscriptionRecord>();
+  const processed = new Set<string>();
+  return {
+    subscriptions,
+    processed,
+    async subscriptionOf(userId) {
+      const s = subscriptions.get(userId);
+      return s ? copy(s) : null;
+    },
+    async bySubscriptionId(subscriptionId) {
+      const s = [...subscriptions.values()].find((r) => r.subscriptionId === subscriptionId);
+      return s ? copy(s) : null;
+    },
+    async saveSubscription(record) {
+      subscriptions.set(record.userId, copy(record));
+    },
+    async removeSubscription(userId, subscriptionId) {
+      if (subscriptions.get(userId)?.subscriptionId === subscriptionId) subscriptions.delete(userId);
+    },
+    async isProcessed(eventId) {
+      return processed.has(eventId);
+    },
+    async markProcessed(eventId) {
+      processed.add(eventId);
+    },
   };
 }
 
@@ -143,8 +180,14 @@ export type FakeAuthStores = {
   plans: ReturnType<typeof fakePlanStore>;
   users: ReturnType<typeof fakeUserStore>;
   resetTokens: ReturnType<typeof fakeResetTokenStore>;
+  billing: ReturnType<typeof fakeBillingStore>;
 } & AuthStores;
 
 export function fakeAuthStores(now?: () => Date): FakeAuthStores {
-  return { plans: fakePlanStore(), users: fakeUserStore(now), resetTokens: fakeResetTokenStore() };
+  return {
+    plans: fakePlanStore(),
+    users: fakeUserStore(now),
+    resetTokens: fakeResetTokenStore(),
+    billing: fakeBillingStore(),
+  };
 }

@@ -1,10 +1,14 @@
 import type { AuthModels } from '../model.js';
 import type { AuthStores } from './types.js';
+import { billingStore } from './billing.js';
 import { planStore } from './plans.js';
 import { resetTokenStore } from './reset-tokens.js';
 import { userStore } from './users.js';
 
 /** The mongoose-backed stores; the only code of auth that touches the database. */
 export function mongoAuthStores(models: AuthModels): AuthStores {
-  return { plans: planStore(models), users: userStore(models), resetTokens: resetTokenStore(models) };
+  return {
+    plans: planStore(models), users: userStore(models), resetTokens: resetTokenStore(models),
+    billing: billingStore(models),
+  };
 }

@@ -35,5 +35,8 @@ export function resetTokenStore({ ResetToken }: Pick<AuthModels, 'ResetToken'>):
     async removeExpired(before) {
       await ResetToken.deleteMany({ expiresAt: { $lt: before } });
     },
+    async removeForUser(userId) {
+      await ResetToken.deleteMany({ userId });
+    },
   };
 }

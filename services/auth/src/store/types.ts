@@ -114,10 +114,40 @@ export interface ResetTokenStore {
   claim(tokenHash: string, now: Date): Promise<ResetTokenRecord | null>;
   /** Removes tokens that expired before `before` (FerretDB has no TTL indexes). */
   removeExpired(before: Date): Promise<void>;
+  /** Removes every token of the user (a reset went through: the other links must stop working). */
+  removeForUser(userId: string): Promise<void>;
+}
+
+/** A user's paid subscription as the payment provider last reported it (nothing of a card). */
+export interface SubscriptionRecord {
+  userId: string;
+  customerId: string;
+  subscriptionId: string;
+  /** The plan paid for in the current period. */
+  planId: string;
+  /** The provider's status: active, past_due, unpaid, canceled, ... */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd?: Date;
+  /** A cheaper plan (or Free) that takes over at currentPeriodEnd. */
+  pendingPlanId?: string;
+}
+
+export interface BillingStore {
+  subscriptionOf(userId: string): Promise<SubscriptionRecord | null>;
+  bySubscriptionId(subscriptionId: string): Promise<SubscriptionRecord | null>;
+  /** Upserts the user's one subscription record. */
+  saveSubscription(record: SubscriptionRecord): Promise<void>;
+  /** Removes it only while it is still that subscription (a newer one stays). */
+  removeSubscription(userId: string, subscriptionId: string): Promise<void>;
+  isProcessed(eventId: string): Promise<boolean>;
+  /** Records a provider event as handled; recording it twice is harmless. */
+  markProcessed(eventId: string, type: string): Promise<void>;
 }
 
 export interface AuthStores {
   plans: PlanStore;
   users: UserStore;
   resetTokens: ResetTokenStore;
+  billing: BillingStore;
 }

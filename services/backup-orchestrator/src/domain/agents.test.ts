@@ -1,5 +1,6 @@
 import { OTHER_USER, USER, testWorld } from '../test-world';
 import { AGENT_RESET_MESSAGE } from './agents';
+import { noAgentMessage } from './dispatch';
 
 const reg = (over = {}) => ({
   userId: USER,
@@ -220,5 +221,96 @@ describe('agents', () => {
       );
       expect((await w.agents.list(OTHER_USER)).map((a) => a.id)).toEqual([theirs]);
     });
+  });
+});
+
+describe('an agent that says it is leaving', () => {
+  it('is offline at once and gets no job: Trigger Backup is refused, the scheduler finds no agent', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await w.agents.leaving(USER, agentId);
+    expect((await w.agents.list(USER))[0]!.status).toBe('offline');
+    await expect(w.backups.trigger(USER, 'shop')).rejects.toMatchObject({
+      kind: 'UNAVAILABLE',
+      code: 'AGENT_UNAVAILABLE',
+      message: noAgentMessage('shop'),
+    });
+    expect(await w.dispatch.pickAgent(USER, 'shop')).toBeNull();
+    expect(w.stores.backups.rows.size).toBe(0);
+    // Its socket closing a moment later is the same disconnect: announced once.
+    await w.agents.disconnected(USER, agentId);
+    expect(w.events.of('agent.agent.disconnected').map((e) => e.data)).toEqual([
+      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal' },
+    ]);
+  });
+
+  it('fails the jobs it has not taken with the reason; the running ones keep the reason it reports', async () => {
+    const w = testWorld({ plan: { dbLimit: 2 } });
+    const agentId = await w.connectAgent(['shop', 'crm']);
+    const running = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({
+      userId: USER,
+      agentId,
+      commandId: running.commandId,
+      jobId: running.id,
+      delivered: true,
+    });
+    const waiting = await w.backups.trigger(USER, 'crm');
+    await w.agents.leaving(USER, agentId);
+    const rows = w.stores.backups.rows;
+    expect(rows.get(waiting.id)).toMatchObject({
+      status: 'failed',
+      error: 'The agent was stopped before the backup could start',
+    });
+    expect(rows.get(running.id)!.status).toBe('in-progress');
+    await w.backups.fail({ userId: USER, agentId, backupId: running.id, error: 'Agent stopped' });
+    expect(rows.get(running.id)).toMatchObject({ status: 'failed', error: 'Agent stopped' });
+    expect(w.events.of('backup.backup.failed').map((e) => e.data.backupId)).toEqual([waiting.id, running.id]);
+  });
+
+  it('says a restart is one, and comes back active when it registers again', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    const waiting = await w.backups.trigger(USER, 'shop');
+    await w.agents.leaving(USER, agentId, true);
+    expect(w.stores.backups.rows.get(waiting.id)!.error).toBe(
+      'The agent restarted before the backup could start',
+    );
+    expect(await w.connectAgent(['shop'])).toBe(agentId);
+    expect((await w.agents.list(USER))[0]!.status).toBe('active');
+    expect((await w.dispatch.pickAgent(USER, 'shop'))?.id).toBe(agentId);
+  });
+
+  it("is refused for another user's agent", async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await expect(w.agents.leaving(OTHER_USER, agentId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    expect((await w.agents.list(USER))[0]!.status).toBe('active');
+  });
+});
+
+describe('what the audit log hears about user actions on agents', () => {
+  it('announces each command the user sends and a removal, naming the agent', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await w.agents.manage(USER, agentId, 'update');
+    expect(w.events.of('agent.agent.action_requested').map((e) => e.data)).toEqual([
+      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', action: 'update' },
+    ]);
+    await w.agents.remove(agentId, USER);
+    expect(w.events.of('agent.agent.removed').map((e) => e.data)).toEqual([
+      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', by: 'user' },
+    ]);
+  });
+
+  it('announces nothing for a refused command or removal', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await expect(w.agents.manage(OTHER_USER, agentId, 'restart')).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    expect(w.events.of('agent.agent.action_requested')).toEqual([]);
+    expect(w.events.of('agent.agent.removed')).toEqual([]);
   });
 });

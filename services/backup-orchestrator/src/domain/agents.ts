@@ -36,6 +36,8 @@ export function agents(deps: {
   dispatch: Pick<Dispatcher, 'send' | 'newCommandId'>;
   /** Reconciles the agent's jobs with what its heartbeat says it is running (jobs/watchdog.ts). */
   reconcileJobs: (agentId: string, runningJobs: string[]) => Promise<void>;
+  /** Fails the jobs a leaving agent will not start (jobs/watchdog.ts). */
+  abandonJobs?: (agentId: string, restarting: boolean) => Promise<unknown>;
   events: OrchestratorEvents;
   now: () => Date;
   heartbeatTimeoutMs: number;
@@ -47,6 +49,17 @@ export function agents(deps: {
     status: agentStatus(a, at, deps.heartbeatTimeoutMs),
   });
   const unknownAgent = () => notFound('Agent not found');
+
+  /** The agent's socket closed. Announced once, however often the gateway reports it. */
+  async function disconnected(userId: string, agentId: string): Promise<void> {
+    const was = await store.disconnect(userId, agentId, now());
+    if (was) {
+      await deps.events.publish('agent.agent.disconnected', agentEvent(was));
+      return;
+    }
+    const agent = await store.get(agentId);
+    if (!agent || agent.userId !== userId) throw unknownAgent();
+  }
 
   return {
     /** Registers or refreshes the agent and adds the database names it reports. */
@@ -95,15 +108,18 @@ export function agents(deps: {
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 
-    /** The agent's socket closed. Announced once, however often the gateway reports it. */
-    async disconnected(userId: string, agentId: string): Promise<void> {
-      const was = await store.disconnect(userId, agentId, now());
-      if (was) {
-        await deps.events.publish('agent.agent.disconnected', agentEvent(was));
-        return;
-      }
-      const agent = await store.get(agentId);
-      if (!agent || agent.userId !== userId) throw unknownAgent();
+    disconnected,
+
+    /**
+     * The agent said it is stopping (its socket closes a moment later): it is offline from now on,
+     * so neither the scheduler nor the user's Trigger Backup or restore picks it, and the jobs it
+     * has not started fail with the reason. The disconnect is announced once, here or when the
+     * socket closes, whichever comes first.
+     */
+    async leaving(userId: string, agentId: string, restarting = false): Promise<void> {
+      await disconnected(userId, agentId);
+      await deps.abandonJobs?.(agentId, restarting);
+      deps.log.info({ userId, agentId, restarting }, 'agent leaving');
     },
 
     /**
@@ -139,6 +155,7 @@ export function agents(deps: {
       if (!agent || agent.userId !== userId || agent.retired) throw unknownAgent();
       await deps.dispatch.send({ commandId: deps.dispatch.newCommandId(), userId, agentId, kind: action });
       if (action === 'reset') await store.retire(userId, agentId);
+      await deps.events.publish('agent.agent.action_requested', { ...agentEvent(agent), action });
     },
 
     /** The user's agents (retired ones vanish) with their status. */
@@ -152,7 +169,16 @@ export function agents(deps: {
      * (without: whoever owns it). The record goes; its backups stay. The gateway closes its socket.
      */
     async remove(agentId: string, userId?: string): Promise<void> {
+      // Read first: the audit entry names the agent, which is gone after the removal.
+      const agent = await store.get(agentId);
       if (!(await store.remove(agentId, userId))) throw unknownAgent();
+      if (agent) {
+        await deps.events.publish(
+          'agent.agent.removed',
+          { ...agentEvent(agent), by: userId ? 'user' : 'admin' },
+          { id: `${agent.id}:removed` },
+        );
+      }
     },
   };
 }

@@ -263,6 +263,27 @@ describe('uploading and completing', () => {
   });
 });
 
+describe('what the outcome events tell the audit log', () => {
+  it('a completion carries the size and how long the agent ran it', async () => {
+    const { w, agentId, b } = await running();
+    w.clock.advance(90_000);
+    w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
+    await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
+    expect(w.events.of('backup.backup.completed').map((e) => e.data)).toEqual([
+      expect.objectContaining({ backupId: b.id, size: 2048, durationMs: 90_000 }),
+    ]);
+  });
+
+  it('a failure carries the error and the time until it failed', async () => {
+    const { w, agentId, b } = await running();
+    w.clock.advance(5_000);
+    await w.backups.fail({ userId: USER, agentId, backupId: b.id, error: 'disk full' });
+    expect(w.events.of('backup.backup.failed').map((e) => e.data)).toEqual([
+      expect.objectContaining({ error: 'disk full', durationMs: 5_000 }),
+    ]);
+  });
+});
+
 describe('late reports cannot move a finished backup', () => {
   it('a completion after a failure is refused and its upload removed', async () => {
     const { w, agentId, b } = await running();
@@ -314,13 +335,19 @@ describe('deleting a backup', () => {
 
   it('removes the blob, then the record, and announces a manual deletion', async () => {
     const { w, b } = await completed();
+    const taken = w.stores.backups.rows.get(b.id)!.completedAt!;
     await w.backups.remove(USER, b.id);
     expect(w.blobs.deleted).toEqual([b.id]);
     expect(w.stores.backups.rows.has(b.id)).toBe(false);
     expect(w.events.of('backup.backup.deleted')).toEqual([
       expect.objectContaining({
         id: `${b.id}:deleted`,
-        data: expect.objectContaining({ backupId: b.id, type: 'manual' }),
+        data: expect.objectContaining({
+          backupId: b.id,
+          type: 'manual',
+          size: 10,
+          backupTimestamp: taken.toISOString(),
+        }),
       }),
     ]);
   });

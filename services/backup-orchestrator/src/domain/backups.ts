@@ -34,6 +34,10 @@ export const backupEvent = (b: BackupRecord, type: BackupType = b.type): BackupE
   type,
 });
 
+/** How long a finished job ran, from the agent's start (else the command) to its end; for the audit log. */
+export const jobDurationMs = (j: { createdAt: Date; startedAt: Date | null; completedAt: Date | null }) =>
+  j.completedAt ? Math.max(0, j.completedAt.getTime() - (j.startedAt ?? j.createdAt).getTime()) : undefined;
+
 /** Backups: manual triggers, the pending → command path shared with the scheduler, agent reports, deletion. */
 export function backups(deps: {
   store: BackupStore;
@@ -56,13 +60,13 @@ export function backups(deps: {
       completed: (b) =>
         events.publish(
           'backup.backup.completed',
-          { ...backupEvent(b), size: b.size },
+          { ...backupEvent(b), size: b.size, durationMs: jobDurationMs(b) },
           { id: `${b.id}:completed` },
         ),
       failed: (b) =>
         events.publish(
           'backup.backup.failed',
-          { ...backupEvent(b), error: b.error ?? 'Backup failed' },
+          { ...backupEvent(b), error: b.error ?? 'Backup failed', durationMs: jobDurationMs(b) },
           { id: `${b.id}:failed` },
         ),
     },
@@ -114,7 +118,15 @@ export function backups(deps: {
   }
 
   async function announceDeletion(b: BackupRecord, reason: BackupType): Promise<void> {
-    await events.publish('backup.backup.deleted', backupEvent(b, reason), { id: `${b.id}:deleted` });
+    await events.publish(
+      'backup.backup.deleted',
+      {
+        ...backupEvent(b, reason),
+        size: b.size,
+        backupTimestamp: (b.completedAt ?? b.createdAt).toISOString(),
+      },
+      { id: `${b.id}:deleted` },
+    );
     await store.remove(b.id);
   }
 

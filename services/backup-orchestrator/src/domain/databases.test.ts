@@ -62,3 +62,18 @@ describe('databases', () => {
     });
   });
 });
+
+describe('what the audit log hears about databases', () => {
+  it('announces a database turned off or on by name, and nothing when the toggle changes nothing', async () => {
+    const w = testWorld({ plan: { dbLimit: 2 } });
+    await w.connectAgent(['a']);
+    const [a] = await w.databases.list(USER);
+    await w.databases.setActive(USER, a!.id, false);
+    await w.databases.setActive(USER, a!.id, false);
+    await w.databases.setActive(USER, a!.id, true);
+    expect(w.events.of('settings.database.updated').map((e) => e.data)).toEqual([
+      { userId: USER, databaseId: a!.id, databaseName: 'a', isActive: false },
+      { userId: USER, databaseId: a!.id, databaseName: 'a', isActive: true },
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { forbidden, limitReached, notFound } from '@coffer/common';
 import type { PlanLimits, PlanSource } from '../clients.js';
+import type { OrchestratorEvents } from '../events.js';
 import type { DatabaseRecord, DatabaseStore } from '../store/types.js';
 import { activeDatabaseIds, plural } from './rules.js';
 
@@ -12,7 +13,7 @@ export const databaseLimitMessage = (dbLimit: number) =>
   `Your plan allows ${plural(dbLimit, 'active database')}. Disable another database or upgrade your plan.`;
 
 /** A user's databases (names only, reported by agents) and which of them the plan lets run. */
-export function databases(deps: { store: DatabaseStore; plans: PlanSource }) {
+export function databases(deps: { store: DatabaseStore; plans: PlanSource; events: OrchestratorEvents }) {
   const { store, plans } = deps;
 
   async function list(userId: string, plan?: PlanLimits): Promise<DatabaseView[]> {
@@ -38,7 +39,15 @@ export function databases(deps: { store: DatabaseStore; plans: PlanSource }) {
           });
         }
       }
-      if (target.enabled !== isActive) await store.setEnabled(userId, databaseId, isActive);
+      if (target.enabled !== isActive) {
+        await store.setEnabled(userId, databaseId, isActive);
+        await deps.events.publish('settings.database.updated', {
+          userId,
+          databaseId,
+          databaseName: target.name,
+          isActive,
+        });
+      }
       return list(userId, plan);
     },
 

@@ -1,4 +1,4 @@
-import { conflict, notFound, unavailable, type Logger } from '@coffer/common';
+import { conflict, notFound, recordJobOutcome, unavailable, type Logger } from '@coffer/common';
 import type { JobFilter, JobStatus, JobStore } from '../store/types.js';
 import type { Dispatcher } from './dispatch.js';
 import { clipError } from './rules.js';
@@ -107,6 +107,7 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
       completedAt: now(),
       absentSince: null,
     } as Partial<R>);
+    if (r) recordJobOutcome(kind, r);
     if (r) await events.failed(r);
     return r;
   }
@@ -165,6 +166,8 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
         ...set,
       } as Partial<R>);
       if (!done) throw conflict(messages.notInProgress);
+      // Counted here, where the job moved: a repeated report republishes but is not counted again.
+      recordJobOutcome(kind, done);
       await republish(done);
       return done;
     },

@@ -21,6 +21,9 @@ describe('requesting a restore', () => {
   it('creates a pending restore, announces it and commands the agent', async () => {
     const { w, agentId, backupId, r } = await requested();
     expect(r).toMatchObject({ status: 'pending', backupId, databaseName: 'shop', agentId });
+    // The history names the backup by its own timestamp, even after retention deletes it.
+    const backup = await w.stores.backups.get(backupId);
+    expect(r.backupTimestamp).toEqual(backup!.completedAt);
     expect(w.events.of('restore.restore.requested')[0]).toMatchObject({
       id: `${r.id}:requested`,
       data: { userId: USER, restoreId: r.id, backupId, databaseName: 'shop', agentId },
@@ -126,6 +129,7 @@ describe('running a restore', () => {
   it('completes cleanly when no document failed', async () => {
     const { w, agentId, r } = await requested();
     await w.restores.started({ userId: USER, agentId, restoreId: r.id });
+    w.clock.advance(30_000);
     const done = await w.restores.complete({
       userId: USER,
       agentId,
@@ -139,9 +143,12 @@ describe('running a restore', () => {
       documentsFailed: 0,
       error: null,
     });
+    // The audit log names the restored backup by its time and says how long the restore ran.
     expect(w.events.of('restore.restore.completed')[0]!.data).toMatchObject({
       documentsRestored: 500,
       documentsFailed: 0,
+      durationMs: 30_000,
+      backupTimestamp: r.backupTimestamp!.toISOString(),
     });
   });
 

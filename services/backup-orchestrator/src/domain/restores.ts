@@ -6,6 +6,7 @@ import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
+import { jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
 
 export const LIST_LIMIT = 200;
@@ -18,6 +19,7 @@ const restoreEvent = (r: RestoreRecord): RestoreEvent => ({
   backupId: r.backupId,
   databaseName: r.databaseName,
   agentId: r.agentId,
+  backupTimestamp: r.backupTimestamp?.toISOString(),
 });
 
 /** Restores: requested by the user, run by the agent that reports the database. */
@@ -33,22 +35,38 @@ export function restores(deps: {
 }) {
   const { store, events, now } = deps;
 
+  /**
+   * The event with the restored backup's time, so the audit log says which backup it was; restores
+   * recorded before the record kept that time look the backup up.
+   */
+  const eventOf = async (r: RestoreRecord): Promise<RestoreEvent> => {
+    if (r.backupTimestamp) return restoreEvent(r);
+    const backup = await deps.backups.get(r.backupId);
+    const taken = backup && (backup.completedAt ?? backup.createdAt);
+    return { ...restoreEvent(r), backupTimestamp: taken ? taken.toISOString() : undefined };
+  };
+
   const lifecycle = jobLifecycle<RestoreRecord>({
     kind: 'restore',
     store,
     events: {
-      started: (r) =>
-        events.publish('restore.restore.initiated', restoreEvent(r), { id: `${r.id}:initiated` }),
-      completed: (r) =>
+      started: async (r) =>
+        events.publish('restore.restore.initiated', await eventOf(r), { id: `${r.id}:initiated` }),
+      completed: async (r) =>
         events.publish(
           'restore.restore.completed',
-          { ...restoreEvent(r), documentsRestored: r.documentsRestored, documentsFailed: r.documentsFailed },
+          {
+            ...(await eventOf(r)),
+            documentsRestored: r.documentsRestored,
+            documentsFailed: r.documentsFailed,
+            durationMs: jobDurationMs(r),
+          },
           { id: `${r.id}:completed` },
         ),
-      failed: (r) =>
+      failed: async (r) =>
         events.publish(
           'restore.restore.failed',
-          { ...restoreEvent(r), error: r.error ?? 'Restore failed' },
+          { ...(await eventOf(r)), error: r.error ?? 'Restore failed', durationMs: jobDurationMs(r) },
           { id: `${r.id}:failed` },
         ),
     },
@@ -91,6 +109,8 @@ export function restores(deps: {
         id: newId(),
         userId,
         backupId: backup.id,
+        // The backup's own timestamp (as its view shows it), so the history names it after it is deleted.
+        backupTimestamp: backup.completedAt ?? backup.createdAt,
         databaseName: backup.databaseName,
         agentId: agent.id,
         status: 'pending',

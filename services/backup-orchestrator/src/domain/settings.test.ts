@@ -1,4 +1,5 @@
 import { USER, testWorld } from '../test-world';
+import { clampSettingsToPlan } from './settings';
 
 describe('settings', () => {
   it('answers the defaults (daily, 3 days) before the user saves anything', async () => {
@@ -55,5 +56,29 @@ describe('settings', () => {
     await w.settings.update(USER, { frequency: 24, retention: 72 });
     expect(w.events.published).toEqual([]);
     expect(w.plans.calls).toBe(0);
+  });
+});
+
+describe('settings after a plan change', () => {
+  it('clamps a schedule beyond the new plan to the most frequent allowed and the longest kept', () => {
+    expect(clampSettingsToPlan({ frequency: 1, retention: 2160 }, { frequencyLimit: 24, retentionLimit: 168 })).toEqual(
+      { frequency: 24, retention: 168 },
+    );
+    expect(clampSettingsToPlan({ frequency: 168, retention: 72 }, { frequencyLimit: 24, retentionLimit: 168 })).toEqual(
+      {},
+    );
+  });
+
+  it('saves the clamped schedule once and announces it; a second run changes nothing', async () => {
+    const w = testWorld({ plan: { frequencyLimit: 1, retentionLimit: 2160 } });
+    await w.settings.update(USER, { frequency: 1, retention: 2160 });
+    w.plan.frequencyLimit = 24;
+    w.plan.retentionLimit = 168;
+    await expect(w.settings.clampToPlan(USER)).resolves.toEqual({ frequency: 24, retention: 168 });
+    await expect(w.settings.get(USER)).resolves.toEqual({ frequency: 24, retention: 168 });
+    await w.settings.clampToPlan(USER);
+    expect(w.events.of('settings.backup.updated').map((e) => e.data).slice(1)).toEqual([
+      { userId: USER, frequency: { from: 1, to: 24 }, retention: { from: 2160, to: 168 } },
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { forbidden, type EventMap } from '@coffer/common';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { SettingsRecord, SettingsStore } from '../store/types.js';
-import { DEFAULT_SETTINGS, daysText, hoursText } from './rules.js';
+import { DEFAULT_SETTINGS, FREQUENCY_OPTIONS, RETENTION_OPTIONS, daysText, hoursText } from './rules.js';
 
 export const frequencyLimitMessage = (limitHours: number) =>
   `Your plan allows scheduled backups at most once every ${hoursText(limitHours)}`;
@@ -38,6 +38,25 @@ export function checkSettingsBounds(
   }
 }
 
+/**
+ * The saved schedule brought within a (smaller) plan: the most frequent option the plan allows and
+ * the longest retention it keeps. Only values beyond the plan move; the answer is the patch to save.
+ */
+export function clampSettingsToPlan(
+  current: SettingsRecord,
+  plan: { frequencyLimit: number; retentionLimit: number },
+): Partial<SettingsRecord> {
+  const patch: Partial<SettingsRecord> = {};
+  if (current.frequency < plan.frequencyLimit) {
+    patch.frequency = FREQUENCY_OPTIONS.find((h) => h >= plan.frequencyLimit) ?? FREQUENCY_OPTIONS.at(-1)!;
+  }
+  if (current.retention > plan.retentionLimit) {
+    // Never under the shortest option: retention below 3 days is not offered to anyone.
+    patch.retention = [...RETENTION_OPTIONS].reverse().find((h) => h <= plan.retentionLimit) ?? RETENTION_OPTIONS[0];
+  }
+  return patch;
+}
+
 /** Per-user backup frequency and retention (hours); defaults apply until the user saves. */
 export function settings(deps: { store: SettingsStore; plans: PlanSource; events: OrchestratorEvents }) {
   const { store } = deps;
@@ -62,6 +81,24 @@ export function settings(deps: { store: SettingsStore; plans: PlanSource; events
         Object.fromEntries(changes.map((k) => [k, patch[k]])),
         DEFAULT_SETTINGS,
       );
+      const was = before ?? DEFAULT_SETTINGS;
+      const event: EventMap['settings.backup.updated'] = { userId };
+      if (was.frequency !== after.frequency) event.frequency = { from: was.frequency, to: after.frequency };
+      if (was.retention !== after.retention) event.retention = { from: was.retention, to: after.retention };
+      if (event.frequency || event.retention) await deps.events.publish('settings.backup.updated', event);
+      return after;
+    },
+
+    /**
+     * After a plan change (auth.user.plan_changed): a schedule the new plan does not allow is
+     * clamped and saved, so Settings shows what actually runs. Re-running it changes nothing.
+     */
+    async clampToPlan(userId: string): Promise<SettingsRecord> {
+      const current = await store.get(userId);
+      if (!current) return { ...DEFAULT_SETTINGS };
+      const patch = clampSettingsToPlan(current, await deps.plans.planOf(userId));
+      if (!Object.keys(patch).length) return current;
+      const { before, after } = await store.save(userId, patch, DEFAULT_SETTINGS);
       const was = before ?? DEFAULT_SETTINGS;
       const event: EventMap['settings.backup.updated'] = { userId };
       if (was.frequency !== after.frequency) event.frequency = { from: was.frequency, to: after.frequency };

@@ -75,6 +75,23 @@ describe('the scheduled-backup worker', () => {
     await expect(w.scheduler.tick()).resolves.toBe(0);
   });
 
+  it('sends nothing for a banned (or deleted) account, even while its agent still counts as active', async () => {
+    const { w, agentId } = await world();
+    w.suspended.add(USER);
+    await w.scheduler.tick();
+    await expect(work(w)).resolves.toEqual(['suspended']);
+    expect(w.events.of('agent.command.requested')).toHaveLength(0);
+    expect(w.stores.backups.rows.size).toBe(0);
+    // Marked handled: the slot is not enqueued again, and after an unban the next slot runs.
+    await expect(w.scheduler.tick()).resolves.toBe(0);
+    w.suspended.delete(USER);
+    w.clock.advance(24 * HOUR);
+    await w.beat(agentId);
+    await w.scheduler.tick();
+    await expect(work(w, 1)).resolves.toEqual(['created']);
+    expect(w.events.of('agent.command.requested')).toHaveLength(1);
+  });
+
   it('runs once per slot across slot boundaries, with two replicas ticking', async () => {
     const { w, agentId } = await world();
     await w.settings.update(USER, { frequency: 1 });

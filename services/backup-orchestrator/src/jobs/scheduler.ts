@@ -1,5 +1,5 @@
 import type { EventMap, Logger } from '@coffer/common';
-import type { PlanSource } from '../clients.js';
+import type { AccountSource, PlanSource } from '../clients.js';
 import { scheduleMessageId, type OrchestratorEvents } from '../events.js';
 import type { Backups } from '../domain/backups.js';
 import type { Databases } from '../domain/databases.js';
@@ -16,6 +16,7 @@ export type DueOutcome =
   | 'has-backup'
   | 'inactive'
   | 'plan-interval'
+  | 'suspended'
   | 'no-agent';
 
 /**
@@ -40,6 +41,8 @@ export function scheduler(deps: {
   databases: Pick<Databases, 'list'>;
   dispatch: Pick<Dispatcher, 'pickAgent'>;
   plans: PlanSource;
+  /** Banned (or deleted) accounts get no scheduled backup; asked once per due slot, not per tick. */
+  accounts?: AccountSource;
   events: OrchestratorEvents;
   now: () => Date;
   /** Milliseconds in one frequency hour (3,600,000 except in tests). */
@@ -97,6 +100,13 @@ export function scheduler(deps: {
       if ((await stores.backups.startedSince(userId, databaseName, start)).length) {
         await handled();
         return 'has-backup';
+      }
+      // The gateway closes a banned owner's agents at once, but one may still count as active
+      // until its disconnect is recorded: the ban is read fresh here, so nothing is sent to it.
+      if (await deps.accounts?.suspended(userId)) {
+        await handled();
+        deps.log.info({ userId, databaseName, slot }, 'scheduled backup skipped: the account is suspended');
+        return 'suspended';
       }
       const plan = await deps.plans.planOf(userId);
       const view = (await deps.databases.list(userId, plan)).find((d) => d.name === databaseName);

@@ -1,5 +1,5 @@
 import { USER, testWorld } from '../test-world';
-import { judgeHeartbeat, judgeRunning } from './watchdog';
+import { judgeHeartbeat, judgeRunning, RECONNECT_GRACE_MS } from './watchdog';
 
 const limits = { commandTimeoutMs: 60_000, heartbeatTimeoutMs: 60_000, jobMaxHours: 24 };
 const now = new Date('2025-06-02T10:00:00Z');
@@ -25,12 +25,20 @@ describe('judging a running job', () => {
     );
   });
 
-  it('fails it when the agent disconnected more than the timeout ago', () => {
-    const gone = agent({ connected: false, lastSeen: ago(30_000), disconnectedAt: ago(61_000) });
-    expect(judgeRunning(job, gone, now, limits)).toMatch(/^Agent stopped responding/);
-    expect(
-      judgeRunning(job, agent({ connected: false, disconnectedAt: ago(10_000) }), now, limits),
-    ).toBeNull();
+  it('fails it when the agent disconnected and did not reconnect within the grace, saying so', () => {
+    const gone = agent({ connected: false, lastSeen: ago(16_000), disconnectedAt: ago(16_000) });
+    expect(judgeRunning(job, gone, now, limits)).toBe(
+      'The agent disconnected during the backup and did not reconnect within 15 s',
+    );
+    expect(judgeRunning(job, gone, now, limits, 'restore')).toBe(
+      'The agent disconnected during the restore and did not reconnect within 15 s',
+    );
+    expect(judgeRunning(job, gone, now, { ...limits, reconnectGraceMs: 30_000 })).toBeNull();
+  });
+
+  it('leaves it alone while a disconnected agent may still reconnect (a network blip)', () => {
+    const blip = agent({ connected: false, lastSeen: ago(14_000), disconnectedAt: ago(14_000) });
+    expect(judgeRunning(job, blip, now, limits)).toBeNull();
   });
 
   it('fails it when the agent was removed, or after the maximum duration', () => {
@@ -127,6 +135,35 @@ describe('the watchdog', () => {
     w.clock.advance(10_000);
     await w.beat(agentId, [b.id]);
     expect(w.stores.backups.rows.get(b.id)).toMatchObject({ status: 'in-progress', absentSince: null });
+  });
+
+  it('fails the running job of an agent that vanished once the reconnect grace has passed', async () => {
+    const { w, agentId } = await world();
+    const b = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.agents.disconnected(USER, agentId);
+    w.clock.advance(RECONNECT_GRACE_MS);
+    await expect(w.watchdog.tick()).resolves.toBe(0);
+    w.clock.advance(1_000);
+    await expect(w.watchdog.tick()).resolves.toBe(1);
+    expect(w.stores.backups.rows.get(b.id)).toMatchObject({
+      status: 'failed',
+      error: 'The agent disconnected during the backup and did not reconnect within 15 s',
+    });
+    expect(w.events.of('backup.backup.failed')).toHaveLength(1);
+  });
+
+  it('keeps the job of an agent that reconnects within the grace', async () => {
+    const { w, agentId } = await world();
+    const b = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.agents.disconnected(USER, agentId);
+    w.clock.advance(3_000);
+    expect(await w.connectAgent(['shop'])).toBe(agentId); // the same instance registers again
+    w.clock.advance(RECONNECT_GRACE_MS);
+    await w.beat(agentId, [b.id]);
+    await expect(w.watchdog.tick()).resolves.toBe(0);
+    expect(w.stores.backups.rows.get(b.id)!.status).toBe('in-progress');
   });
 
   it('watches restores the same way', async () => {

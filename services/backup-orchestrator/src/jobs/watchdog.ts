@@ -8,17 +8,34 @@ export const ABSENT_AFTER_START_MS = 30_000;
 /** ...and only after a second heartbeat at least this much later still lacks it (a finishing job may just have left the list). */
 export const ABSENT_CONFIRM_MS = 10_000;
 
+/**
+ * How long an agent whose socket closed may take to come back before its running jobs fail. A
+ * network blip or a gateway restart costs the agent a reconnect of a second or a few (its jobs
+ * carry on meanwhile: the upload is plain HTTP and its reports wait for the socket), while an agent
+ * that was killed never comes back; so the jobs of a vanished agent fail after this grace rather
+ * than after the heartbeat timeout.
+ */
+export const RECONNECT_GRACE_MS = 15_000;
+
 export const UNACKNOWLEDGED = 'Agent did not acknowledge the command';
 export const NO_LONGER_RUNNING = 'The agent is no longer running this job (it may have restarted)';
 export const AGENT_REMOVED = 'Agent stopped responding (the agent was removed)';
 export const stoppedResponding = (lastSeen: Date) =>
   `Agent stopped responding (last seen ${lastSeen.toISOString()})`;
 export const tookTooLong = (hours: number) => `The job did not finish within ${hoursText(hours)}`;
+export const disconnectedDuring = (kind: JobKind, graceMs: number) =>
+  `The agent disconnected during the ${kind} and did not reconnect within ${Math.round(graceMs / 1000)} s`;
+export const stoppedBefore = (kind: JobKind, restarting: boolean) =>
+  `The agent ${restarting ? 'restarted' : 'was stopped'} before the ${kind} could start`;
+
+type JobKind = WatchedJobs['kind'];
 
 export interface WatchdogLimits {
   commandTimeoutMs: number;
   heartbeatTimeoutMs: number;
   jobMaxHours: number;
+  /** RECONNECT_GRACE_MS unless set. */
+  reconnectGraceMs?: number;
 }
 
 /** Why an in-progress job must fail now, or null while its agent is alive and within bounds. */
@@ -27,15 +44,14 @@ export function judgeRunning(
   agent: Pick<AgentRecord, 'connected' | 'lastSeen' | 'disconnectedAt' | 'retired'> | null,
   now: Date,
   limits: WatchdogLimits,
+  kind: JobKind = 'backup',
 ): string | null {
   if (!agent || agent.retired) return AGENT_REMOVED;
   const t = now.getTime();
-  const silent = t - agent.lastSeen.getTime() > limits.heartbeatTimeoutMs;
-  const goneAway =
-    !agent.connected &&
-    agent.disconnectedAt &&
-    t - agent.disconnectedAt.getTime() > limits.heartbeatTimeoutMs;
-  if (silent || goneAway) return stoppedResponding(agent.lastSeen);
+  const grace = limits.reconnectGraceMs ?? RECONNECT_GRACE_MS;
+  if (!agent.connected && agent.disconnectedAt && t - agent.disconnectedAt.getTime() > grace)
+    return disconnectedDuring(kind, grace);
+  if (t - agent.lastSeen.getTime() > limits.heartbeatTimeoutMs) return stoppedResponding(agent.lastSeen);
   const started = (job.startedAt ?? job.createdAt).getTime();
   if (t - started > limits.jobMaxHours * 3_600_000) return tookTooLong(limits.jobMaxHours);
   return null;
@@ -88,12 +104,29 @@ export function watchdog(deps: {
             failed++;
         }
         for (const job of await jobs.running()) {
-          const reason = judgeRunning(job, await agentOf(job.agentId), now, limits);
+          const reason = judgeRunning(job, await agentOf(job.agentId), now, limits, jobs.kind);
           if (!reason) continue;
           if (await jobs.fail({ id: job.id }, reason, ['in-progress'])) {
             failed++;
             deps.log.info({ kind: jobs.kind, jobId: job.id, reason }, 'job failed by the watchdog');
           }
+        }
+      }
+      return failed;
+    },
+
+    /**
+     * The agent said it is leaving: the commands it has not taken yet will not run, so their jobs
+     * fail now. The jobs it runs are stopped by the agent itself, which reports each with its own
+     * reason before it closes the socket (what it cannot report, the reconnect grace catches).
+     */
+    async agentLeaving(agentId: string, restarting: boolean): Promise<number> {
+      let failed = 0;
+      for (const jobs of deps.jobs) {
+        for (const job of await jobs.ofAgent(agentId)) {
+          if (job.status !== 'pending') continue;
+          if (await jobs.fail({ id: job.id, agentId }, stoppedBefore(jobs.kind, restarting), ['pending']))
+            failed++;
         }
       }
       return failed;

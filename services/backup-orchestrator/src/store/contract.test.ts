@@ -276,10 +276,15 @@ describe.each([
   describe('restores', () => {
     it('lists newest first and finds the active ones by backup and by database', async () => {
       const [a, b, c] = ids('a', 'b', 'c') as [string, string, string];
-      await stores.restores.insert(newRestore(a, 0, { status: 'completed' }));
+      await stores.restores.insert(newRestore(a, 0, { status: 'completed', backupTimestamp: hours(-1) }));
       await stores.restores.insert(newRestore(b, 1));
       await stores.restores.insert(newRestore(c, 2, { status: 'in-progress', databaseName: 'crm' }));
       expect((await stores.restores.list(USER, 10)).map((x) => x.id)).toEqual([c, b, a]);
+      expect((await stores.restores.list(USER, 10)).map((x) => x.backupTimestamp ?? null)).toEqual([
+        null,
+        null,
+        hours(-1),
+      ]);
       expect((await stores.restores.activeForBackup('f'.repeat(24))).map((x) => x.id).sort()).toEqual([b, c]);
       expect((await stores.restores.activeForDatabase(USER, 'shop')).map((x) => x.id)).toEqual([b]);
       expect(

@@ -58,6 +58,8 @@ export interface BackupRecord extends JobRecord {
 export interface RestoreRecord extends JobRecord {
   status: JobStatus;
   backupId: string;
+  /** When the restored backup was taken; null on restores recorded before it was kept. */
+  backupTimestamp?: Date | null;
   documentsRestored: number;
   documentsFailed: number;
 }

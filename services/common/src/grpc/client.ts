@@ -1,5 +1,7 @@
 import {
   credentials,
+  InterceptingCall,
+  type Interceptor,
   type Client,
   type ClientUnaryCall,
   type Metadata,
@@ -7,6 +9,8 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { fromServiceError } from '../errors.js';
+import { currentRequestId, REQUEST_ID_HEADER } from '../observability/context.js';
+import { grpcClientHandling, grpcCodeName, grpcPathLabels } from '../observability/metrics.js';
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -27,6 +31,27 @@ export type PromiseClient<C> = {
 
 const DEFAULT_DEADLINE_MS = 10_000;
 
+/**
+ * Every call of a client, the raw streaming ones included: carries the current request's id in
+ * `x-request-id` metadata (so the callee logs it) and times the call by method and status code.
+ */
+export const observeCalls: Interceptor = (options, nextCall) => {
+  // Read now, while the caller's context is current.
+  const requestId = currentRequestId();
+  const end = grpcClientHandling().startTimer(grpcPathLabels(options.method_definition.path));
+  return new InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      if (requestId) metadata.set(REQUEST_ID_HEADER, requestId);
+      next(metadata, {
+        onReceiveStatus(status, nextStatus) {
+          end({ grpc_code: grpcCodeName(status.code) });
+          nextStatus(status);
+        },
+      });
+    },
+  });
+};
+
 /** Creates a client of a generated service for `address` whose calls return promises. */
 export function grpcClient<C extends Client>(
   Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
@@ -38,6 +63,7 @@ export function grpcClient<C extends Client>(
     // A name with several addresses (a headless Kubernetes Service) spreads calls over all of them
     // instead of pinning every call to the first pod's connection.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+    interceptors: [observeCalls],
   });
   const wrapped: Record<string, unknown> = { close: () => client.close(), raw: client };
   const proto = Object.getPrototypeOf(client) as Record<string, unknown>;

@@ -1,7 +1,11 @@
 import {
   Server,
   ServerCredentials,
+  status as GrpcStatus,
+  type MethodDefinition,
   type ServiceDefinition,
+  type ServerErrorResponse,
+  type StatusObject,
   type UntypedServiceImplementation,
   type sendUnaryData,
   type ServerUnaryCall,
@@ -9,6 +13,8 @@ import {
 import { health } from '@coffer/proto';
 import { AppError, toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../observability/context.js';
+import { grpcCodeName, grpcPathLabels, grpcServerHandling } from '../observability/metrics.js';
 
 /** Handlers written as async functions: return the answer or throw (an AppError for the caller). */
 export type AsyncUnaryHandlers<Impl> = {
@@ -31,16 +37,77 @@ export function unaryHandlers<Impl>(
     handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>,
   )) {
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
+      const started = performance.now();
+      // One line per call, in the caller's request (startGrpcServer set it): the service side of
+      // the gateway's access log. Request and answer stay out: they hold passwords and tokens.
+      const done = (code: number) =>
+        log.info(
+          {
+            rpc: name,
+            grpcCode: grpcCodeName(code),
+            durationMs: Math.round((performance.now() - started) * 10) / 10,
+          },
+          'rpc',
+        );
       fn(call.request, call).then(
-        (res) => cb(null, res),
+        (res) => {
+          done(GrpcStatus.OK);
+          cb(null, res);
+        },
         (err: unknown) => {
           if (!(err instanceof AppError)) log.error({ err, rpc: name }, 'rpc failed');
-          cb(toServiceError(err));
+          const serviceError = toServiceError(err);
+          done(serviceError.code ?? GrpcStatus.UNKNOWN);
+          cb(serviceError);
         },
       );
     };
   }
   return impl as Impl & UntypedServiceImplementation;
+}
+
+type AnyHandler = (call: ObservedCall, cb?: AnyCallback) => void;
+type AnyCallback = (err: Partial<StatusObject> | ServerErrorResponse | null, ...rest: unknown[]) => void;
+interface ObservedCall {
+  metadata: { get(key: string): unknown[] };
+  once(event: string, listener: (arg?: unknown) => void): unknown;
+}
+
+/**
+ * Runs a method's handler inside the caller's request (its `x-request-id`, or a new one) so every
+ * line it logs and every call or event it makes carries that id, and times it by status code.
+ */
+export function observeHandler(
+  definition: MethodDefinition<unknown, unknown>,
+  handler: AnyHandler,
+): AnyHandler {
+  const labels = grpcPathLabels(definition.path);
+  return (call, cb) => {
+    const end = grpcServerHandling().startTimer(labels);
+    let ended = false;
+    const finish = (code: number | undefined) => {
+      if (ended) return;
+      ended = true;
+      end({ grpc_code: grpcCodeName(code) });
+    };
+    const ctx = { requestId: requestIdFrom(call.metadata.get(REQUEST_ID_HEADER)) };
+    // A caller that gives up (a cancelled upload) gets no answer: counted as CANCELLED.
+    call.once('cancelled', () => finish(GrpcStatus.CANCELLED));
+    if (!definition.responseStream) {
+      // Unary and client-streaming methods answer once, through the callback.
+      runInRequest(ctx, () =>
+        handler(call, (err, ...rest) => {
+          finish(err ? (err.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK);
+          cb!(err, ...rest);
+        }),
+      );
+      return;
+    }
+    // Streaming answers end with the stream: finished or failed (an emitted error).
+    call.once('finish', () => finish(GrpcStatus.OK));
+    call.once('error', (err) => finish((err as { code?: number } | undefined)?.code ?? GrpcStatus.UNKNOWN));
+    runInRequest(ctx, () => handler(call));
+  };
 }
 
 export interface GrpcServer {
@@ -56,7 +123,17 @@ export async function startGrpcServer(
 ): Promise<GrpcServer> {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   let serving = true;
-  for (const s of services) server.addService(s.definition, s.impl);
+  for (const s of services) {
+    const impl: UntypedServiceImplementation = {};
+    for (const [name, fn] of Object.entries(s.impl)) {
+      const definition = s.definition[name];
+      // grpc-js types each call kind apart; the wrapper treats them alike (see observeHandler).
+      impl[name] = definition
+        ? (observeHandler(definition, fn as unknown as AnyHandler) as unknown as typeof fn)
+        : fn;
+    }
+    server.addService(s.definition, impl);
+  }
   const healthImpl: health.HealthServer = {
     check: (_call, cb) =>
       cb(null, {

@@ -19,10 +19,30 @@ import {
   type StreamName,
 } from '../events.js';
 import type { Logger } from '../logger.js';
+import {
+  currentRequestId,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
+  runInRequest,
+} from '../observability/context.js';
+import { watchConsumerLag } from '../observability/metrics.js';
+import { injectTraceContext, withConsumerSpan } from '../observability/trace-context.js';
 
 const NS_PER_HOUR = 3_600_000_000_000;
+
 // Window in which JetStream drops a second publish of the same message id.
 const DUPLICATE_WINDOW_NS = 2 * 60 * 1_000_000_000;
+
+/**
+ * Headers every published message carries besides its own: the current request's id (the consumer
+ * logs under it) and, with tracing on, the trace context.
+ */
+function propagationHeaders(h = headers()): ReturnType<typeof headers> {
+  const requestId = currentRequestId();
+  if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+  injectTraceContext(h);
+  return h;
+}
 
 export interface Consumption {
   stop(): Promise<void>;
@@ -111,6 +131,7 @@ export async function connectEventBus(opts: {
       };
       const h = headers();
       h.set('Coffer-Event', subject);
+      propagationHeaders(h);
       await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id, headers: h });
     },
 
@@ -130,6 +151,7 @@ export async function connectEventBus(opts: {
         await jsm.consumers.add(stream, config);
       }
       const consumer = await js.consumers.get(stream, durable);
+      const unwatch = watchConsumerLag(stream, durable, (st, c) => jsm.consumers.info(st, c));
       const messages = await consumer.consume({ max_messages: 64 });
       const done = (async () => {
         for await (const m of messages) {
@@ -142,18 +164,30 @@ export async function connectEventBus(opts: {
             m.term();
             continue;
           }
+          // An event with no request behind it (a timer, an older publisher) gets an id of its own.
+          const ctx = { requestId: requestIdFrom(m.headers?.get(REQUEST_ID_HEADER)) };
           try {
-            await handler(event);
+            await runInRequest(ctx, () =>
+              withConsumerSpan(`${m.subject} process`, m.headers, { 'messaging.system': 'nats' }, () =>
+                handler(event),
+              ),
+            );
             m.ack();
           } catch (err) {
             // Redelivered later; handlers are idempotent, so a partial first attempt is harmless.
-            opts.log.warn({ err, subject: m.subject, eventId: event.id }, 'event handler failed; will retry');
+            runInRequest(ctx, () =>
+              opts.log.warn(
+                { err, subject: m.subject, eventId: event.id },
+                'event handler failed; will retry',
+              ),
+            );
             m.nak(5_000);
           }
         }
       })();
       const c: Consumption = {
         async stop() {
+          unwatch();
           await messages.close();
           await done;
           consumptions.delete(c);
@@ -164,7 +198,8 @@ export async function connectEventBus(opts: {
     },
 
     publishLive(subject, data) {
-      nc.publish(subject, JSON.stringify(data));
+      const h = propagationHeaders();
+      nc.publish(subject, JSON.stringify(data), h.keys().length > 0 ? { headers: h } : undefined);
     },
 
     subscribeLive(subject, queue, handler) {
@@ -174,7 +209,10 @@ export async function connectEventBus(opts: {
           if (err) return;
           try {
             // Only gateways publish live subjects, with publishLive: the payload is typed there.
-            handler(msg.json<EventMap[typeof subject]>());
+            const data = msg.json<EventMap[typeof subject]>();
+            runInRequest({ requestId: requestIdFrom(msg.headers?.get(REQUEST_ID_HEADER)) }, () =>
+              handler(data),
+            );
           } catch (e) {
             opts.log.warn({ err: e, subject }, 'live message handler failed');
           }

@@ -64,19 +64,36 @@ export async function startCommandRelay(deps: {
 }
 
 /**
- * `auth.user.api_key_regenerated`: the old key stops working at once, so every socket opened with
- * it goes too (the gateways share one durable consumer; the Redis adapter reaches every gateway).
- * Each closed socket is recorded as a disconnect as usual, and the agent's reconnect is refused
- * with INVALID_API_KEY until it is given the new key.
+ * The owner's access ended or changed: `auth.user.api_key_regenerated` (the old key stops working),
+ * `auth.user.ban_changed` to banned, `auth.user.deleted`. Every socket opened with the owner's key
+ * goes at once (the gateways share one durable consumer; the Redis adapter reaches every gateway),
+ * each is recorded as a disconnect as usual, and the reconnect is refused at the handshake
+ * (INVALID_API_KEY for a replaced key or a deleted account, ACCOUNT_SUSPENDED for a ban), which
+ * reads the account fresh from auth.
  */
-export async function startKeyRevocation(deps: { bus: EventBus; sockets: AgentSockets; log: Logger }) {
+export async function startAccessRevocation(deps: {
+  bus: EventBus;
+  sockets: AgentSockets;
+  log: Logger;
+  /** Drops this gateway's cached account state so the user's next request sees the change. */
+  forget?: (userId: string) => void;
+}) {
   return deps.bus.consume({
     stream: 'AUTH',
     durable: 'gateway-agent-keys',
-    subjects: ['auth.user.api_key_regenerated'],
-    handler: async ({ data }) => {
-      deps.sockets.disconnectUser(data.userId);
-      deps.log.info({ userId: data.userId }, "API key replaced: the user's agents were disconnected");
+    subjects: ['auth.user.api_key_regenerated', 'auth.user.ban_changed', 'auth.user.deleted'],
+    handler: async (event) => {
+      const { userId } = event.data;
+      if (event.subject === 'auth.user.ban_changed' && !event.data.isBanned) return;
+      deps.forget?.(userId);
+      deps.sockets.disconnectUser(userId);
+      const why =
+        event.subject === 'auth.user.api_key_regenerated'
+          ? 'API key replaced'
+          : event.subject === 'auth.user.deleted'
+            ? 'account deleted'
+            : 'account suspended';
+      deps.log.info({ userId, why }, "the user's agents were disconnected");
     },
   });
 }

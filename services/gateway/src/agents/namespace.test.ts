@@ -12,7 +12,7 @@ import { refusalCodeOf, type ReportAck } from '@coffer/contracts';
 import { orchestrator } from '@coffer/proto';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
-import { startKeyRevocation } from './commands';
+import { startAccessRevocation } from './commands';
 import { agentRoom, agentSockets, agentsOfRoom, startAgentNamespace, type AgentNamespace } from './namespace';
 
 type Ack = (answer: ReportAck) => void;
@@ -80,6 +80,75 @@ describe('agent namespace: agent:update', () => {
     await expect(
       emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
     ).resolves.toEqual({ ok: false, error: 'Agent not found' });
+  });
+});
+
+describe('agent namespace: agent:leaving', () => {
+  /** One connected agent whose orchestrator calls are recorded in order. */
+  function agentWith(orchestratorCalls: Record<string, jest.Mock>) {
+    const listeners = new Map<string, (payload: unknown, ack?: Ack) => void>();
+    let connection: ((socket: unknown) => void) | undefined;
+    const nsp = { use: () => {}, on: (_e: string, l: (socket: unknown) => void) => (connection = l) };
+    startAgentNamespace({
+      io: { of: () => nsp } as unknown as Server,
+      identity: {} as Identity,
+      clients: { orchestrator: orchestratorCalls } as unknown as Clients,
+      bus: {} as EventBus,
+      log: createLogger('test', 'silent'),
+    });
+    connection!({
+      data: { userId: USER, agentId: AGENT, databases: [] },
+      join: async () => {},
+      emit: () => {},
+      on: (event: string, l: (payload: unknown, ack?: Ack) => void) => listeners.set(event, l),
+    });
+    return (event: string, payload: unknown) =>
+      new Promise<Parameters<Ack>[0]>((resolve) => listeners.get(event)!(payload, resolve));
+  }
+
+  it('tells the orchestrator, and acknowledges once it is recorded', async () => {
+    const agentLeaving = jest.fn().mockResolvedValue({});
+    const emit = agentWith({ agentLeaving });
+    await expect(emit('agent:leaving', {})).resolves.toEqual({ ok: true });
+    await expect(emit('agent:leaving', { restarting: true })).resolves.toEqual({ ok: true });
+    expect(agentLeaving.mock.calls).toEqual([
+      [{ userId: USER, agentId: AGENT, restarting: false }],
+      [{ userId: USER, agentId: AGENT, restarting: true }],
+    ]);
+  });
+
+  it('records a heartbeat already on its way first, and relays none after it', async () => {
+    const order: string[] = [];
+    let finishHeartbeat!: () => void;
+    const agentHeartbeat = jest.fn(
+      () =>
+        new Promise<object>((resolve) => {
+          finishHeartbeat = () => {
+            order.push('heartbeat');
+            resolve({});
+          };
+        }),
+    );
+    const agentLeaving = jest.fn(async () => {
+      order.push('leaving');
+      return {};
+    });
+    const emit = agentWith({ agentHeartbeat, agentLeaving });
+    const beat = emit('heartbeat', { runningJobs: [], databases: ['shop'] });
+    const left = emit('agent:leaving', {});
+    await new Promise((r) => setImmediate(r));
+    expect(agentLeaving).not.toHaveBeenCalled();
+    finishHeartbeat();
+    await expect(beat).resolves.toEqual({ ok: true });
+    await expect(left).resolves.toEqual({ ok: true });
+    await expect(emit('heartbeat', { runningJobs: [], databases: ['shop'] })).resolves.toEqual({ ok: true });
+    expect(order).toEqual(['heartbeat', 'leaving']);
+    expect(agentHeartbeat).toHaveBeenCalledTimes(1);
+  });
+
+  it("passes on the orchestrator's refusal (an older orchestrator does not know the call)", async () => {
+    const emit = agentWith({ agentLeaving: jest.fn().mockRejectedValue(notFound('Agent not found')) });
+    await expect(emit('agent:leaving', {})).resolves.toEqual({ ok: false, error: 'Agent not found' });
   });
 });
 
@@ -216,16 +285,44 @@ describe('agent namespace: rooms', () => {
     // Before the namespace starts there is nothing to close.
     expect(() => agentSockets(() => undefined).disconnectUser(USER)).not.toThrow();
 
-    let handler: ((e: { data: { userId: string } }) => Promise<void>) | undefined;
+  });
+
+  it("closes all of a user's agents when their key is replaced, they are banned or deleted; not on an unban", async () => {
+    const closed: string[] = [];
+    const forgotten: string[] = [];
+    const sockets = { disconnectAgent: () => {}, disconnectUser: (u: string) => closed.push(u) };
+    let handler: ((e: { subject: string; data: object }) => Promise<void>) | undefined;
     const bus = {
       consume: async (o: { stream: string; subjects: string[]; handler: typeof handler }) => {
-        expect(o).toMatchObject({ stream: 'AUTH', subjects: ['auth.user.api_key_regenerated'] });
+        expect(o.stream).toBe('AUTH');
+        expect([...o.subjects].sort()).toEqual([
+          'auth.user.api_key_regenerated',
+          'auth.user.ban_changed',
+          'auth.user.deleted',
+        ]);
         handler = o.handler;
         return { stop: async () => {} };
       },
     } as unknown as EventBus;
-    await startKeyRevocation({ bus, sockets, log: createLogger('test', 'silent') });
-    await handler!({ data: { userId: 'eeeeeeeeeeeeeeeeeeeeeeee' } });
-    expect(closed.at(-1)).toEqual(['agents-of:eeeeeeeeeeeeeeeeeeeeeeee', true]);
+    await startAccessRevocation({
+      bus,
+      sockets,
+      log: createLogger('test', 'silent'),
+      forget: (u) => forgotten.push(u),
+    });
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => x.repeat(24));
+    await handler!({ subject: 'auth.user.api_key_regenerated', data: { userId: a } });
+    await handler!({
+      subject: 'auth.user.ban_changed',
+      data: { userId: b, isBanned: true, banReason: 'abuse', actorId: d },
+    });
+    await handler!({
+      subject: 'auth.user.ban_changed',
+      data: { userId: c, isBanned: false, banReason: null, actorId: d },
+    });
+    await handler!({ subject: 'auth.user.deleted', data: { userId: d, actorId: d } });
+    expect(closed).toEqual([a, b, d]);
+    // The gateway's cached account state goes too, so the next request sees the ban at once.
+    expect(forgotten).toEqual([a, b, d]);
   });
 });

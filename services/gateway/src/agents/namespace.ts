@@ -1,5 +1,12 @@
 import type { Namespace, Server } from 'socket.io';
-import { AppError, agentUpdateStatus, PROGRESS_SUBJECTS, type EventBus, type Logger } from '@coffer/common';
+import {
+  AppError,
+  agentsConnected,
+  agentUpdateStatus,
+  PROGRESS_SUBJECTS,
+  type EventBus,
+  type Logger,
+} from '@coffer/common';
 import {
   AGENT_NAMESPACE,
   agentEventSchemas,
@@ -89,11 +96,13 @@ export function startAgentNamespace(deps: {
       .catch((err: unknown) => next(refusalFor(err)));
   });
 
+  agentsConnected(); // exported (as 0) from the start: "no agent connected" must be a value, not an absence
   nsp.on('connection', (socket) => {
     const { userId, agentId, databases } = socket.data;
     void socket.join([agentRoom(agentId), agentsOfRoom(userId)]);
     socket.emit('registered', { agentId, databases });
     deps.log.info({ userId, agentId }, 'agent connected');
+    agentsConnected().inc();
 
     // Every report is validated, then relayed; acknowledged events answer once the orchestrator has
     // it. The payload is typed by the contract but arrives untrusted: only the parsed one is relayed.
@@ -124,7 +133,21 @@ export function startAgentNamespace(deps: {
       });
     };
 
-    on('heartbeat', (p) => orchestrator.agentHeartbeat({ userId, agentId, ...p }));
+    // Once the agent said it is leaving, a heartbeat (one already on its way) must not make it
+    // active again: the leaving waits for the heartbeat being relayed, and later ones are dropped.
+    let leaving = false;
+    let lastHeartbeat: Promise<unknown> = Promise.resolve();
+    on('heartbeat', (p) => {
+      if (leaving) return;
+      lastHeartbeat = orchestrator.agentHeartbeat({ userId, agentId, ...p });
+      return lastHeartbeat;
+    });
+    on('agent:leaving', async (p) => {
+      leaving = true;
+      await lastHeartbeat.catch(() => undefined);
+      await orchestrator.agentLeaving({ userId, agentId, restarting: p.restarting ?? false });
+      deps.log.info({ userId, agentId, restarting: p.restarting ?? false }, 'agent leaving');
+    });
     on('backup:progress', (p) =>
       deps.bus.publishLive(PROGRESS_SUBJECTS.backup, {
         userId,
@@ -154,6 +177,7 @@ export function startAgentNamespace(deps: {
     );
 
     socket.on('disconnect', () => {
+      agentsConnected().dec();
       void (async () => {
         // A quick reconnect may already hold a socket (here or on another gateway): then it's still online.
         const others = await nsp.in(agentRoom(agentId)).fetchSockets();

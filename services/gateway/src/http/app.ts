@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@coffer/common';
+import { observeRequests, resumeRequestContext } from './access-log.js';
 import { downloadsRouter } from './downloads.js';
 import { apiNotFound, errorHandler } from './errors.js';
 import { API_VERSION, JSON_BODY_LIMIT, openApiDocument } from './openapi.js';
@@ -27,6 +28,7 @@ export function createApp(deps: {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(deps.trustProxy));
+  app.use(observeRequests(deps.log));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -46,6 +48,7 @@ export function createApp(deps: {
 
   const api = Router();
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  api.use(resumeRequestContext);
   const doc = openApiDocument(deps.routes.specs, API_VERSION);
   api.get('/api/openapi.json', (_req, res) => {
     res.json(doc);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ErrorKind } from '@coffer/contracts';
 import { forbidden, parseInput } from '@coffer/common';
 import type { AgentCaller, Caller, Identity } from './identity.js';
+import { noteCaller } from './access-log.js';
 
 /** Who may call: anyone, a signed-in user, an admin, or an agent with its owner's API key. */
 export type Access = 'public' | 'user' | 'admin' | 'agent';
@@ -95,6 +96,7 @@ export class RouteTable {
           caller = await this.identity.fromToken(token);
           if (spec.access === 'admin' && caller.role !== 'admin') throw forbidden('Admin access required');
         }
+        noteCaller(res, caller?.id);
         const ctx: RouteContext<unknown, unknown, unknown, Record<string, unknown>> = {
           params: spec.params ? parseInput(spec.params, req.params) : {},
           query: spec.query ? parseInput(spec.query, req.query) : {},

@@ -10,7 +10,9 @@ import { agentDataRoutes } from './agent-data.js';
 import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
 import { backupRoutes } from './backups.js';
+import { kbRoutes } from './kb.js';
 import { settingsRoutes } from './settings.js';
+import { siteRoutes } from './site.js';
 import { userRoutes } from './user.js';
 
 export interface ApiRouteDeps {
@@ -27,12 +29,20 @@ export interface ApiRouteDeps {
 export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
   const { clients } = deps;
   authRoutes(t, { clients, config: deps.config, rateLimit: deps.rateLimit });
-  userRoutes(t, { clients, storageUsed: deps.storageUsed });
+  userRoutes(t, {
+    clients,
+    storageUsed: deps.storageUsed,
+    identity: deps.identity,
+    rateLimit: deps.rateLimit,
+    config: deps.config,
+  });
   settingsRoutes(t, { clients });
   backupRoutes(t, { clients });
   agentRoutes(t, { clients, sockets: deps.sockets });
   agentDataRoutes(t, { clients, log: deps.log });
   adminRoutes(t, { clients, identity: deps.identity, sockets: deps.sockets });
+  kbRoutes(t, { clients, identity: deps.identity });
+  siteRoutes(t, { config: deps.config });
   return t;
 }
 

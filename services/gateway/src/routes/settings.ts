@@ -21,6 +21,11 @@ const settingsView = z
     retention: z.number().describe('hours'),
     notifications: notificationsView,
     email: z.string().describe('where notifications go'),
+    pendingEmail: z
+      .string()
+      .optional()
+      .describe('a new notification address waiting for its owner to open the link mailed to it'),
+    pendingEmailExpiresAt: z.string().optional().describe('when the link to pendingEmail stops working'),
   })
   .meta({ id: 'Settings' });
 
@@ -42,8 +47,11 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
         agentDisconnection: prefs.agentDisconnection,
       },
       email: prefs.email || caller.email,
+      pendingEmail: prefs.pendingEmail,
+      pendingEmailExpiresAt: prefs.pendingEmailExpiresAt,
     };
   };
+  const account = (caller: Caller) => ({ userId: caller.id, accountEmail: caller.email, name: caller.name });
 
   t.add({
     method: 'get',
@@ -60,7 +68,8 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     method: 'put',
     path: '/api/settings',
     operationId: 'updateSettings',
-    summary: 'Change backup frequency, retention and notification toggles (bounded by the plan)',
+    summary:
+      'Change backup frequency, retention and notification toggles (bounded by the plan); a new notification email is mailed a confirmation link and used once confirmed',
     tag: 'settings',
     access: 'user',
     body: z.object({
@@ -88,6 +97,8 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     errors: {
       FORBIDDEN:
         "the frequency or retention is beyond the plan's (code PLAN_FREQUENCY_LIMIT or PLAN_RETENTION_LIMIT)",
+      LIMIT_REACHED: 'a confirmation email was sent a few seconds ago',
+      UNAVAILABLE: 'the mail server is not reachable, so the confirmation email could not be sent',
     },
     handler: async ({ caller, body }) => {
       if (body.frequency !== undefined || body.retention !== undefined) {
@@ -97,12 +108,66 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
           retention: body.retention,
         });
       }
-      if (body.notifications || body.email !== undefined) {
-        // The account address is the default; saving it unchanged keeps no override.
-        const email = body.email === caller.email ? '' : body.email;
-        await clients.notification.updatePreferences({ userId: caller.id, ...body.notifications, email });
+      if (body.notifications) {
+        await clients.notification.updatePreferences({ userId: caller.id, ...body.notifications });
+      }
+      if (body.email === '') {
+        await clients.notification.updatePreferences({ userId: caller.id, email: '' });
+      } else if (body.email !== undefined) {
+        // The account address applies at once; another waits until the link mailed to it is opened.
+        await clients.notification.requestEmailChange({ ...account(caller), email: body.email });
       }
       return settingsOf(caller);
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/settings/notification-email/resend',
+    operationId: 'resendNotificationEmailConfirmation',
+    summary: 'Mail a new confirmation link to the notification email waiting for confirmation',
+    tag: 'settings',
+    access: 'user',
+    response: settingsView,
+    errors: {
+      CONFLICT: 'no notification email is waiting for confirmation',
+      LIMIT_REACHED: 'a confirmation email was sent a few seconds ago',
+      UNAVAILABLE: 'the mail server is not reachable',
+    },
+    handler: async ({ caller }) => {
+      await clients.notification.resendEmailConfirmation(account(caller));
+      return settingsOf(caller);
+    },
+  });
+
+  t.add({
+    method: 'delete',
+    path: '/api/settings/notification-email/pending',
+    operationId: 'cancelNotificationEmailChange',
+    summary: 'Drop the notification email waiting for confirmation (its link stops working)',
+    tag: 'settings',
+    access: 'user',
+    response: settingsView,
+    handler: async ({ caller }) => {
+      await clients.notification.cancelEmailChange({ userId: caller.id });
+      return settingsOf(caller);
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/settings/notification-email/confirm',
+    operationId: 'confirmNotificationEmail',
+    summary: 'Confirm a new notification email with the token from the link mailed to it (single use)',
+    tag: 'settings',
+    // The link may be opened on any device, signed in or not: the token is the proof.
+    access: 'public',
+    body: z.object({ token: z.string({ error: 'token is required' }).min(1, 'token is required').max(200) }),
+    response: messageBody.extend({ email: z.string() }),
+    errors: { BAD_INPUT: 'the link is invalid, already used, replaced by a newer one, or expired' },
+    handler: async ({ body }) => {
+      const { email } = await clients.notification.confirmEmailChange({ token: body.token });
+      return { message: `Notifications will now be sent to ${email}.`, email };
     },
   });
 

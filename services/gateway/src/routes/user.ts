@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
+import type { GatewayConfig } from '../config.js';
+import type { Identity } from '../http/identity.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { rateLimitedBody } from '../http/errors.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { planView, profileView, toPlan, toProfile } from '../views.js';
 
@@ -22,6 +26,11 @@ const auditLog = z
         databaseName: z.string().optional(),
         error: z.string().optional(),
         value: z.string().optional(),
+        size: z.number().optional().describe('bytes of the backup'),
+        durationMs: z.number().optional().describe('how long the backup or restore ran'),
+        backupTimestamp: z.string().optional().describe('when the restored or deleted backup was taken'),
+        documentsRestored: z.number().optional(),
+        documentsFailed: z.number().optional(),
       })
       .meta({ id: 'AuditLogDetails' }),
   })
@@ -30,9 +39,22 @@ const auditLog = z
 /** /api/user/*: the caller's own profile, plan, password and audit trail. */
 export function userRoutes(
   t: RouteTable,
-  deps: { clients: Clients; storageUsed: (userId: string) => Promise<number> },
+  deps: {
+    clients: Clients;
+    storageUsed: (userId: string) => Promise<number>;
+    identity: Pick<Identity, 'forget'>;
+    rateLimit: RateLimiter;
+    config: Pick<GatewayConfig, 'RATE_PASSWORD_PER_USER'>;
+  },
 ) {
-  const { clients } = deps;
+  const { clients, rateLimit } = deps;
+  // A stolen session must not be able to brute-force the current password: every request that
+  // checks it counts against the user, wherever it comes from.
+  const passwordGuesses = (userId: string) =>
+    rateLimit(
+      [{ key: `password-check:user:${userId}`, limit: deps.config.RATE_PASSWORD_PER_USER }],
+      'Too many password attempts. Please wait a few minutes and try again.',
+    );
   const profile = async (userId: string) =>
     toProfile(await clients.auth.getProfile({ userId }), await deps.storageUsed(userId));
 
@@ -55,12 +77,30 @@ export function userRoutes(
     tag: 'user',
     access: 'user',
     body: z
-      .object({ name: fields.name.optional(), email: fields.email.optional() })
+      .object({
+        name: fields.name.optional(),
+        email: fields.email.optional(),
+        currentPassword: z
+          .string()
+          .max(128)
+          .optional()
+          .describe('required when the e-mail changes; the previous address is told of the change'),
+      })
       .refine((b) => b.name !== undefined || b.email !== undefined, 'Nothing to update: send name or email'),
     response: messageBody.extend({ user: profileView }),
-    errors: { CONFLICT: 'another account has this e-mail' },
+    errors: {
+      CONFLICT: 'another account has this e-mail',
+      BAD_INPUT: 'the e-mail changes and the current password is missing or wrong',
+      LIMIT_REACHED: { when: 'too many current-password attempts for this account', body: rateLimitedBody },
+    },
+    before: [
+      async ({ caller, body }) => {
+        if (body.currentPassword) await passwordGuesses(caller.id);
+      },
+    ],
     handler: async ({ caller, body }) => {
       await clients.auth.updateProfile({ userId: caller.id, ...body });
+      deps.identity.forget(caller.id);
       return { message: 'Profile updated successfully', user: await profile(caller.id) };
     },
   });
@@ -79,11 +119,19 @@ export function userRoutes(
         .max(128),
       newPassword: fields.password,
     }),
-    response: messageBody,
-    errors: { BAD_INPUT: 'the current password is wrong' },
+    response: messageBody.extend({
+      token: z.string().describe("a fresh session token: every other session, this one's old token included, has ended"),
+    }),
+    errors: {
+      BAD_INPUT: 'the current password is wrong',
+      LIMIT_REACHED: { when: 'too many current-password attempts for this account', body: rateLimitedBody },
+    },
+    before: [({ caller }) => passwordGuesses(caller.id)],
     handler: async ({ caller, body }) => {
-      await clients.auth.changePassword({ userId: caller.id, ...body });
-      return { message: 'Password updated successfully' };
+      const { token } = await clients.auth.changePassword({ userId: caller.id, ...body });
+      // This gateway's cached session version is stale now: the fresh token must pass at once.
+      deps.identity.forget(caller.id);
+      return { message: 'Password updated successfully', token };
     },
   });
 

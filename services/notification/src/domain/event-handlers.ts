@@ -5,8 +5,6 @@ import type { OutboxStore } from '../store.js';
 import type { Delivery } from './delivery.js';
 import type { NotificationTopic, Preferences } from './preferences.js';
 
-/** Reset links are valid for one hour after the request (auth's RESET_TTL). */
-const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 /**
  * A backup or agent notification more than a day late (the service was down, SMTP unreachable)
  * is noise: newer backups have happened since. It is not sent.
@@ -65,18 +63,6 @@ export function eventHandlers(deps: {
   }
 
   const table: HandlerTable = {
-    // A security mail: always to the account address, whatever the notification settings say.
-    'auth.user.reset_requested': async ({ id, occurredAt, data }) => {
-      await delivery.sendOnce({
-        eventId: id,
-        userId: data.userId,
-        kind: 'passwordReset',
-        to: data.email,
-        validUntil: new Date(Date.parse(occurredAt) + RESET_LINK_TTL_MS),
-        build: () => templates.passwordReset({ name: data.name, resetUrl: data.resetUrl }),
-      });
-    },
-
     // The account is gone: forget its settings and its address. Its outbox records stay (without
     // the address) so a replay of its earlier events still sends nothing.
     'auth.user.deleted': async ({ data }) => {

@@ -91,6 +91,8 @@ export function appLinks(publicUrl: string) {
   return {
     dashboard: `${base}/dashboard`,
     notificationSettings: `${base}/settings?tab=notifications`,
+    /** The page that confirms a new notification address; the token is a secret (mail only). */
+    confirmNotificationEmail: (token: string) => `${base}/confirm-notification-email/${token}`,
   };
 }
 export type AppLinks = ReturnType<typeof appLinks>;
@@ -114,7 +116,7 @@ const manageNotifications = (links: AppLinks) => ({
 });
 
 export const templates = {
-  /** Sent on auth.user.reset_requested; the link is `{PUBLIC_URL}/reset-password/{token}`. */
+  /** Sent when auth asks (SendPasswordReset); the link is `{PUBLIC_URL}/reset-password/{token}`. */
   passwordReset(d: { name: string; resetUrl: string }): Mail {
     return render({
       subject: 'Reset your Coffer password',
@@ -124,6 +126,42 @@ export const templates = {
       after: [
         'This link expires in one hour and can be used only once.',
         'If you did not ask to reset your password, ignore this email: your password stays as it is.',
+      ],
+    });
+  },
+
+  /** Sent to the previous account address when the account's e-mail changes (SendAccountEmailChanged). */
+  accountEmailChanged(d: { name: string; newEmail: string }): Mail {
+    return render({
+      subject: 'Your Coffer account email was changed',
+      name: d.name,
+      paragraphs: [
+        `The email address of your Coffer account was changed to ${d.newEmail}. Sign-in and account mails go there from now on.`,
+      ],
+      after: [
+        'If you did not make this change, someone else may have access to your account: reset your password and contact support at once.',
+      ],
+    });
+  },
+
+  /** Sent to a new notification address; nothing goes there until its owner opens the link. */
+  notificationEmailConfirmation(d: {
+    name: string;
+    email: string;
+    confirmUrl: string;
+    validHours: number;
+  }): Mail {
+    return render({
+      subject: 'Confirm your Coffer notification email',
+      name: d.name,
+      paragraphs: [
+        `Someone asked Coffer to send backup and agent notifications to ${d.email}.`,
+        'Confirm this address to start receiving them here. Until then they keep going to the previous address.',
+      ],
+      action: { label: 'Confirm notification email', url: d.confirmUrl },
+      after: [
+        `This link expires in ${d.validHours} hours and can be used only once.`,
+        'If you did not ask for this, ignore this email: nothing will be sent to this address.',
       ],
     });
   },

@@ -30,6 +30,7 @@ import {
   MASKED_API_KEY,
   nextStep,
   previousStep,
+  reachabilityHint,
   STEP_TRANSITION_MS,
   WIZARD_STEPS,
   type AgentPlatform,
@@ -435,9 +436,8 @@ function VerifyStep({ onCheck }: { onCheck: () => void }) {
         Once the agent is running it connects to Coffer and appears under System Status on your dashboard,
         with its version and platform.
       </Text>
-      <Text fontSize="sm" color="fg.muted">
-        If it does not show up within a minute, check that the server can reach this address over HTTPS and
-        that the API key is the current one.
+      <Text fontSize="sm" color="fg.muted" data-testid="wizard-reachability">
+        {reachabilityHint(window.location.origin)}
       </Text>
       <Button colorPalette="brand" onClick={onCheck}>
         Check Agent Status

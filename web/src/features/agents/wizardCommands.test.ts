@@ -5,6 +5,7 @@ import {
   MASKED_API_KEY,
   nextStep,
   previousStep,
+  reachabilityHint,
 } from './wizardCommands';
 
 const origin = 'https://coffer.example';
@@ -68,5 +69,22 @@ describe('step navigation', () => {
     expect(previousStep(1, 'manual')).toBe(1);
     expect(nextStep(6, 'manual')).toBe(6);
     expect(nextStep(1, 'automated')).toBe(2);
+  });
+});
+
+describe('reachabilityHint', () => {
+  it('says HTTPS and its port only for an https address', () => {
+    expect(reachabilityHint('https://coffer.example')).toBe(
+      'If it does not show up within a minute, check that the server can reach https://coffer.example over HTTPS (port 443) and that the API key is the current one.',
+    );
+    expect(reachabilityHint('https://coffer.example:8443')).toContain('over HTTPS (port 8443)');
+  });
+
+  it('says plain HTTP, the real port and that the key is not encrypted for an http address', () => {
+    const hint = reachabilityHint('http://127.0.0.1:5173');
+    expect(hint).toContain('reach http://127.0.0.1:5173 over plain HTTP (port 5173)');
+    expect(hint).not.toContain('HTTPS');
+    expect(hint).toContain('the API key travels in clear text');
+    expect(reachabilityHint('http://backup.lan')).toContain('(port 80)');
   });
 });

@@ -82,6 +82,27 @@ function linuxLines(origin: string, key: string): string[] {
   ];
 }
 
+/**
+ * Step 6's advice when the agent does not show up, true for the address the commands use: the
+ * agent needs outbound access to that host and port with the scheme shown (plain HTTP sends the
+ * API key unencrypted, worth saying where it is the case).
+ */
+export function reachabilityHint(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return 'If it does not show up within a minute, check that the server can reach this Coffer address and that the API key is the current one.';
+  }
+  const https = url.protocol === 'https:';
+  const port = url.port || (https ? '443' : '80');
+  const how = https ? `over HTTPS (port ${port})` : `over plain HTTP (port ${port})`;
+  const base = `If it does not show up within a minute, check that the server can reach ${url.origin} ${how} and that the API key is the current one.`;
+  return https
+    ? base
+    : `${base} This address is not encrypted: the API key travels in clear text, so use an https:// address outside a trusted network.`;
+}
+
 /** The step after `step` (Next), skipping Download for the automated installer. */
 export function nextStep(step: number, method: InstallMethod): number {
   const next = Math.min(WIZARD_STEPS, step + 1);

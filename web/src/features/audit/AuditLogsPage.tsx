@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Card, HStack, NativeSelect, Spinner, Table, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  HStack,
+  NativeSelect,
+  Spinner,
+  Stack,
+  Table,
+  Text,
+} from '@chakra-ui/react';
 import { formatAuditTimestamp } from '../../lib/format';
 import { FormAlert } from '../shell/FormAlert';
 import { Page, PageHeader } from '../shell/PageStates';
@@ -101,9 +112,17 @@ export function AuditLogsPage() {
                         {log.action}
                       </Badge>
                     </Table.Cell>
-                    <Table.Cell data-label="Entity">{log.entity}</Table.Cell>
+                    <Table.Cell data-label="Entity">
+                      {/* Who acted, as the audit service labels it (spec §4): an agent, 'User' or 'System'. */}
+                      <Stack gap="0">
+                        <Text>{log.entity}</Text>
+                        <Text fontSize="xs" color="fg.muted" data-testid="audit-actor">
+                          by {log.actor}
+                        </Text>
+                      </Stack>
+                    </Table.Cell>
                     <Table.Cell data-label="Details">
-                      <AuditDetails details={log.details} />
+                      <AuditDetails details={log.details} entity={log.entity} />
                     </Table.Cell>
                   </Table.Row>
                 ))

@@ -1,6 +1,7 @@
 // Progress of a running backup or restore (spec §4 "Progress block", §9 time estimate):
-// 'Starting up...' until the agent reports progress; bar red when failed; counts abbreviated;
-// percentage with one decimal; a countdown of the time left that ticks every second.
+// 'Starting up...' until the agent reports progress; bar red when failed; counts abbreviated, the
+// total marked 'about' while it is an estimate; percentage with one decimal, 100 % once completed;
+// a countdown of the time left that ticks every second.
 import { useEffect, useState } from 'react';
 import { Box, HStack, Progress, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { JobStatus } from '../../api/generated';
@@ -8,12 +9,13 @@ import type { ProgressInfo } from '@coffer/contracts';
 import {
   applyProgress,
   COUNTDOWN_TICK_MS,
-  formatEta,
+  etaLabel,
   initialCountdown,
   tickCountdown,
   type Countdown,
 } from '../../lib/estimate';
-import { formatCount, formatPercent } from '../../lib/format';
+import { formatPercent } from '../../lib/format';
+import { displayedProgress, progressCounts } from './progress';
 
 /** The countdown for one job: fed by progress readings, ticking every second while running. */
 function useCountdown(progress: ProgressInfo | null | undefined, running: boolean): number | null {
@@ -53,6 +55,24 @@ export function ProgressBlock({ status, progress, unit = 'documents' }: Progress
   const running = !failed && !done;
   const seconds = useCountdown(progress, running);
 
+  if (!progress && done) {
+    // Completed before any reading reached this page: the counts are unknown, the outcome is not.
+    return (
+      <Stack gap="1.5" minW="48" data-testid="progress-block">
+        <HStack justify="flex-end" fontSize="xs">
+          <Text fontWeight="semibold" fontVariantNumeric="tabular-nums">
+            {formatPercent(100)}
+          </Text>
+        </HStack>
+        <Progress.Root value={100} size="sm" colorPalette="green" aria-label="Progress">
+          <Progress.Track rounded="full">
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      </Stack>
+    );
+  }
+
   if (!progress) {
     return (
       <HStack gap="2" color="fg.muted" fontSize="sm" data-testid="progress-block">
@@ -62,20 +82,21 @@ export function ProgressBlock({ status, progress, unit = 'documents' }: Progress
     );
   }
 
-  const percentage = Math.max(0, Math.min(100, progress.percentage ?? 0));
+  const shown = displayedProgress(status, progress);
+  const percentage = shown.percentage;
   return (
     <Stack gap="1.5" minW="48" data-testid="progress-block">
       <HStack justify="space-between" fontSize="xs" gap="3">
         <Text color="fg.muted" truncate>
-          {progress.collection ? (
+          {shown.collection ? (
             <>
               <Box as="span" fontFamily="mono" color="fg">
-                {progress.collection}
+                {shown.collection}
               </Box>{' '}
               ·{' '}
             </>
           ) : null}
-          {formatCount(progress.current)} / {formatCount(progress.total)} {unit}
+          {progressCounts(shown, unit)}
         </Text>
         <Text fontWeight="semibold" fontVariantNumeric="tabular-nums">
           {formatPercent(percentage)}
@@ -93,7 +114,7 @@ export function ProgressBlock({ status, progress, unit = 'documents' }: Progress
       </Progress.Root>
       {running && (
         <Text fontSize="xs" color="fg.muted">
-          {seconds === null ? 'Estimating time remaining...' : `About ${formatEta(seconds)} remaining`}
+          {etaLabel(seconds, percentage)}
         </Text>
       )}
     </Stack>

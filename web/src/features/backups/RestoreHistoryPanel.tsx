@@ -1,5 +1,6 @@
 // Restore history (spec §2 "Restore history panel", §4, §8, §9): the user's restores, polled every
 // 5 s while one is pending or in progress; live progress shown across the row of a running one.
+// Details name the backup restored and the documents restored and failed, wrapped, never clipped.
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Center, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
@@ -10,6 +11,7 @@ import { api } from '../../api/cache';
 import { useGetRestoresQuery } from '../../api/generated';
 import { RefreshIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
+import { restoreCountsText, restoredBackupText } from '../dashboard/restoreFeedback';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
 import { StatusBadge } from './StatusBadge';
@@ -121,6 +123,8 @@ export function RestoreHistoryPanel() {
                 {restores.map((r) => {
                   const live = progress[r._id];
                   const showProgress = r.status === 'in-progress' || live !== undefined;
+                  const backupText = restoredBackupText(r);
+                  const finished = isFinalStatus(r.status);
                   return (
                     <Fragment key={r._id}>
                       <Table.Row data-testid="restore-row">
@@ -138,11 +142,21 @@ export function RestoreHistoryPanel() {
                         </Table.Cell>
                         <Table.Cell
                           data-label="Details"
-                          color={r.error ? 'fg.error' : 'fg.muted'}
-                          title={r.error ?? undefined}
-                          maxW="xs"
+                          whiteSpace="normal"
+                          minW="48"
+                          data-testid="restore-details"
                         >
-                          {restoreDetail(r)}
+                          <Stack gap="0.5" fontSize="sm">
+                            <Text
+                              color={r.error ? 'fg.error' : 'fg.muted'}
+                              title={r.error ?? undefined}
+                              overflowWrap="anywhere"
+                            >
+                              {restoreDetail(r)}
+                            </Text>
+                            {backupText && <Text>{backupText}</Text>}
+                            {finished && <Text color="fg.muted">{restoreCountsText(r)}</Text>}
+                          </Stack>
                         </Table.Cell>
                       </Table.Row>
                       {showProgress && (

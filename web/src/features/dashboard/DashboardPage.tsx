@@ -1,11 +1,12 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
   Button,
   Card,
+  Code,
   GridItem,
   HStack,
   Link,
@@ -23,10 +24,13 @@ import {
   useGetProfileQuery,
   useGetUserPlanQuery,
   useGetDatabasesQuery,
+  useGetSystemStatusQuery,
   type Backup,
   type Database,
 } from '../../api/generated';
+import { copyText } from '../../lib/clipboard';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
+import { COPIED_MS } from '../agents/wizardCommands';
 import { downloadBackup } from '../backups/download';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { RestoreDialog } from '../backups/RestoreDialog';
@@ -37,12 +41,14 @@ import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
 import { BackupsTable } from './BackupsTable';
-import { databaseOptionLabel, pickDatabase } from './summary';
+import { databaseOptionLabel, dbAddCommands, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
 import { useBackupJobs } from './useBackupJobs';
 import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
 import { scrollingTabListProps } from '../shell/responsive';
+
+const DATABASE_POLL_MS = 5000;
 
 function DatabaseSelect({
   databases,
@@ -53,15 +59,21 @@ function DatabaseSelect({
   value: string;
   onChange: (name: string) => void;
 }) {
-  const options = databases && databases.length > 0 ? databases : [{ _id: '', name: value, isActive: true }];
+  // Until the list loads the spec's default stands in; after that only databases an agent registered.
+  const options = databases ?? [{ _id: '', name: value, isActive: true }];
   return (
-    <NativeSelect.Root size="md" w={{ base: 'full', sm: '72' }}>
+    <NativeSelect.Root size="md" w={{ base: 'full', sm: '72' }} disabled={databases?.length === 0}>
       <NativeSelect.Field
         aria-label="Database"
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
         bg="bg"
       >
+        {value === '' && (
+          <option value="" disabled>
+            {options.length === 0 ? 'No databases yet' : 'No active database'}
+          </option>
+        )}
         {options.map((d) => (
           <option key={d._id || d.name} value={d.name} disabled={!d.isActive}>
             {databaseOptionLabel(d)}
@@ -73,6 +85,79 @@ function DatabaseSelect({
   );
 }
 
+/** How to add a database when the agent has registered none (issue 10), with a copy button per command. */
+function NoDatabaseNotice() {
+  const { data: status } = useGetSystemStatusQuery();
+  const commands = dbAddCommands(status?.agents);
+  return (
+    <Alert.Root status="info" data-testid="no-database">
+      <Alert.Indicator />
+      <Alert.Content gap="2" minW="0">
+        <Alert.Title>No database to back up yet</Alert.Title>
+        <Alert.Description>
+          <Stack gap="2">
+            <Text>
+              Databases are added on the server where the agent runs. Run this there, with the label Coffer
+              should show in place of NAME; it asks for the connection string, which stays on that server:
+            </Text>
+            {commands.map((c) => (
+              <CopyableCommand key={c} command={c} />
+            ))}
+            <Text>
+              {status && status.agents.length === 0
+                ? 'No agent is connected yet: open the Setup Wizard under System Status first.'
+                : 'The agent reports the new database within seconds; then Trigger Backup is enabled.'}
+            </Text>
+          </Stack>
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+function CopyableCommand({ command }: { command: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const copy = async () => {
+    if (!(await copyText(command))) return;
+    setCopied(true);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
+  };
+  return (
+    <HStack gap="2" align="center" wrap="wrap">
+      <Code
+        fontSize="sm"
+        px="2"
+        py="1"
+        overflowWrap="anywhere"
+        whiteSpace="pre-wrap"
+        display="inline-block"
+        data-testid="db-add-command"
+      >
+        {/* Lines break between words, not inside '--uri' (Chrome breaks after hyphens); a word
+            too long for a phone's width may still break. */}
+        {command.split(' ').map((word, i) => (
+          <Fragment key={i}>
+            {i > 0 && ' '}
+            <span style={word.length <= 24 ? { whiteSpace: 'nowrap' } : undefined}>{word}</span>
+          </Fragment>
+        ))}
+      </Code>
+      <Button size="xs" variant="outline" bg="bg" onClick={() => void copy()} aria-label="Copy command">
+        {copied ? 'Copied' : 'Copy'}
+      </Button>
+    </HStack>
+  );
+}
+
+/** Restores whose backup has no row in the table (older than the list): shown as cards instead. */
 function ActiveRestores({ jobs }: { jobs: RestoreJob[] }) {
   // Events carry only the restore id: the name comes from the restore history when not known here.
   const { data: restores } = useGetRestoresQuery();
@@ -109,7 +194,12 @@ export function DashboardPage() {
   const backupsQuery = useGetBackupsQuery();
   const { data: profile, error: profileError } = useGetProfileQuery();
   const { data: plan, error: planError } = useGetUserPlanQuery();
-  const { data: databases, error: dbError } = useGetDatabasesQuery();
+  // With no database yet, look again every few seconds: one added with `db add` appears without a reload.
+  const [awaitingDatabase, setAwaitingDatabase] = useState(false);
+  const { data: databases, error: dbError } = useGetDatabasesQuery(undefined, {
+    pollingInterval: awaitingDatabase ? DATABASE_POLL_MS : 0,
+  });
+  useEffect(() => setAwaitingDatabase(databases?.length === 0), [databases]);
   if (backupsQuery.error) console.error('Failed to fetch backups', backupsQuery.error);
   if (profileError) console.error('Failed to fetch profile', profileError);
   if (planError) console.error('Failed to fetch plan', planError);
@@ -120,12 +210,16 @@ export function DashboardPage() {
   const anyInactive = databases?.some((d) => !d.isActive) ?? false;
 
   const { busy, progress, trigger, remove } = useBackupJobs();
-  const { jobs: restoreJobs, started: restoreStarted } = useRestoreJobs();
+  const { jobs: restoreJobs, byBackup: restoresByBackup, started: restoreStarted } = useRestoreJobs();
   const [confirm, confirmDialog] = useConfirm();
   const [wizardOpen, setWizardOpen] = useState(false);
   const [restoreTarget, setRestoreTarget] = useState<Backup | null>(null);
   const [tab, setTab] = useState('backups');
   const backups = backupsQuery.data ?? [];
+  const noDatabase = databases !== undefined && databases.length === 0;
+  const unlistedRestores = restoreJobs.filter(
+    (j) => !j.backupId || !backups.some((b) => b._id === j.backupId),
+  );
 
   const onDelete = async (backup: Backup) => {
     const ok = await confirm('Are you sure you want to delete this backup?', {
@@ -144,7 +238,19 @@ export function DashboardPage() {
         actions={
           <Stack direction={{ base: 'column', sm: 'row' }} gap="3" align={{ sm: 'center' }}>
             <DatabaseSelect databases={databases} value={databaseName} onChange={setChosen} />
-            <Button colorPalette="brand" onClick={() => void trigger(databaseName)} disabled={busy}>
+            <Button
+              colorPalette="brand"
+              onClick={() => void trigger(databaseName)}
+              // The stand-in name shown while the list loads is no database: nothing to back up yet.
+              disabled={busy || databases === undefined || databaseName === ''}
+              title={
+                databaseName !== ''
+                  ? undefined
+                  : noDatabase
+                    ? 'Add a database with coffer-agent db add first'
+                    : 'Enable a database in Settings first'
+              }
+            >
               {busy ? 'Backing up...' : 'Trigger Backup'}
             </Button>
             <Button asChild variant="outline" bg="bg">
@@ -176,7 +282,9 @@ export function DashboardPage() {
           </Alert.Root>
         )}
 
-        <ActiveRestores jobs={restoreJobs} />
+        {noDatabase && <NoDatabaseNotice />}
+
+        <ActiveRestores jobs={unlistedRestores} />
 
         <SummaryCards backups={backups} profile={profile} plan={plan} />
 
@@ -197,6 +305,7 @@ export function DashboardPage() {
                   backups={backups}
                   loading={backupsQuery.isLoading}
                   progress={progress}
+                  restores={restoresByBackup}
                   onDownload={(b) => void dispatch(downloadBackup(b))}
                   onRestore={setRestoreTarget}
                   onDelete={(b) => void onDelete(b)}

@@ -1,6 +1,7 @@
 import {
   backupStats,
   databaseOptionLabel,
+  dbAddCommands,
   nextBackupText,
   pickDatabase,
   rateLimitDescription,
@@ -29,9 +30,11 @@ describe('pickDatabase', () => {
     { _id: '1', name: 'alpha', isActive: false },
     { _id: '2', name: 'beta', isActive: true },
   ];
-  it("is 'production-db' until databases load", () => {
+  it("is 'production-db' until databases load, then only a database an agent registered", () => {
     expect(pickDatabase(undefined, null)).toBe('production-db');
-    expect(pickDatabase([], null)).toBe('production-db');
+    expect(pickDatabase([], null)).toBe('');
+    expect(pickDatabase([], 'production-db')).toBe('');
+    expect(pickDatabase([dbs[0]!], null)).toBe('');
   });
   it('takes the first active database, or the active choice', () => {
     expect(pickDatabase(dbs, null)).toBe('beta');
@@ -53,5 +56,18 @@ describe('429 text', () => {
     );
     expect(rateLimitDescription('Backup limit reached.', undefined)).toBe('Backup limit reached.');
     expect(nextBackupText('nope')).toBeNull();
+  });
+});
+
+describe('dbAddCommands', () => {
+  it('shows the agent CLI command for the platforms the agents run on, Linux by default', () => {
+    expect(dbAddCommands(undefined)).toEqual(['sudo coffer-agent db add NAME --uri -']);
+    expect(dbAddCommands([{ platform: 'linux-x64' }, { platform: 'linux-arm64' }])).toEqual([
+      'sudo coffer-agent db add NAME --uri -',
+    ]);
+    expect(dbAddCommands([{ platform: 'win32-x64' }])).toEqual([
+      '& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" db add NAME --uri -',
+    ]);
+    expect(dbAddCommands([{ platform: 'win32-x64' }, { platform: 'linux-x64' }])).toHaveLength(2);
   });
 });

@@ -28,11 +28,38 @@ export function backupStats(
   };
 }
 
-/** The database a backup goes to: the user's choice while it is active, else the first active one. */
+/**
+ * The database a backup goes to: the user's choice while it is active, else the first active one.
+ * 'production-db' only stands in until the list loads (spec §2); once it has loaded, only databases
+ * an agent registered count, so with none (or none active) there is nothing to back up: ''.
+ */
 export function pickDatabase(databases: readonly Database[] | undefined, chosen: string | null): string {
-  if (!databases || databases.length === 0) return chosen ?? DEFAULT_DATABASE;
+  if (!databases) return DEFAULT_DATABASE;
   if (chosen && databases.some((d) => d.name === chosen && d.isActive)) return chosen;
-  return databases.find((d) => d.isActive)?.name ?? chosen ?? DEFAULT_DATABASE;
+  return databases.find((d) => d.isActive)?.name ?? '';
+}
+
+/** The agent's platform ('linux-x64', 'win32-x64') as the family whose command to show. */
+export const platformFamily = (platform: string): 'windows' | 'linux' =>
+  /^win/i.test(platform) ? 'windows' : 'linux';
+
+/**
+ * How to add a database on the agent's machine (agent CLI: `db add NAME --uri URI|-`). `--uri -`
+ * asks for the connection string, so it stays out of shell history and never reaches Coffer.
+ * install.sh puts the agent on the PATH and its configuration where root finds it; install.ps1
+ * installs it under Program Files.
+ */
+export function dbAddCommand(family: 'windows' | 'linux'): string {
+  return family === 'windows'
+    ? `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" db add NAME --uri -`
+    : 'sudo coffer-agent db add NAME --uri -';
+}
+
+/** One command per platform family the user's agents run on; Linux when no agent is known. */
+export function dbAddCommands(agents: readonly { platform: string }[] | undefined): string[] {
+  const families = new Set((agents ?? []).map((a) => platformFamily(a.platform)));
+  if (families.size === 0) families.add('linux');
+  return (['linux', 'windows'] as const).filter((f) => families.has(f)).map(dbAddCommand);
 }
 
 /** Selector label: inactive databases carry '(Inactive - Plan Limit Exceeded)'. */

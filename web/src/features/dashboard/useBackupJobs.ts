@@ -11,6 +11,7 @@ import { httpStatus, serverMessage } from '../../lib/errors';
 import type { ProgressInfo } from '@coffer/contracts';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { api } from '../../api/cache';
+import { isStaleLiveEvent, newerReading } from '../backups/progress';
 import { isActiveStatus, isFinalStatus } from '../backups/status';
 import { notify } from '../shell/toaster';
 import { rateLimitDescription } from './summary';
@@ -29,6 +30,8 @@ export function useBackupJobs() {
   const [progress, setProgress] = useState<Record<string, ProgressInfo | null>>({});
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const poll = useRef<ReturnType<typeof setInterval> | null>(null);
+  /** Backups whose completed/failed event arrived: later progress readings are stale. */
+  const ended = useRef(new Set<string>());
 
   const later = useCallback((fn: () => void, ms: number) => {
     const t = setTimeout(() => {
@@ -62,22 +65,32 @@ export function useBackupJobs() {
     dispatch(api.util.invalidateTags(['Backups', 'Profile']));
   }, [dispatch]);
 
-  useRealtimeEvent('backupProgress', (e) => {
-    if (!e?.backupId) return;
-    const patch: Partial<Backup> = { status: e.status };
-    if (e.error) patch.error = e.error;
-    patchBackup(e.backupId, patch);
-    if (e.progress) setProgress((p) => ({ ...p, [e.backupId]: e.progress ?? null }));
-    if (isFinalStatus(e.status)) {
+  /** A backup ended (live event or poll, whichever comes first): its progress goes 2 s later. */
+  const backupEnded = useCallback(
+    (id: string) => {
+      if (ended.current.has(id)) return;
+      ended.current.add(id);
       later(() => {
         setProgress((p) => {
           const next = { ...p };
-          delete next[e.backupId];
+          delete next[id];
           return next;
         });
         reload();
       }, BACKUP_PROGRESS_CLEANUP_MS);
-    }
+    },
+    [later, reload],
+  );
+
+  useRealtimeEvent('backupProgress', (e) => {
+    if (!e?.backupId) return;
+    if (isStaleLiveEvent(ended.current.has(e.backupId), e.status)) return;
+    const patch: Partial<Backup> = { status: e.status };
+    if (e.error) patch.error = e.error;
+    patchBackup(e.backupId, patch);
+    const reading = e.progress;
+    if (reading) setProgress((p) => ({ ...p, [e.backupId]: newerReading(p[e.backupId], reading) }));
+    if (isFinalStatus(e.status)) backupEnded(e.backupId);
   });
 
   const stopPolling = useCallback(() => {
@@ -134,7 +147,11 @@ export function useBackupJobs() {
           );
           if (res.data) {
             patchBackup(backup._id, res.data);
-            if (!isActiveStatus(res.data.status)) stopPolling();
+            if (!isActiveStatus(res.data.status)) {
+              // The live completion may never come (socket down): the progress must not stay.
+              if (isFinalStatus(res.data.status)) backupEnded(backup._id);
+              stopPolling();
+            }
           } else if (res.error) {
             console.error('Backup poll failed', res.error);
           }
@@ -143,7 +160,7 @@ export function useBackupJobs() {
         }
       }, BACKUP_POLL_MS);
     },
-    [busy, dispatch, patchBackup, stopPolling, triggerBackup],
+    [backupEnded, busy, dispatch, patchBackup, stopPolling, triggerBackup],
   );
 
   const remove = useCallback(

@@ -12,6 +12,8 @@ import {
 } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { PricingGrid } from '../plans/PricingGrid';
+import { TerminalDemo } from './TerminalDemo';
+import { TERMINAL_DEMOS } from './terminalDemos';
 
 const FEATURES = [
   {
@@ -96,7 +98,26 @@ export function HomePage() {
         </SimpleGrid>
       </Container>
 
-      <Box bg="bg.panel" borderYWidth="1px" id="pricing" scrollMarginTop="16">
+      <Box bg="bg.panel" borderYWidth="1px">
+        <Container maxW="7xl" py={{ base: '14', md: '20' }}>
+          <Stack gap="3" textAlign="center" mb="10">
+            <Heading as="h2" size="3xl">
+              See the agent at work
+            </Heading>
+            <Text color="fg.muted">
+              Real output of coffer-agent on a customer's server: your data is encrypted before it leaves, and
+              restored only after it is verified.
+            </Text>
+          </Stack>
+          <SimpleGrid columns={{ base: 1, xl: 2 }} gap="8">
+            {TERMINAL_DEMOS.map((demo) => (
+              <TerminalDemo key={demo.id} demo={demo} />
+            ))}
+          </SimpleGrid>
+        </Container>
+      </Box>
+
+      <Box id="pricing" scrollMarginTop="16">
         <Container maxW="7xl" py={{ base: '14', md: '20' }}>
           <Stack gap="3" textAlign="center" mb="10">
             <Heading as="h2" size="3xl">

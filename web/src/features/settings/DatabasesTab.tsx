@@ -1,27 +1,34 @@
 // Settings → Databases (spec §2): which databases may be backed up. Databases are only ever added by
-// the agent; connection strings never reach the server.
+// the agent; connection strings never reach the server. A refused toggle shows the server's reason
+// (the plan limit); a toggle that changes which other databases are active says which (issue 10).
 import { useState } from 'react';
 import { Badge, Button, Card, Center, Code, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useGetDatabasesQuery, useUpdateDatabaseMutation, type Database } from '../../api/generated';
+import { serverMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { stackedTableCss } from '../shell/responsive';
+import { toggleOutcome } from './databaseChanges';
 
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
 export function DatabasesTab() {
   const { data, isLoading, error } = useGetDatabasesQuery();
   const [update, { isLoading: updating, originalArgs }] = useUpdateDatabaseMutation();
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   if (error) console.error('Failed to load databases', error);
   const databases = data ?? [];
 
   const toggle = async (db: Database) => {
-    setFailed(false);
+    setFailure(null);
+    setOutcome(null);
+    const before = databases;
     try {
-      await update({ id: db._id, body: { isActive: !db.isActive } }).unwrap();
+      const after = await update({ id: db._id, body: { isActive: !db.isActive } }).unwrap();
+      setOutcome(toggleOutcome(before, after, db._id));
     } catch (err) {
       console.error('Failed to update database', err);
-      setFailed(true);
+      setFailure(serverMessage(err) ?? DATABASE_UPDATE_FAILED);
     }
   };
 
@@ -33,7 +40,8 @@ export function DatabasesTab() {
           <Card.Description>Choose which of your databases are backed up.</Card.Description>
         </Card.Header>
         <Card.Body gap="4">
-          {failed && <FormAlert status="error">{DATABASE_UPDATE_FAILED}</FormAlert>}
+          {failure && <FormAlert status="error">{failure}</FormAlert>}
+          {outcome && <FormAlert status="info">{outcome}</FormAlert>}
           {isLoading ? (
             <Center py="8">
               <Spinner color="brand.solid" aria-label="Loading databases" />

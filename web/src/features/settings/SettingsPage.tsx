@@ -70,7 +70,7 @@ export function SettingsPage() {
     setForm(formFromSettings(settingsQuery.data, profile?.email ?? sessionEmail));
   }
   const patch = (p: Partial<SettingsForm>) => setForm((f) => (f ? { ...f, ...p } : f));
-  const { save, saving, saved, failed } = useSaveSettings();
+  const { save, saving, saved, failed, failedMessage } = useSaveSettings();
 
   const formPending = (
     <Center py="16">
@@ -140,6 +140,7 @@ export function SettingsPage() {
               saving={saving}
               saved={saved}
               failed={failed}
+              failedMessage={failedMessage}
             />
           ) : (
             formPending

@@ -8,6 +8,7 @@ import {
   type Settings,
 } from '../../api/generated';
 import { DEFAULT_RETENTION, frequencyFromHours } from '../../lib/schedule';
+import { serverMessage } from '../../lib/errors';
 
 /** 'Saved!' shows this long on the button that saved (spec §9). */
 export const SAVED_MS = 3000;
@@ -46,6 +47,8 @@ export function useSaveSettings() {
   const [update, { isLoading }] = useUpdateSettingsMutation();
   const [saved, setSaved] = useState<SaveSource | null>(null);
   const [failed, setFailed] = useState<SaveSource | null>(null);
+  /** The server's reason for the last failure, e.g. why a notification address was refused. */
+  const [failedMessage, setFailedMessage] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -57,13 +60,15 @@ export function useSaveSettings() {
   const save = useCallback(
     async (form: SettingsForm, source: SaveSource) => {
       setFailed(null);
+      setFailedMessage(null);
       try {
-        // An empty address goes back to the account's e-mail on the server.
+        // An empty address goes back to the account's e-mail on the server; a new one is only
+        // mailed a confirmation link, so the General tab does not send it along.
         await update({
           frequency: form.frequency,
           retention: form.retention,
           notifications: form.notifications,
-          email: form.email.trim(),
+          email: source === 'general' ? undefined : form.email.trim(),
         }).unwrap();
         setSaved(source);
         if (timer.current) clearTimeout(timer.current);
@@ -73,11 +78,12 @@ export function useSaveSettings() {
         console.error('Failed to save settings', err);
         setSaved(null);
         setFailed(source);
+        setFailedMessage(serverMessage(err) ?? null);
         return false;
       }
     },
     [update],
   );
 
-  return { save, saving: isLoading, saved, failed };
+  return { save, saving: isLoading, saved, failed, failedMessage };
 }

@@ -26,6 +26,8 @@ const MEMBER_LINKS: NavItem[] = [
   { label: 'Audit Logs', to: '/audit-logs' },
 ];
 
+const ADMIN_LINK: NavItem = { label: 'Admin', to: '/admin' };
+
 function NavItemLink({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
   return (
     <Link
@@ -65,9 +67,9 @@ export function NavBar() {
     setMobileOpen(false);
   }
 
-  const links = isLoggedIn
-    ? [...MEMBER_LINKS, ...(isAdmin ? [{ label: 'Admin', to: '/admin' }] : [])]
-    : VISITOR_LINKS;
+  const links = isLoggedIn ? MEMBER_LINKS : VISITOR_LINKS;
+  // Spec §2 Navigation: the Help dropdown comes before Admin.
+  const afterHelp = isLoggedIn && isAdmin ? [ADMIN_LINK] : [];
   const closeMobile = () => setMobileOpen(false);
   const logout = () => {
     closeMobile();
@@ -113,6 +115,9 @@ export function NavBar() {
               <NavItemLink key={item.to} item={item} />
             ))}
             <HelpMenu />
+            {afterHelp.map((item) => (
+              <NavItemLink key={item.to} item={item} />
+            ))}
           </HStack>
 
           <HStack gap="2" hideBelow="md">
@@ -140,6 +145,9 @@ export function NavBar() {
                 <NavItemLink key={item.to} item={item} onNavigate={closeMobile} />
               ))}
               <HelpMenu inline onNavigate={closeMobile} />
+              {afterHelp.map((item) => (
+                <NavItemLink key={item.to} item={item} onNavigate={closeMobile} />
+              ))}
               <HStack pt="2" gap="2">
                 {actions}
               </HStack>

@@ -1,4 +1,5 @@
-// One toast at a time (newest replaces the current one), 5000 ms by default, F8 focuses the region.
+// One toast at a time (newest replaces the current one), 5000 ms by default, F8 focuses the region,
+// swiped 50 px sideways it goes away (Toaster.tsx).
 import { createToaster } from '@chakra-ui/react';
 
 export const toaster = createToaster({
@@ -8,6 +9,9 @@ export const toaster = createToaster({
   hotkey: ['F8'],
   pauseOnPageIdle: true,
 });
+
+/** A toast dragged sideways this far is dismissed (spec §9). */
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export type ToastType = 'success' | 'error' | 'info' | 'warning' | 'loading';
 

@@ -1,0 +1,65 @@
+import type { AuthModels } from '../model.js';
+import type { BillingStore, SubscriptionRecord } from './types.js';
+import type { Lean } from './shape.js';
+
+function toSubscription(d: Lean): SubscriptionRecord {
+  const s = d as Lean & {
+    userId: { toHexString(): string };
+    planId: { toHexString(): string };
+    pendingPlanId?: { toHexString(): string } | null;
+    customerId: string;
+    subscriptionId: string;
+    status: string;
+    cancelAtPeriodEnd?: boolean;
+    currentPeriodEnd?: Date | null;
+  };
+  return {
+    userId: s.userId.toHexString(),
+    customerId: s.customerId,
+    subscriptionId: s.subscriptionId,
+    planId: s.planId.toHexString(),
+    status: s.status,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd ?? false,
+    ...(s.currentPeriodEnd ? { currentPeriodEnd: s.currentPeriodEnd } : {}),
+    ...(s.pendingPlanId ? { pendingPlanId: s.pendingPlanId.toHexString() } : {}),
+  };
+}
+
+export function billingStore({ Subscription, BillingEvent }: Pick<AuthModels, 'Subscription' | 'BillingEvent'>): BillingStore {
+  return {
+    async subscriptionOf(userId) {
+      const d = await Subscription.findOne({ userId }).lean<Lean>();
+      return d ? toSubscription(d) : null;
+    },
+    async bySubscriptionId(subscriptionId) {
+      const d = await Subscription.findOne({ subscriptionId }).lean<Lean>();
+      return d ? toSubscription(d) : null;
+    },
+    async saveSubscription(r) {
+      await Subscription.updateOne(
+        { userId: r.userId },
+        {
+          $set: {
+            customerId: r.customerId,
+            subscriptionId: r.subscriptionId,
+            planId: r.planId,
+            status: r.status,
+            cancelAtPeriodEnd: r.cancelAtPeriodEnd,
+            currentPeriodEnd: r.currentPeriodEnd ?? null,
+            pendingPlanId: r.pendingPlanId ?? null,
+          },
+        },
+        { upsert: true },
+      );
+    },
+    async removeSubscription(userId, subscriptionId) {
+      await Subscription.deleteOne({ userId, subscriptionId });
+    },
+    async isProcessed(eventId) {
+      return (await BillingEvent.exists({ _id: eventId })) !== null;
+    },
+    async markProcessed(eventId, type) {
+      await BillingEvent.updateOne({ _id: eventId }, { $setOnInsert: { type, at: new Date() } }, { upsert: true });
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export * from './context.js';
+export * from './metrics.js';
+export * from './tracing.js';
+export * from './trace-context.js';

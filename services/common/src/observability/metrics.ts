@@ -1,0 +1,223 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/**
+ * The process's own metrics (HTTP, gRPC, jobs, agents, NATS lag), created on first use so a
+ * service only exports what it does; the ops server serves them next to the service's registry.
+ * Each service is its own process, so "once per process" is "once per service".
+ */
+export const metricsRegistry = new Registry();
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const registers = [metricsRegistry];
+
+// Seconds, from a fast in-memory answer to a slow upload stream.
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+// Backups and restores run for seconds to hours.
+const JOB_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 43200];
+
+/**
+ * Every metric name this module can export, for the dashboard check: keep in step with the
+ * metrics below.
+ */
+export const METRIC_NAMES = [
+  'http_request_duration_seconds',
+  'grpc_server_handling_seconds',
+  'grpc_client_handling_seconds',
+  'coffer_backup_duration_seconds',
+  'coffer_restore_duration_seconds',
+  'coffer_backup_bytes_total',
+  'coffer_jobs_total',
+  'coffer_agents_connected',
+  'nats_consumer_pending_messages',
+  'nats_consumer_ack_pending_messages',
+] as const;
+
+/** Gateway HTTP requests; `route` is the declared path template, never the raw URL. */
+export const httpRequestDuration = once(
+  () =>
+    new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+);
+
+// `grpc_*` label names: every series already has `service` (the process), set by the ops server.
+const GRPC_LABELS = ['grpc_service', 'grpc_method', 'grpc_code'] as const;
+
+export const grpcServerHandling = once(
+  () =>
+    new Histogram({
+      name: 'grpc_server_handling_seconds',
+      help: 'gRPC calls this service answered, by service, method and status code',
+      labelNames: GRPC_LABELS,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+);
+
+export const grpcClientHandling = once(
+  () =>
+    new Histogram({
+      name: 'grpc_client_handling_seconds',
+      help: 'gRPC calls this service made, by service, method and status code',
+      labelNames: GRPC_LABELS,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+);
+
+/** Splits a gRPC path (`/coffer.auth.AuthService/Login`) into its service and method labels. */
+export function grpcPathLabels(path: string): { grpc_service: string; grpc_method: string } {
+  const m = /^\/([^/]+)\/([^/]+)$/.exec(path);
+  return m ? { grpc_service: m[1]!, grpc_method: m[2]! } : { grpc_service: 'unknown', grpc_method: path };
+}
+
+/** The status code's name (OK, NOT_FOUND, …) as the `grpc_code` label. */
+export const grpcCodeName = (code: number | undefined): string =>
+  (code === undefined ? undefined : (GrpcStatus as unknown as Record<number, string>)[code]) ?? 'UNKNOWN';
+
+const jobMetrics = once(() => ({
+  backupDuration: new Histogram({
+    name: 'coffer_backup_duration_seconds',
+    help: 'How long finished backups ran, from the agent starting them to their end, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: JOB_BUCKETS,
+    registers,
+  }),
+  restoreDuration: new Histogram({
+    name: 'coffer_restore_duration_seconds',
+    help: 'How long finished restores ran, from the agent starting them to their end, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: JOB_BUCKETS,
+    registers,
+  }),
+  backupBytes: new Counter({
+    name: 'coffer_backup_bytes_total',
+    help: 'Bytes of completed backups (encrypted, as stored)',
+    registers,
+  }),
+  jobs: new Counter({
+    name: 'coffer_jobs_total',
+    help: 'Finished backups and restores by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  }),
+}));
+
+/** A finished backup or restore as the orchestrator stored it. */
+export interface FinishedJob {
+  status: string;
+  createdAt?: Date;
+  startedAt?: Date | null;
+  completedAt?: Date | null;
+  size?: number | null;
+}
+
+/** Counts a job that just reached its end (call once per transition, not per repeated report). */
+export function recordJobOutcome(kind: 'backup' | 'restore', job: FinishedJob): void {
+  const m = jobMetrics();
+  const outcome = job.status === 'completed' ? 'completed' : 'failed';
+  m.jobs.inc({ kind, outcome });
+  const from = job.startedAt ?? job.createdAt;
+  if (job.completedAt && from) {
+    const seconds = Math.max(0, job.completedAt.getTime() - from.getTime()) / 1000;
+    (kind === 'backup' ? m.backupDuration : m.restoreDuration).observe({ outcome }, seconds);
+  }
+  if (kind === 'backup' && outcome === 'completed' && job.size && job.size > 0) m.backupBytes.inc(job.size);
+}
+
+/** Agents connected to this gateway process (sum over gateways for the fleet). */
+export const agentsConnected = once(
+  () =>
+    new Gauge({
+      name: 'coffer_agents_connected',
+      help: 'Agents connected to this gateway process',
+      registers,
+    }),
+);
+
+/** What the lag gauges read: a JetStream consumer's info (the manager's `consumers.info`). */
+export type ConsumerInfoReader = (
+  stream: string,
+  consumer: string,
+) => Promise<{ num_pending: number; num_ack_pending: number }>;
+
+const watchedConsumers = new Map<string, { stream: string; consumer: string; read: ConsumerInfoReader }>();
+const SCRAPE_READ_TIMEOUT_MS = 2_000;
+
+async function sampleConsumers(): Promise<
+  Array<{ labels: { stream: string; consumer: string }; pending: number; ackPending: number }>
+> {
+  const samples = await Promise.all(
+    [...watchedConsumers.values()].map(async ({ stream, consumer, read }) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('consumer info timed out')), SCRAPE_READ_TIMEOUT_MS);
+      });
+      try {
+        const info = await Promise.race([read(stream, consumer), timeout]);
+        return { labels: { stream, consumer }, pending: info.num_pending, ackPending: info.num_ack_pending };
+      } catch {
+        // NATS away: no sample rather than a stale one; alert on absent() if that matters.
+        return undefined;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return samples.filter((s) => s !== undefined);
+}
+
+// One read per scrape feeds both gauges: a scrape starts every collect() in one synchronous pass,
+// so the second gauge joins the read the first one started instead of asking NATS again.
+let inFlight: ReturnType<typeof sampleConsumers> | undefined;
+function currentSample(): ReturnType<typeof sampleConsumers> {
+  inFlight ??= sampleConsumers().finally(() => {
+    inFlight = undefined;
+  });
+  return inFlight;
+}
+
+const consumerLag = once(() => ({
+  pending: new Gauge({
+    name: 'nats_consumer_pending_messages',
+    help: 'Messages in the stream the JetStream consumer has not been delivered yet (its lag)',
+    labelNames: ['stream', 'consumer'] as const,
+    registers,
+    async collect() {
+      const samples = await currentSample();
+      this.reset();
+      for (const s of samples) this.set(s.labels, s.pending);
+    },
+  }),
+  ackPending: new Gauge({
+    name: 'nats_consumer_ack_pending_messages',
+    help: 'Messages delivered to the JetStream consumer and not yet acknowledged',
+    labelNames: ['stream', 'consumer'] as const,
+    registers,
+    async collect() {
+      const samples = await currentSample();
+      this.reset();
+      for (const s of samples) this.set(s.labels, s.ackPending);
+    },
+  }),
+}));
+
+/** Reports the consumer's lag at every scrape until the returned function is called. */
+export function watchConsumerLag(stream: string, consumer: string, read: ConsumerInfoReader): () => void {
+  consumerLag();
+  const key = `${stream}/${consumer}`;
+  const entry = { stream, consumer, read };
+  watchedConsumers.set(key, entry);
+  return () => {
+    if (watchedConsumers.get(key) === entry) watchedConsumers.delete(key);
+  };
+}

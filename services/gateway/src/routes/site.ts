@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { GatewayConfig } from '../config.js';
+import type { RouteTable } from '../http/route.js';
+
+const publicConfigView = z
+  .object({
+    supportEmail: z.string().describe('where visitors write for support (SUPPORT_EMAIL)'),
+    communityChatUrl: z.string().describe('invite link to the community chat (COMMUNITY_CHAT_URL)'),
+  })
+  .meta({ id: 'PublicConfig' });
+
+/**
+ * /api/config: the deployment's public settings the web app shows (contact page). They are the
+ * operator's, not the code's, so they come from the gateway's environment.
+ */
+export function siteRoutes(t: RouteTable, deps: { config: GatewayConfig }) {
+  t.add({
+    method: 'get',
+    path: '/api/config',
+    operationId: 'getPublicConfig',
+    summary: "The deployment's public settings: support e-mail and community chat link",
+    tag: 'site',
+    access: 'public',
+    response: publicConfigView,
+    // Read at call time: routeDeclarations() builds the table without a config.
+    handler: async () => ({
+      supportEmail: deps.config.SUPPORT_EMAIL,
+      communityChatUrl: deps.config.COMMUNITY_CHAT_URL,
+    }),
+  });
+}

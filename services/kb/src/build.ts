@@ -1,0 +1,50 @@
+import { kb } from '@coffer/proto';
+import {
+  connectMongo,
+  connectServiceBus,
+  startGrpcServer,
+  type Logger,
+  type ServiceContext,
+  type StartedService,
+} from '@coffer/common';
+import type { KbConfig } from './config.js';
+import { kbModels } from './model.js';
+import { mongoArticleStore } from './store/index.js';
+import type { ArticleStore } from './store/types.js';
+import { KB_STREAMS, type KbEvents } from './events.js';
+import { articles as articlesFactory } from './domain/articles.js';
+import { defaultSeedDir, loadSeedArticles, seedArticles } from './domain/seed.js';
+import { kbHandlers } from './handlers.js';
+
+/** The kb domain wired from its store and event publisher; startKb and the tests share it. */
+export function buildKb(deps: { store: ArticleStore; events: KbEvents; log: Logger; now?: () => Date }) {
+  const articles = articlesFactory(deps);
+  return { articles, handlers: kbHandlers({ log: deps.log, articles }) };
+}
+
+/** Connects to Mongo and NATS, seeds the knowledge base on its first start, then serves gRPC. */
+export async function startKb(config: KbConfig, { log }: ServiceContext): Promise<StartedService> {
+  // Read before connecting: a broken seed file stops the start with its name, not half-way.
+  const seed = config.KB_SEED ? loadSeedArticles(config.KB_SEED_DIR ?? defaultSeedDir(__dirname)) : [];
+  const conn = await connectMongo(config.MONGODB_URI, config.KB_DB);
+  const models = kbModels(conn);
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  const events = await connectServiceBus(config, 'kb', log, [...KB_STREAMS]);
+  const store = mongoArticleStore(models);
+  if (config.KB_SEED) await seedArticles({ store, articles: seed, log });
+  const built = buildKb({ store, events, log });
+
+  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
+    { definition: kb.KbServiceService, impl: built.handlers },
+  ]);
+  return {
+    ready: () => conn.readyState === 1 && !events.nc.isClosed(),
+    info: { grpcPort: grpc.port },
+    steps: [
+      { name: 'grpc health', stop: async () => grpc.setServing(false) },
+      { name: 'grpc', stop: () => grpc.stop() },
+      { name: 'nats', stop: () => events.close() },
+      { name: 'mongo', stop: () => conn.close() },
+    ],
+  };
+}

@@ -1,0 +1,5 @@
+import { runService } from '@coffer/common';
+import { loadKbConfig } from './config.js';
+import { startKb } from './build.js';
+
+void runService('kb', loadKbConfig(), startKb);

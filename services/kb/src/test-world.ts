@@ -1,0 +1,36 @@
+import { createLogger, type EventMap, type EventSubject } from '@coffer/common';
+import { buildKb } from './build.js';
+import { fakeArticleStore } from './store/fake.js';
+
+// kb wired by its own builder to the in-memory store, a settable clock and a recording event
+// publisher, for the domain's and the handlers' unit tests.
+
+export const ADMIN = { id: 'a'.repeat(24), name: 'Ada Admin' };
+
+export function kbWorld() {
+  let t = new Date('2025-06-02T10:00:00.000Z').getTime();
+  const clock = {
+    now: () => new Date(t),
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
+  const store = fakeArticleStore();
+  const published: Array<{ subject: EventSubject; data: unknown }> = [];
+  const events = {
+    async publish<S extends EventSubject>(subject: S, data: EventMap[S]) {
+      published.push({ subject, data: structuredClone(data) });
+    },
+  };
+  const kb = buildKb({ store, events, log: createLogger('kb-test', 'silent'), now: clock.now });
+
+  /** A valid new article; `over` changes any field. */
+  const draft = (slug: string, over: Partial<Parameters<typeof kb.articles.create>[1]> = {}) => ({
+    title: `About ${slug}`,
+    slug,
+    content: `# ${slug}\n\nText of ${slug}.`,
+    ...over,
+  });
+
+  return { ...kb, store, clock, published, draft };
+}
