@@ -2,9 +2,10 @@
 // (services/gateway/openapi.json). Written by `npm run api:gen`; `npm run openapi:check` fails when
 // a committed copy is stale. Never edit the outputs by hand.
 
-/** Binary bodies and the agent's data plane are not for the web app's JSON client. */
+/** Binary bodies, the agent's data plane and the payment provider's webhook are not for the web app's JSON client. */
 const webEndpoint = (name, { path, operation }) =>
   !path.startsWith('/api/agent/') &&
+  path !== '/api/billing/webhook' &&
   !('application/octet-stream' in (operation.responses?.['200']?.content ?? {}));
 
 /** @type {import('@rtk-query/codegen-openapi').ConfigFile} */

@@ -5,6 +5,7 @@
 //   2. a Coffer restore against raw mongorestore --archive --drop,
 //   3. the agent's encrypt+compress stage alone against cat, gzip and restic on a ~1 GiB archive,
 //   4. the agent's peak memory for two database sizes,
+//   5. Coffer's ceiling without the database: a replayed archive through agent → gateway → storage,
 // and writes a markdown table to docs/benchmarks.md. See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +28,7 @@ import { startFerretDB } from './lib/ferretdb.mjs';
 import { cpuOf, fileSize, loadavg, timed } from './lib/proc.mjs';
 import { renderReport, withKeptNotes } from './lib/report.mjs';
 import { describeDatabase, seedDatabase } from './lib/seed.mjs';
+import { measureCeiling } from './lib/ceiling.mjs';
 import { measureStage } from './lib/stage.mjs';
 
 const MiB = 1048576;
@@ -39,6 +41,8 @@ const { values, positionals } = parseArgs({
     'memory-mb': { type: 'string', default: '50' },
     'stage-mb': { type: 'string', default: '1024' },
     'stage-rounds': { type: 'string', default: '3' },
+    'ceiling-mb': { type: 'string', default: '256,1024' },
+    'ceiling-backends': { type: 'string', default: 'fs,s3' },
     work: { type: 'string', default: path.join(REPO, 'bench/out/run') },
     out: { type: 'string', default: path.join(REPO, 'docs/benchmarks.md') },
     'no-write': { type: 'boolean', default: false },
@@ -51,7 +55,8 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   console.log(`Usage: node bench/run.mjs [--size-mb 200] [--memory-mb 50] [--stage-mb 1024] [--stage-rounds 3]
-       [--work DIR] [--out docs/benchmarks.md | --no-write] [--reuse-seed] [--skip backup,restore,stage,memory]
+       [--ceiling-mb 256,1024] [--ceiling-backends fs,s3]
+       [--work DIR] [--out docs/benchmarks.md | --no-write] [--reuse-seed] [--skip backup,restore,stage,memory,ceiling]
        [--report-from bench/out/run/results.json]   (re-render a saved run, measure nothing)
 See bench/README.md.`);
   process.exit(0);
@@ -291,6 +296,27 @@ if (!skip.has('stage')) {
   const dist = path.join(work, 'stage-distinct.archive');
   await distinctArchive(dist, bytes);
   results.stage.distinct = await measureStage(dist, path.join(work, 'stage'), stageRounds, log);
+}
+save();
+
+if (!skip.has('ceiling')) {
+  // ----------------------------------------------------------------------------------------------
+  // Part 5: the whole path without the database (a fresh stack per backend, nothing else running).
+  const sizes = values['ceiling-mb'].split(',').map(Number);
+  if (!sizes.every((n) => n > 0)) throw new Error('--ceiling-mb must be positive numbers');
+  const archives = [];
+  for (const mb of sizes) {
+    const file = path.join(work, `ceiling-${mb}.archive`);
+    log(`part 5: ${mb} MiB of distinct documents in mongodump's archive format ...`);
+    await distinctArchive(file, mb * MiB);
+    archives.push(file);
+  }
+  results.ceiling = await measureCeiling({
+    archives,
+    work,
+    backends: values['ceiling-backends'].split(',').filter(Boolean),
+    log,
+  });
 }
 save();
 

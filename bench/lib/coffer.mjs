@@ -18,7 +18,7 @@ const randomIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${c
 export const ADMIN = { email: 'bench-admin@coffer.test', password: 'bench-admin-password-1' };
 
 /** Starts every server and service on free ports, with its data under `dataDir`. */
-export async function startCoffer(dataDir) {
+export async function startCoffer(dataDir, { storageBackend = 'fs' } = {}) {
   for (const built of [
     'agent/dist/cli/main.js',
     'deploy/local/dist/index.js',
@@ -32,6 +32,7 @@ export async function startCoffer(dataDir) {
     repoRoot: REPO,
     dataDir,
     ports: 'free',
+    storageBackend,
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -107,23 +108,23 @@ function cli(args, config, stdin = '') {
 }
 
 /** `coffer-agent init`, `db add LABEL --uri -` and `run`; resolves once the dashboard shows it active. */
-export async function startAgent(base, user, { dir, label, uri }) {
+export async function startAgent(base, user, { dir, label, uri, env, noCheck = false }) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = path.join(dir, 'agent.json');
   const name = `bench-${crypto.randomBytes(3).toString('hex')}`;
   await cli(['init', '--server', base, '--api-key', user.apiKey, '--name', name], config);
-  await cli(['db', 'add', label, '--uri', '-'], config, `${uri}\n`);
-  return runAgent(base, user, { dir, name });
+  await cli(['db', 'add', label, '--uri', '-', ...(noCheck ? ['--no-check'] : [])], config, `${uri}\n`);
+  return runAgent(base, user, { dir, name, env });
 }
 
 /** `coffer-agent run` of an agent configured in `dir` (a fresh process each call). */
-export async function runAgent(base, user, { dir, name }) {
+export async function runAgent(base, user, { dir, name, env = {} }) {
   const config = path.join(dir, 'agent.json');
   const log = fs.openSync(path.join(dir, 'agent.log'), 'a');
   const child = spawn(process.execPath, [AGENT_BIN, 'run', '--config', config], {
     stdio: ['ignore', log, log],
-    env: { ...process.env, HEARTBEAT_INTERVAL_MS: '2000' },
+    env: { ...process.env, HEARTBEAT_INTERVAL_MS: '2000', ...env },
   });
   const exited = new Promise((r) => child.once('exit', r));
   let logOpen = true;

@@ -1,5 +1,5 @@
 // The agent's encrypt+compress stage alone, as its own process so it is timed like `cat` and
-// `restic`: file → createEncryptor (zstd level 1 → AES-256-GCM chunks, Coffer v1) → file.
+// `restic`: file → createEncryptor (zstd frames on every core → AES-256-GCM chunks, Coffer v1) → file.
 // Prints one JSON line: bytes in and out and this process's peak RSS.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,7 +9,11 @@ const require = createRequire(import.meta.url);
 const { createEncryptor, generateMasterKey } = require('../../agent/dist/index.js');
 
 const [input, output] = process.argv.slice(2);
-const { stream, encrypt } = createEncryptor({ masterKey: generateMasterKey() });
+// A key from the harness (environment, so that decrypt-file.mjs can read the output), or a fresh one.
+const masterKey = process.env.COFFER_BENCH_KEY_HEX
+  ? Buffer.from(process.env.COFFER_BENCH_KEY_HEX, 'hex')
+  : generateMasterKey();
+const { stream, encrypt } = createEncryptor({ masterKey });
 // 64 KiB reads: what the agent gets from mongodump's stdout pipe.
 await pipeline(
   fs.createReadStream(input, { highWaterMark: 64 * 1024 }),

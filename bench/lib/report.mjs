@@ -294,7 +294,84 @@ export function renderReport(r) {
       '',
     );
   }
+  if (r.ceiling?.length) out.push(...renderCeiling(r));
   return out.join('\n');
+}
+
+/** Part 5: the whole path without the database, against the stage alone on the same file. */
+export function renderCeiling(r) {
+  const out = [];
+  const rate = (bytes, ms) => `${(bytes / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
+  const perGiB = (ms, bytes) => (Number.isFinite(ms) ? `${((ms / 1000) * (1024 / (bytes / MiB))).toFixed(1)} s` : '–');
+  out.push("### 5. Coffer's ceiling without the database (replayed archive)", '');
+  out.push(
+    "A recorded archive in mongodump's format (distinct documents) is replayed as the agent's dump",
+    '(`COFFER_BENCH_REPLAY_ARCHIVE`, bench only) and goes the real way: agent → gateway → storage, on a',
+    'fresh stack per storage backend. The restore comes back the real way too (download to a private',
+    'temporary file, verification of every chunk and of the archive, then decrypt → zstd) into a',
+    'discarding sink standing for mongorestore (`COFFER_BENCH_DISCARD_RESTORE`). Times are trigger →',
+    '`completed` as the user sees them (200 ms polling). "Stage alone" is `createEncryptor` (backup) and',
+    '`createDecryptor` (restore) on the same file in their own processes, measured just before.',
+    'CPU is per GiB of archive, per process.',
+    '',
+  );
+  const rows = [];
+  for (const c of r.ceiling) {
+    const size = `${(c.bytes / MiB).toFixed(0)} MiB`;
+    rows.push([
+      size,
+      'stage alone: encrypt',
+      rate(c.bytes, c.alone.encrypt.ms),
+      '1.00×',
+      `${perGiB(c.alone.encrypt.cpuMs, c.bytes)} (process)`,
+      kib2mib(c.alone.encrypt.maxRssKb),
+      mib(c.alone.fileBytes),
+    ]);
+    for (const run of c.runs) {
+      const b = run.backup;
+      rows.push([
+        size,
+        `backup, ${run.backend} backend`,
+        rate(c.bytes, b.ms),
+        x(c.alone.encrypt.ms / b.ms),
+        Object.entries(b.cpuMs)
+          .map(([n, ms]) => `${n} ${perGiB(ms, c.bytes)}`)
+          .join(', '),
+        Object.entries(run.peakKb)
+          .map(([n, kb]) => `${n} ${kib2mib(kb)}`)
+          .join(', '),
+        mib(run.storedBytes),
+      ]);
+    }
+    rows.push([
+      size,
+      'stage alone: decrypt',
+      rate(c.bytes, c.alone.decrypt.ms),
+      '1.00×',
+      `${perGiB(c.alone.decrypt.cpuMs, c.bytes)} (process)`,
+      kib2mib(c.alone.decrypt.maxRssKb),
+      '–',
+    ]);
+    for (const run of c.runs) {
+      const b = run.restore;
+      rows.push([
+        size,
+        `restore, ${run.backend} backend`,
+        rate(c.bytes, b.ms),
+        x(c.alone.decrypt.ms / b.ms),
+        Object.entries(b.cpuMs)
+          .map(([n, ms]) => `${n} ${perGiB(ms, c.bytes)}`)
+          .join(', '),
+        '(as above: peaks over both jobs)',
+        `${(b.documents ?? 0).toLocaleString('en-US')} documents`,
+      ]);
+    }
+  }
+  out.push(
+    table(['archive', 'run', 'throughput', 'ratio to the stage alone', 'CPU per GiB', 'peak RSS', 'stored'], rows),
+    '',
+  );
+  return out;
 }
 
 /** The report plus the notes kept from an existing file. */

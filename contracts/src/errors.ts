@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   ACCOUNT_BANNED: 'FORBIDDEN',
   /** A paid plan was chosen where only free plans can be. */
   PAYMENT_REQUIRED: 'FORBIDDEN',
+  /** A paid plan was chosen on a server without a payment provider configured. */
+  BILLING_NOT_CONFIGURED: 'FORBIDDEN',
   /** The chosen backup frequency is more frequent than the plan allows. */
   PLAN_FREQUENCY_LIMIT: 'FORBIDDEN',
   /** The chosen retention is longer than the plan allows. */

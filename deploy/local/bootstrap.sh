@@ -74,6 +74,7 @@ GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
 GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
   go_build mongorestore "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongorestore/main
 [ $with_natscli = 1 ] && go_build nats "$NATSCLI_VERSION" github.com/nats-io/natscli/nats
+go_build stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock
 [ $with_minio = 1 ] && go_build minio "$MINIO_VERSION" github.com/minio/minio
 
 # FerretDB 1.24.2, vendored with two changes (architecture §6): the version file upstream generates,

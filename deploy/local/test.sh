@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/local/setup.sh --with-browser --with-minio --with-debian-root --with-arm64
 python3 -c 'import cryptography, zstandard' 2>/dev/null || pip install -q cryptography zstandard >&2
+# The API fuzzing suite (tests/integration/security/fuzz.test.ts) drives schemathesis, pinned.
+SCHEMATHESIS_VERSION=4.32.5
+[ "$(schemathesis --version 2>/dev/null)" = "schemathesis, version $SCHEMATHESIS_VERSION" ] ||
+  pip install -q "schemathesis==$SCHEMATHESIS_VERSION" >&2
 mkdir -p test-results
 rm -f test-results/*.json
 set +e

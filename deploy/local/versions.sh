@@ -6,3 +6,5 @@ NATSCLI_VERSION=v0.5.1
 FERRETDB_VERSION=v1.24.2
 MONGO_TOOLS_VERSION=v0.0.0-20250715155915-887641268977
 MINIO_VERSION=latest
+# Stripe's own API stand-in, for the billing tests' Checkout calls (no network, no account).
+STRIPE_MOCK_VERSION=v0.203.0

@@ -7,14 +7,21 @@
 import type { Browser, Page } from 'playwright-core';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
 import { cleanupAll, requirePrerequisites, setupAgent, type Agent } from '../integration/pipeline/harness';
-import { adminToken, api, launch, newSession, registeredUser, signIn, TEXT, visible } from './helpers';
+import {
+  adminToken,
+  api,
+  launch,
+  newSession,
+  registeredUser,
+  signIn,
+  signInAsAdmin,
+  TEXT,
+  visible,
+} from './helpers';
 
 jest.setTimeout(120_000);
 
-const admin = () => ({
-  email: process.env.COFFER_ADMIN_EMAIL!,
-  password: process.env.COFFER_ADMIN_PASSWORD!,
-});
+const adminEmail = () => process.env.COFFER_ADMIN_EMAIL!;
 
 let browser: Browser;
 let target: TestUser;
@@ -62,7 +69,7 @@ describe('admin console', () => {
     const user = await newSession(browser);
     try {
       await signIn(user.page, target);
-      await signIn(page, admin());
+      await signInAsAdmin(page);
       await page.goto('/admin');
       await visible(page.getByRole('heading', { name: 'Admin Dashboard' }));
       for (const card of ['Users', 'Banned', 'Inactive', 'Backups'])
@@ -75,7 +82,7 @@ describe('admin console', () => {
       );
 
       // An admin may not ban themselves: the spec's message, with the server's reason.
-      const self = await openUser(page, admin().email);
+      const self = await openUser(page, adminEmail());
       await self.detail.getByRole('button', { name: 'Ban User' }).click();
       const refusal = self.detail.getByTestId('admin-error');
       await visible(refusal.getByText('Failed to update ban status', { exact: true }));

@@ -4,7 +4,17 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { slugFromTitle } from '@coffer/contracts';
-import { api, launch, newSession, pathname, registeredUser, signIn, toast, visible } from './helpers';
+import {
+  api,
+  launch,
+  newSession,
+  pathname,
+  registeredUser,
+  signIn,
+  signInAsAdmin,
+  toast,
+  visible,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,11 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-});
-
-const admin = () => ({
-  email: process.env.COFFER_ADMIN_EMAIL!,
-  password: process.env.COFFER_ADMIN_PASSWORD!,
 });
 
 async function expectToast(page: Page, title: string, description?: string) {
@@ -41,7 +46,7 @@ describe('admin knowledge base', () => {
     const { page, context, errors } = await newSession(browser);
     const visitor = await newSession(browser);
     try {
-      await signIn(page, admin());
+      await signInAsAdmin(page);
       await page.goto('/admin/kb');
       await visible(page.getByRole('heading', { name: 'Knowledge Base Articles' }));
       await page.getByRole('link', { name: 'New Article' }).click();
@@ -174,7 +179,7 @@ describe('admin knowledge base', () => {
     const { page, context } = await newSession(browser);
     const other = await newSession(browser);
     try {
-      await signIn(page, admin());
+      await signInAsAdmin(page);
       await page.goto('/admin/kb/new');
       await page.getByLabel('Title').fill(`Linked ${word}`);
       await page.getByRole('button', { name: 'Generate' }).click();
@@ -205,7 +210,7 @@ describe('admin knowledge base', () => {
   it('fits the list and the editor on a 375 px phone screen', async () => {
     const { page, context } = await newSession(browser, { width: 375, height: 740 });
     try {
-      await signIn(page, admin());
+      await signInAsAdmin(page);
       for (const [path, heading] of [
         ['/admin/kb', 'Knowledge Base Articles'],
         ['/admin/kb/new', 'New Article'],

@@ -2,7 +2,7 @@
 // (tests/integration/global-setup.ts starts it), driven in Debian's Chromium through playwright-core.
 import crypto from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { api, randomIp, uniqueEmail } from '../integration/helpers';
+import { adminSession, api, randomIp, uniqueEmail } from '../integration/helpers';
 
 export { adminToken, api, waitForMail } from '../integration/helpers';
 
@@ -113,6 +113,21 @@ export async function signIn(
   await page.getByLabel('Email', { exact: true }).fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === landing);
+}
+
+/**
+ * Signs the page in as the stack's admin by restoring the run's one admin session (see
+ * adminSession: sign-ins per e-mail are rate limited), as a reload of a signed-in tab would.
+ */
+export async function signInAsAdmin(page: Page, landing = '/dashboard') {
+  const { token, user } = await adminSession();
+  await page.goto('/login');
+  await page.evaluate(
+    (record) => localStorage.setItem('coffer-vault', record),
+    JSON.stringify({ token, user, timestamp: Date.now() }),
+  );
+  await page.goto(landing);
   await page.waitForURL((url) => url.pathname === landing);
 }
 

@@ -80,6 +80,27 @@ describe('profile and audit logs', () => {
     }
   });
 
+  it('asks for the current password to change the email, and shows the server refusing a wrong one', async () => {
+    const user = await registeredUser('account-email');
+    const next = `moved-${user.email}`;
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, user);
+      await page.goto('/profile');
+      await page.getByLabel('Email Address').fill(next);
+      await page.getByLabel('Current Password').fill('not-my-password');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await visible(page.getByText('Current password is incorrect'));
+      await page.getByLabel('Current Password').fill(user.password);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await visible(page.getByText('Profile updated successfully!'));
+      const record = JSON.parse((await page.evaluate(() => localStorage.getItem('coffer-vault'))) ?? 'null');
+      expect(record.user.email).toBe(next);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('updates name and email and keeps them in the saved session', async () => {
     const user = await registeredUser('account');
     const { page, context } = await newSession(browser);

@@ -10,6 +10,7 @@ import {
   pathname,
   registeredUser,
   signIn,
+  signInAsAdmin,
   TEXT,
   toast,
   visible,
@@ -275,10 +276,7 @@ describe('signed-in shell', () => {
   it('puts Help before Admin in the menu, and a toast swiped 50 px goes away', async () => {
     const { page, context } = await newSession(browser);
     try {
-      await signIn(page, {
-        email: process.env.COFFER_ADMIN_EMAIL!,
-        password: process.env.COFFER_ADMIN_PASSWORD!,
-      });
+      await signInAsAdmin(page);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await visible(nav.getByRole('link', { name: 'Admin' }));
       expect(await nav.locator('a, button').allInnerTexts()).toEqual([

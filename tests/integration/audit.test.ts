@@ -68,6 +68,8 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
       body: { currentPassword: u.password, newPassword: 'a-new-password-2' },
     });
     expect(res.status).toBe(200);
+    // A password change ends every session: the caller goes on with the token it answered.
+    u.token = res.body.token;
 
     const { logs } = await untilTotal(u, 1);
     expect(logs).toEqual([
@@ -111,7 +113,8 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
 
     const plan = await logsOf(u, '?action=PLAN_CHANGED');
     expect(plan.pagination).toEqual({ total: 1, page: 1, pages: 1 });
-    expect(plan.logs[0]).toMatchObject({ action: 'PLAN_CHANGED', actor: 'User', details: { value: 'Pro' } });
+    // An admin made the change: the user's log names them as the actor.
+    expect(plan.logs[0]).toMatchObject({ action: 'PLAN_CHANGED', actor: 'Admin', details: { value: 'Pro' } });
     expect((await api('GET', '/api/user/audit-actions', { token: u.token })).body).toEqual([
       'API_KEY_REGENERATED',
       'PLAN_CHANGED',

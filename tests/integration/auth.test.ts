@@ -96,18 +96,31 @@ describe('POST /api/auth/login', () => {
     expect(bad.body.message).toBe('Please enter a valid email address');
   });
 
-  it('rate-limits per e-mail, whatever the address the attempts come from', async () => {
+  it("rate-limits an e-mail per client address: a stranger's attempts do not lock the owner out", async () => {
     const u = await newUser();
+    const attacker = randomIp();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       statuses.push(
-        (await api('POST', '/api/auth/login', { body: { email: u.email, password: 'bad-pass' } })).status,
+        (
+          await api('POST', '/api/auth/login', {
+            ip: attacker,
+            body: { email: u.email, password: 'bad-pass' },
+          })
+        ).status,
       );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    const limited = await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
+    expect(statuses[10]).toBe(429);
+    const limited = await api('POST', '/api/auth/login', {
+      ip: attacker,
+      body: { email: u.email, password: u.password },
+    });
     expect(limited.status).toBe(429);
     expect(limited.body.message).toMatch(/Too many sign-in attempts/);
+    // The owner, from their own address, still signs in.
+    const owner = await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
+    expect(owner.status).toBe(200);
   });
 
   it('rate-limits per client address across e-mails', async () => {

@@ -75,6 +75,19 @@ const injectedRtkApi = api.injectEndpoints({
     getAuditActions: build.query<GetAuditActionsApiResponse, GetAuditActionsApiArg>({
       query: () => ({ url: `/api/user/audit-actions` }),
     }),
+    getBilling: build.query<GetBillingApiResponse, GetBillingApiArg>({
+      query: () => ({ url: `/api/billing` }),
+    }),
+    billingWebhook: build.mutation<BillingWebhookApiResponse, BillingWebhookApiArg>({
+      query: (queryArg) => ({
+        url: `/api/billing/webhook`,
+        method: 'POST',
+        body: queryArg.body,
+        headers: {
+          'stripe-signature': queryArg['stripe-signature'],
+        },
+      }),
+    }),
     getSettings: build.query<GetSettingsApiResponse, GetSettingsApiArg>({
       query: () => ({ url: `/api/settings` }),
     }),
@@ -352,10 +365,14 @@ export type UpdateProfileApiArg = {
   body: {
     name?: string;
     email?: string;
+    /** required when the e-mail changes; the previous address is told of the change */
+    currentPassword?: string;
   };
 };
 export type ChangePasswordApiResponse = /** status 200 OK */ {
   message: string;
+  /** a fresh session token: every other session, this one's old token included, has ended */
+  token: string;
 };
 export type ChangePasswordApiArg = {
   body: {
@@ -367,7 +384,16 @@ export type GetUserPlanApiResponse = /** status 200 OK */ Plan;
 export type GetUserPlanApiArg = void;
 export type UpdatePlanApiResponse = /** status 200 OK */ {
   message: string;
+  /** the plan in force now */
   plan: Plan;
+  /** what the new plan changes for the user (databases, schedule, storage) */
+  changes: string[];
+  /** the payment provider's page; the plan changes once paid */
+  checkoutUrl?: string;
+  /** ISO time a scheduled change takes effect */
+  effectiveAt?: string;
+  /** the plan that takes over at effectiveAt or once paid */
+  nextPlan?: Plan;
 };
 export type UpdatePlanApiArg = {
   body: {
@@ -420,10 +446,26 @@ export type GetAuditLogsApiArg = {
     | 'ARTICLE_UPDATED'
     | 'ARTICLE_DELETED'
     | 'ARTICLE_PUBLISHED'
-    | 'ARTICLE_UNPUBLISHED';
+    | 'ARTICLE_UNPUBLISHED'
+    | 'USER_ROLE_CHANGED'
+    | 'USER_STATUS_CHANGED'
+    | 'USER_PLAN_CHANGED'
+    | 'USER_BANNED'
+    | 'USER_UNBANNED'
+    | 'USER_DELETED';
 };
 export type GetAuditActionsApiResponse = /** status 200 OK */ string[];
 export type GetAuditActionsApiArg = void;
+export type GetBillingApiResponse = /** status 200 OK */ BillingState;
+export type GetBillingApiArg = void;
+export type BillingWebhookApiResponse = /** status 200 OK */ {
+  received: boolean;
+  duplicate: boolean;
+};
+export type BillingWebhookApiArg = {
+  'stripe-signature': string;
+  body: Blob;
+};
 export type GetSettingsApiResponse = /** status 200 OK */ Settings;
 export type GetSettingsApiArg = void;
 export type UpdateSettingsApiResponse = /** status 200 OK */ Settings;
@@ -677,6 +719,7 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'ACCOUNT_BANNED'
   | 'PAYMENT_REQUIRED'
+  | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
   | 'PLAN_RETENTION_LIMIT'
   | 'DATABASE_INACTIVE'
@@ -763,6 +806,21 @@ export type AuditLog = {
   entityId?: string;
   actor: string;
   details: AuditLogDetails;
+};
+export type Subscription = {
+  planId: string;
+  /** the payment provider's status: active, past_due, ... */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  /** ISO time the paid period ends */
+  currentPeriodEnd?: string;
+  /** the plan that takes over when the paid period ends */
+  pendingPlanId?: string;
+};
+export type BillingState = {
+  /** whether paid plans can be bought on this server */
+  enabled: boolean;
+  subscription?: Subscription;
 };
 export type NotificationSettings = {
   backupSuccess: boolean;
@@ -919,7 +977,7 @@ export interface ApiPaths {
     operationId: 'register';
     arg: RegisterApiArg;
     response: RegisterApiResponse;
-    errors: ApiError;
+    errors: ApiError | RateLimitedError;
   };
   'POST /api/auth/forgot-password': {
     operationId: 'forgotPassword';
@@ -949,13 +1007,13 @@ export interface ApiPaths {
     operationId: 'updateProfile';
     arg: UpdateProfileApiArg;
     response: UpdateProfileApiResponse;
-    errors: AccountBannedError | ApiError;
+    errors: AccountBannedError | ApiError | RateLimitedError;
   };
   'PUT /api/user/password': {
     operationId: 'changePassword';
     arg: ChangePasswordApiArg;
     response: ChangePasswordApiResponse;
-    errors: AccountBannedError | ApiError;
+    errors: AccountBannedError | ApiError | RateLimitedError;
   };
   'GET /api/user/plan': {
     operationId: 'getUserPlan';
@@ -980,6 +1038,18 @@ export interface ApiPaths {
     arg: GetAuditActionsApiArg;
     response: GetAuditActionsApiResponse;
     errors: AccountBannedError | ApiError;
+  };
+  'GET /api/billing': {
+    operationId: 'getBilling';
+    arg: GetBillingApiArg;
+    response: GetBillingApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'POST /api/billing/webhook': {
+    operationId: 'billingWebhook';
+    arg: BillingWebhookApiArg;
+    response: BillingWebhookApiResponse;
+    errors: ApiError;
   };
   'GET /api/settings': {
     operationId: 'getSettings';

@@ -55,6 +55,8 @@ export default async function globalSetup(): Promise<void> {
     COFFER_DATA_DIR: dataDir,
     COFFER_DOWNLOADS_DIR: downloads,
     COFFER_STORAGE_BACKEND: stack.urls.s3 ? 's3' : 'fs',
+    // Where the S3 backend's objects are (MinIO, MINIO_LOCAL_CREDENTIALS), for tests that look.
+    COFFER_S3_URL: stack.urls.s3 ?? '',
     COFFER_LOG_DIR: stack.logDir,
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,

@@ -1,7 +1,6 @@
 import { createDecipheriv } from 'node:crypto';
 import { Readable, Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { compose } from '../util/streams.js';
-import zlib from 'node:zlib';
 import { CofferFormatError } from './errors.js';
 import {
   assertMasterKey,
@@ -18,6 +17,7 @@ import {
   TAG_LENGTH,
   type Header,
 } from './format.js';
+import { createZstdDecompressor } from './parallel-zstd.js';
 
 /** A FIFO of buffers that hands out exact byte counts, copying only when a read spans buffers. */
 class ByteQueue {
@@ -276,7 +276,7 @@ export function createDecryptor(masterKey: Buffer): Decryptor {
       yield* rest;
       return;
     }
-    const unzstd = zlib.createZstdDecompress({ chunkSize: 64 * 1024 });
+    const unzstd = createZstdDecompressor();
     try {
       yield* compose(Readable.from(rest), unzstd) as AsyncIterable<Buffer>;
     } catch (e) {

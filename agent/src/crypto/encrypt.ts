@@ -151,7 +151,7 @@ export class EncryptTransform extends Transform {
  * the stored file must be no larger than `gzip -6`'s at the stage throughput the issue asks for.
  * The level is not part of the format: every zstd decoder reads every level.
  */
-export const DEFAULT_ZSTD_LEVEL = 1;
+export const DEFAULT_ZSTD_LEVEL = 3;
 
 export interface Encryptor {
   /** Write the raw archive here; read the encrypted file from here. */

@@ -8,11 +8,12 @@
 // buffer. A slow consumer stops the pushing of finished frames, which stops dispatching, which
 // holds back the writer's callback: backpressure reaches the producer.
 import { availableParallelism } from 'node:os';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
+import { compose } from '../util/streams.js';
 
 /** A few MiB per frame: large enough that zstd's ratio does not suffer, small enough to spread. */
-export const DEFAULT_FRAME_SIZE = 4 * 1024 * 1024;
+export const DEFAULT_FRAME_SIZE = 2 * 1024 * 1024;
 
 /**
  * Frames compressing at once by default. libuv's pool has 4 threads unless UV_THREADPOOL_SIZE says
@@ -47,8 +48,10 @@ export class ParallelZstdCompress extends Transform {
   bytesOut = 0;
 
   private readonly params: Record<number, number>;
-  private parts: Buffer[] = [];
+  /** The frame being filled, and frame buffers the pool has finished with (reused: no garbage). */
+  private frame: Buffer | undefined;
   private partsLength = 0;
+  private readonly spare: Buffer[] = [];
   private readonly queue: Job[] = [];
   private wake: (() => void) | undefined;
   private failure: Error | undefined;
@@ -79,7 +82,7 @@ export class ParallelZstdCompress extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytesIn += chunk.length;
-    this.take(chunk).then(() => cb(), cb);
+    this.accept(chunk).then(() => cb(), cb);
   }
 
   override _flush(cb: TransformCallback): void {
@@ -90,21 +93,24 @@ export class ParallelZstdCompress extends Transform {
 
   override _read(size: number): void {
     super._read(size);
-    this.emitReady();
+    // _read asks for data: one frame goes out even if the buffer still counts what is being read.
+    this.emitReady(true);
   }
 
   override _destroy(err: Error | null, cb: (error: Error | null) => void): void {
     this.failure ??= err ?? new Error('stream destroyed');
-    this.parts = [];
+    this.frame = undefined;
+    this.spare.length = 0;
     this.notify();
     cb(err);
   }
 
-  private async take(chunk: Buffer): Promise<void> {
+  private async accept(chunk: Buffer): Promise<void> {
     let pos = 0;
     while (pos < chunk.length) {
       const n = Math.min(this.frameSize - this.partsLength, chunk.length - pos);
-      this.parts.push(n === chunk.length ? chunk : chunk.subarray(pos, pos + n));
+      this.frame ??= this.spare.pop() ?? Buffer.allocUnsafeSlow(this.frameSize);
+      chunk.copy(this.frame, this.partsLength, pos, pos + n);
       this.partsLength += n;
       pos += n;
       if (this.partsLength === this.frameSize) {
@@ -116,9 +122,9 @@ export class ParallelZstdCompress extends Transform {
   }
 
   private dispatch(): void {
-    const frame =
-      this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsLength);
-    this.parts = [];
+    const buffer = this.frame ?? Buffer.alloc(0);
+    const frame = buffer.subarray(0, this.partsLength);
+    this.frame = undefined;
     this.partsLength = 0;
     const job: Job = { done: false };
     this.queue.push(job);
@@ -126,9 +132,11 @@ export class ParallelZstdCompress extends Transform {
     this.peakInFlight = Math.max(this.peakInFlight, this.queue.length);
     zlib.zstdCompress(
       frame,
-      // One output buffer of the frame's size: the pool thread seldom has to call back for more room.
-      { params: this.params, chunkSize: Math.max(64 * 1024, frame.length + 1024) },
+      // Output in 256 KiB pieces joined at the end: one frame-sized output buffer would stay
+      // referenced by the (smaller) result until the next GC, and that garbage showed in the RSS.
+      { params: this.params, chunkSize: 256 * 1024 },
       (error, result) => {
+        if (buffer.length === this.frameSize) this.spare.push(buffer);
         job.done = true;
         if (error) job.error = error;
         else job.result = result;
@@ -138,7 +146,7 @@ export class ParallelZstdCompress extends Transform {
   }
 
   /** Emits finished frames in order while the readable side has room. */
-  private emitReady(): void {
+  private emitReady(asked = false): void {
     while (this.queue.length && this.queue[0]!.done && !this.destroyed) {
       const job = this.queue[0]!;
       if (job.error) {
@@ -146,7 +154,8 @@ export class ParallelZstdCompress extends Transform {
         return;
       }
       // Below the high-water mark only: a stalled consumer stops here, so frames stay counted.
-      if (this.readableLength >= this.readableHighWaterMark) break;
+      if (!asked && this.readableLength >= this.readableHighWaterMark) break;
+      asked = false;
       this.queue.shift();
       this.framesEmitted++;
       this.bytesOut += job.result!.length;
@@ -168,4 +177,121 @@ export class ParallelZstdCompress extends Transform {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
+}
+
+const ZSTD_MAGIC = 0xfd2fb528;
+const SKIPPABLE_MASK = 0xfffffff0;
+const SKIPPABLE_MAGIC = 0x184d2a50;
+
+type SplitState =
+  | { kind: 'header' }
+  | { kind: 'block' }
+  | { kind: 'skip'; then: 'block' | 'last' | 'end' }
+  | { kind: 'opaque' };
+
+/**
+ * Re-slices a zstd stream so that no chunk spans two frames. Node's zstd decoder (24.x) stops at
+ * the end of the first frame inside one write and drops the rest of that write, so concatenated
+ * frames only decode when each frame ends a write. Parsing needs only the frame and block headers
+ * (RFC 8878 §3.1); the bytes pass through uncopied. Anything that is not a zstd frame switches the
+ * splitter off and is left to the decoder, which reports it as it always did.
+ */
+export class ZstdFrameSplitter extends Transform {
+  frames = 0;
+  private state: SplitState = { kind: 'header' };
+  private head: number[] = [];
+  private remaining = 0;
+  private checksum = false;
+  private lastBlock = false;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    let start = 0;
+    let pos = 0;
+    // A zero-length block body (an empty frame's) ends where its header ends: finish it now.
+    while (pos < chunk.length || (this.state.kind === 'skip' && this.remaining === 0)) {
+      const s = this.state;
+      if (s.kind === 'opaque') break;
+      if (s.kind === 'skip') {
+        const n = Math.min(this.remaining, chunk.length - pos);
+        this.remaining -= n;
+        pos += n;
+        if (this.remaining > 0) break;
+        if (s.then === 'block') this.state = { kind: 'block' };
+        else if (s.then === 'last' && this.checksum) {
+          this.remaining = 4;
+          this.state = { kind: 'skip', then: 'end' };
+        } else {
+          this.frames++;
+          this.state = { kind: 'header' };
+          if (pos > start) this.push(chunk.subarray(start, pos));
+          start = pos;
+        }
+        continue;
+      }
+      this.head.push(chunk[pos++]!);
+      if (s.kind === 'block') {
+        if (this.head.length < 3) continue;
+        const h = this.head[0]! | (this.head[1]! << 8) | (this.head[2]! << 16);
+        this.head = [];
+        const type = (h >> 1) & 3;
+        this.lastBlock = (h & 1) === 1;
+        if (type === 3) {
+          this.state = { kind: 'opaque' };
+          break;
+        }
+        this.remaining = type === 1 ? 1 : h >>> 3;
+        this.state = { kind: 'skip', then: this.lastBlock ? 'last' : 'block' };
+        continue;
+      }
+      // Frame header: magic, descriptor, then fields whose sizes the descriptor gives.
+      const need = this.headerLength();
+      if (need === undefined) {
+        this.state = { kind: 'opaque' };
+        break;
+      }
+      if (this.head.length < need) continue;
+      const h = this.head;
+      const skippable = h[3] === 0x18 && h[2] === 0x4d && h[1] === 0x2a && (h[0]! & 0xf0) === 0x50;
+      this.head = [];
+      if (skippable) {
+        this.remaining = this.skippableSize;
+        this.state = { kind: 'skip', then: 'end' };
+      } else this.state = { kind: 'block' };
+    }
+    if (start < chunk.length) this.push(start === 0 ? chunk : chunk.subarray(start));
+    cb();
+  }
+
+  private skippableSize = 0;
+
+  /** Bytes of the frame header so far known to be needed; undefined when this is not zstd. */
+  private headerLength(): number | undefined {
+    const h = this.head;
+    if (h.length < 4) return 4;
+    const magic = (h[0]! | (h[1]! << 8) | (h[2]! << 16) | (h[3]! << 24)) >>> 0;
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (h.length < 8) return 8;
+      this.skippableSize = (h[4]! | (h[5]! << 8) | (h[6]! << 16) | (h[7]! << 24)) >>> 0;
+      return 8;
+    }
+    if (magic !== ZSTD_MAGIC) return undefined;
+    if (h.length < 5) return 5;
+    const fhd = h[4]!;
+    const singleSegment = (fhd >> 5) & 1;
+    const fcsFlag = fhd >> 6;
+    const didFlag = fhd & 3;
+    if (fhd & 0x08) return undefined; // reserved bit
+    this.checksum = ((fhd >> 2) & 1) === 1;
+    const fcs = [singleSegment ? 1 : 0, 2, 4, 8][fcsFlag]!;
+    return 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][didFlag]! + fcs;
+  }
+}
+
+/**
+ * A zstd decoder for Coffer payloads: one frame (files written before frames were compressed in parallel) or many concatenated ones
+ * (ParallelZstdCompress). The decoding itself stays one stream on libuv's pool, beside the
+ * decryption on the main thread.
+ */
+export function createZstdDecompressor(): Duplex {
+  return compose(new ZstdFrameSplitter(), zlib.createZstdDecompress({ chunkSize: 64 * 1024 }));
 }

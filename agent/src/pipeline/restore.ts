@@ -5,13 +5,14 @@
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import { createDecryptor } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
 import { checkFingerprint, Compression, HEADER_LENGTH, parseHeader } from '../crypto/format.js';
+import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
 import { verifyFile } from '../crypto/verify.js';
 import { discard } from '../util/streams.js';
 import { ArchiveFormatError, ArchiveScanner } from './archive.js';
+import { discardRestore } from './bench.js';
 import { describeExit, startTool } from './child.js';
 import { PipelineError } from './errors.js';
 import { listCollections, withClient } from './mongo.js';
@@ -76,7 +77,7 @@ async function readHeader(handle: FileHandle, masterKey: Buffer) {
 async function verifyAndScan(file: string, handle: FileHandle, masterKey: Buffer): Promise<Scan> {
   const header = await readHeader(handle, masterKey);
   const scanner = new ArchiveScanner({ strict: true });
-  const unzstd = header.compression === Compression.Zstd ? zlib.createZstdDecompress() : undefined;
+  const unzstd = header.compression === Compression.Zstd ? createZstdDecompressor() : undefined;
   const [verified, inner] = await Promise.allSettled([
     verifyFile(file, masterKey, { handle, payload: unzstd ?? scanner }),
     unzstd ? pipeline(unzstd, scanner, discard()) : pipeline(scanner, discard()),
@@ -122,13 +123,14 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const label = opts.label ?? opts.dbName;
   const scrub = redactorFor(opts.uri);
   mongorestoreArgs({ configFile: '', fromDb: opts.dbName, toDb: opts.dbName }); // validates the name
-  const tool = await findTool('mongorestore');
+  const benchSink = discardRestore();
+  const tool = benchSink ? '' : await findTool('mongorestore');
 
   const handle = await open(opts.file, 'r');
   try {
     const scan = await verifyAndScan(opts.file, handle, opts.masterKey);
     opts.signal?.throwIfAborted();
-    const before = await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));
+    const before = benchSink ? [] : await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));
     opts.signal?.throwIfAborted();
     const inBackup = new Set(scan.collections.map((c) => c.name));
     const extra = before.map((c) => c.name).filter((n) => !inBackup.has(n));
@@ -136,7 +138,9 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     let restored = 0;
     let failed = 0;
     if (scan.sourceDb !== undefined) {
-      ({ restored, failed } = await restoreArchive(opts, handle, tool, scan, scrub, label));
+      ({ restored, failed } = benchSink
+        ? await discardArchive(opts, handle)
+        : await restoreArchive(opts, handle, tool, scan, scrub, label));
     }
     const dropped: string[] = [];
     if ((opts.dropExtraCollections ?? true) && extra.length) {
@@ -160,6 +164,17 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   } finally {
     await handle.close();
   }
+}
+
+/** Pass 2 for the benchmark: decrypt → decompress into a sink standing for mongorestore. */
+async function discardArchive(
+  opts: RestoreOptions,
+  handle: FileHandle,
+): Promise<{ restored: number; failed: number }> {
+  const scanner = new ArchiveScanner({ strict: true });
+  const source = createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 });
+  await pipeline(source, createDecryptor(opts.masterKey).stream, scanner, discard(), { signal: opts.signal });
+  return { restored: scanner.documents, failed: 0 };
 }
 
 /** Pass 2: decrypt → decompress → mongorestore, counting documents as they go in. */

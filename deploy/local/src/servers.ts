@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,14 +86,38 @@ export function startFerretDb(opts: ServerOptions = {}): Promise<RunningServer> 
 }
 
 /** NATS with JetStream (file storage under the data folder). */
-export function startNats(opts: ServerOptions = {}): Promise<RunningServer> {
-  return launch('nats', opts, ({ port, dir }) => ({
-    cmd: which('nats-server'),
-    args: ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(port)],
-    url: `nats://127.0.0.1:${port}`,
-    ready: listening(port),
-  }));
+export function startNats(opts: ServerOptions & { users?: NatsUser[] } = {}): Promise<RunningServer> {
+  return launch('nats', opts, ({ port, dir }) => {
+    const args = ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(port)];
+    if (opts.users?.length) {
+      // An authorization block: only the listed users connect (the flags above still apply).
+      const conf = path.join(dir('nats-conf'), 'nats.conf');
+      fs.writeFileSync(conf, natsAuthorization(opts.users), { mode: 0o600 });
+      args.unshift('-c', conf);
+    }
+    return { cmd: which('nats-server'), args, url: `nats://127.0.0.1:${port}`, ready: listening(port) };
+  });
 }
+
+/** A NATS user: one per service, plus one for tools and tests. */
+export interface NatsUser {
+  user: string;
+  password: string;
+}
+
+/** One random password per name, for a stack's NATS users. */
+export const natsUsers = (names: readonly string[]): NatsUser[] =>
+  names.map((user) => ({ user, password: crypto.randomBytes(18).toString('base64url') }));
+
+/** nats-server's `authorization` block for these users (JSON strings are valid in its config). */
+export const natsAuthorization = (users: NatsUser[]) =>
+  `authorization {\n  users = [\n${users
+    .map((u) => `    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`)
+    .join('\n')}\n  ]\n}\n`;
+
+/** `nats://user:password@host:port`: the form the kit's clients accept (natsConnectOptions). */
+export const natsUrlFor = (url: string, u: NatsUser) =>
+  url.replace('://', `://${encodeURIComponent(u.user)}:${encodeURIComponent(u.password)}@`);
 
 export function startRedis(opts: ServerOptions = {}): Promise<RunningServer> {
   return launch('redis', opts, ({ port, dir }) => ({
@@ -110,6 +135,19 @@ export function startRedis(opts: ServerOptions = {}): Promise<RunningServer> {
       'no',
     ],
     url: `redis://127.0.0.1:${port}`,
+    ready: listening(port),
+  }));
+}
+
+/**
+ * stripe-mock: Stripe's API stand-in (its OpenAPI spec and fixtures), for the billing tests'
+ * Checkout and subscription calls. `url` is what auth's STRIPE_API_URL takes.
+ */
+export function startStripeMock(opts: ServerOptions = {}): Promise<RunningServer> {
+  return launch('stripe-mock', opts, ({ port }) => ({
+    cmd: which('stripe-mock'),
+    args: ['-http-addr', `127.0.0.1:${port}`],
+    url: `http://127.0.0.1:${port}`,
     ready: listening(port),
   }));
 }
@@ -181,17 +219,21 @@ export interface ServerPorts {
 export const SERVER_NAMES = ['nats', 'ferretdb', 'redis', 'maildev', 'minio'];
 
 /** Every server the stack needs, in parallel, data and logs under `dataDir`; all or none. */
-export async function startServers(dataDir: string, ports: ServerPorts): Promise<Proc[]> {
+export async function startServers(
+  dataDir: string,
+  ports: ServerPorts,
+  opts: { natsUsers?: NatsUser[] } = {},
+): Promise<Proc[]> {
   for (const [name, port] of Object.entries(ports)) {
     if (await listening(port)())
       throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
   }
-  const opts = { dataDir, logDir: path.join(dataDir, 'logs') };
+  const where = { dataDir, logDir: path.join(dataDir, 'logs') };
   const started = await Promise.allSettled([
-    startNats({ ...opts, port: ports.nats }),
-    startFerretDb({ ...opts, port: ports.mongo }),
-    startRedis({ ...opts, port: ports.redis }),
-    startMailDev({ ...opts, port: ports.smtp, webPort: ports.mailWeb }),
+    startNats({ ...where, port: ports.nats, users: opts.natsUsers }),
+    startFerretDb({ ...where, port: ports.mongo }),
+    startRedis({ ...where, port: ports.redis }),
+    startMailDev({ ...where, port: ports.smtp, webPort: ports.mailWeb }),
   ]);
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');

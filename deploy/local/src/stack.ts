@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, startProcess, waitFor, type Proc } from './processes.js';
-import { startMinio, startServers, SERVER_NAMES, type ServerPorts } from './servers.js';
+import {
+  natsUrlFor,
+  natsUsers,
+  startMinio,
+  startServers,
+  SERVER_NAMES,
+  type NatsUser,
+  type ServerPorts,
+} from './servers.js';
 
 /** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
 type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'kb' | 'backup-orchestrator';
@@ -96,7 +104,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   fs.mkdirSync(logDir, { recursive: true });
 
   const s3 = opts.storageBackend === 's3';
-  const procs: Proc[] = await startServers(opts.dataDir, ports);
+  // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
+  const nats = natsUsers([
+    'auth',
+    'notification',
+    'audit',
+    'storage',
+    'kb',
+    'backup-orchestrator',
+    'gateway',
+    'client',
+  ]);
+  const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
+  const procs: Proc[] = await startServers(opts.dataDir, ports, { natsUsers: nats });
   let minio: Awaited<ReturnType<typeof startMinio>> | undefined;
   if (s3) {
     minio = await startMinio({
@@ -149,7 +169,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       {
         cwd: opts.serviceDirs?.[script],
         logDir,
-        env: { ...env, ...extra, OPS_PORT: String(opsPort) },
+        env: {
+          ...env,
+          NATS_USER: script,
+          NATS_PASSWORD: natsUser(script).password,
+          ...extra,
+          OPS_PORT: String(opsPort),
+        },
       },
     );
     procs.push(p);
@@ -199,7 +225,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       gateways: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
       mailWeb: `http://127.0.0.1:${ports.mailWeb}`,
       s3: minio?.url,
-      nats: env.NATS_URL!,
+      // With the tools' credentials in it (natsConnectOptions takes them out again).
+      nats: natsUrlFor(env.NATS_URL!, natsUser('client')),
       mongo: env.MONGODB_URI!,
       redis: env.REDIS_URL!,
     },

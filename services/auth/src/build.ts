@@ -7,13 +7,15 @@ import {
   type ServiceContext,
   type StartedService,
 } from '@coffer/common';
-import type { AuthConfig } from './config.js';
+import { stripeSettings, type AuthConfig } from './config.js';
 import { authModels } from './model.js';
 import { mongoAuthStores } from './store/index.js';
 import type { AuthStores } from './store/types.js';
 import { AUTH_STREAMS, type AuthEvents } from './events.js';
 import { accounts as accountsFactory } from './domain/accounts.js';
 import { admin as adminFactory } from './domain/admin.js';
+import { billing as billingFactory, type BillingProvider } from './domain/billing.js';
+import { stripeProvider } from './domain/billing-stripe.js';
 import { passwordReset } from './domain/password-reset.js';
 import { plans as plansFactory } from './domain/plans.js';
 import { apiKeyVault } from './domain/secrets.js';
@@ -36,6 +38,8 @@ export function buildAuth(deps: {
   config: AuthSettings;
   log: Logger;
   now?: () => Date;
+  /** The payment provider and plan key → price id; absent when billing is not configured. */
+  billing?: { provider: BillingProvider; prices: Record<string, string> };
 }) {
   const { stores, events, mail, config, now, log } = deps;
   const vault = apiKeyVault(config.API_KEY_PEPPER);
@@ -67,6 +71,15 @@ export function buildAuth(deps: {
     now,
   });
   const views = viewsFactory(vault);
+  const billing = billingFactory({
+    provider: deps.billing?.provider ?? null,
+    prices: deps.billing?.prices ?? {},
+    publicUrl: config.PUBLIC_URL,
+    store: stores.billing,
+    plans,
+    users: stores.users,
+    events,
+  });
   const handlers = authHandlers({
     log: deps.log,
     accounts,
@@ -74,9 +87,10 @@ export function buildAuth(deps: {
     reset,
     admin,
     views,
+    billing,
     exposeResetToken: config.DEV_EXPOSE_RESET_TOKEN,
   });
-  return { vault, plans, accounts, reset, admin, views, handlers };
+  return { vault, plans, accounts, reset, admin, views, billing, handlers };
 }
 
 /** Connects to Mongo and NATS, seeds the plans and the first admin, then serves gRPC. */
@@ -86,7 +100,16 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectServiceBus(config, 'auth', log, [...AUTH_STREAMS]);
   const mail = notificationMail(config.NOTIFICATION_GRPC);
-  const built = buildAuth({ stores: mongoAuthStores(models), events, mail, config, log });
+  const stripe = stripeSettings(config);
+  const built = buildAuth({
+    stores: mongoAuthStores(models),
+    events,
+    mail,
+    config,
+    log,
+    ...(stripe ? { billing: { provider: stripeProvider({ ...stripe, log }), prices: stripe.prices } } : {}),
+  });
+  log.info({ billing: stripe ? 'stripe' : 'not configured' }, 'billing');
   await built.plans.seed();
   if (config.COFFER_ADMIN_EMAIL && config.COFFER_ADMIN_PASSWORD) {
     await built.accounts.ensureAdmin(config.COFFER_ADMIN_EMAIL, config.COFFER_ADMIN_PASSWORD);

@@ -2,7 +2,8 @@ import type { EventBus } from '@coffer/common';
 
 /**
  * What auth publishes (all on the AUTH stream): auth.user.registered, password_changed,
- * email_changed, api_key_regenerated, plan_changed, ban_changed, deleted, reset_requested.
+ * email_changed, api_key_regenerated, plan_changed, role_changed, status_changed, ban_changed,
+ * deleted (message id `auth.user.deleted:<userId>`), reset_requested.
  * Auth consumes no events.
  */
 export type AuthEvents = Pick<EventBus, 'publish'>;

@@ -7,6 +7,7 @@ import type { Plans } from './domain/plans.js';
 import { toPlanMessage } from './domain/plans.js';
 import type { Views } from './domain/views.js';
 import type { Admin } from './domain/admin.js';
+import type { Billing } from './domain/billing.js';
 
 const userId = fields.objectId('user');
 const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset token');
@@ -19,6 +20,7 @@ export function authHandlers(deps: {
   plans: Plans;
   admin: Admin;
   views: Views;
+  billing: Billing;
   exposeResetToken: boolean;
 }) {
   const { accounts, reset, plans, admin, views } = deps;
@@ -95,6 +97,38 @@ export function authHandlers(deps: {
     async changePlan(req) {
       const input = parseInput(z.object({ userId, planId: fields.objectId('plan') }), req);
       return toPlanMessage(await plans.changeOwn(input.userId, input.planId));
+    },
+    async requestPlanChange(req) {
+      const input = parseInput(z.object({ userId, planId: fields.objectId('plan') }), req);
+      const r = await deps.billing.requestChange(input.userId, input.planId);
+      return {
+        plan: toPlanMessage(r.plan),
+        changed: r.changed,
+        ...(r.checkoutUrl ? { checkoutUrl: r.checkoutUrl } : {}),
+        ...(r.effectiveAt ? { effectiveAt: r.effectiveAt.toISOString() } : {}),
+        ...(r.nextPlan ? { nextPlan: toPlanMessage(r.nextPlan) } : {}),
+      };
+    },
+    async getBilling(req) {
+      const state = await deps.billing.state(parseInput(z.object({ userId }), req).userId);
+      const s = state.subscription;
+      return {
+        enabled: state.enabled,
+        ...(s
+          ? {
+              subscription: {
+                planId: s.planId,
+                status: s.status,
+                cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+                ...(s.currentPeriodEnd ? { currentPeriodEnd: s.currentPeriodEnd.toISOString() } : {}),
+                ...(s.pendingPlanId ? { pendingPlanId: s.pendingPlanId } : {}),
+              },
+            }
+          : {}),
+      };
+    },
+    async handleBillingWebhook(req) {
+      return deps.billing.webhook(Buffer.from(req.payload ?? []), req.signature ?? '');
     },
     async adminListUsers() {
       return { users: (await admin.list()).map(views.adminUser) };

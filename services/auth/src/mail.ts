@@ -9,7 +9,12 @@ import { notification } from '@coffer/proto';
 export interface AuthMail {
   passwordReset(d: { userId: string; email: string; name: string; resetUrl: string }): Promise<void>;
   /** To the previous account address, after the account's e-mail changed. */
-  accountEmailChanged(d: { userId: string; previousEmail: string; newEmail: string; name: string }): Promise<void>;
+  accountEmailChanged(d: {
+    userId: string;
+    previousEmail: string;
+    newEmail: string;
+    name: string;
+  }): Promise<void>;
 }
 
 export function notificationMail(address: string): AuthMail & { close(): void } {

@@ -62,7 +62,11 @@ const subscriptionSchema = new Schema(
 
 // The provider's event ids already handled: a redelivered webhook finds its id here.
 const billingEventSchema = new Schema(
-  { _id: { type: String, required: true }, type: { type: String, required: true }, at: { type: Date, required: true } },
+  {
+    _id: { type: String, required: true },
+    type: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
   { collection: 'billing_events' },
 );
 

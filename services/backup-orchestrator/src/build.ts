@@ -131,7 +131,7 @@ export function buildOrchestrator(deps: {
     log,
   });
   const retention = retentionFactory({ stores, backups, plans: jobPlans, now, log });
-  const cleanup = accountCleanup({ stores, blobs, log });
+  const cleanup = accountCleanup({ stores, log });
   return {
     dispatch,
     databases,

@@ -13,7 +13,7 @@ import type { EventBus, EventEnvelope, EventMap, StreamName } from '@coffer/comm
  *
  * What it consumes:
  * - AUTH `auth.user.deleted` (durable `orchestrator`): removes the user's agents, databases,
- *   settings, restores and backups (and their blobs).
+ *   settings, restores and backup records (storage removes the blobs on the same event).
  * - AUTH `auth.user.plan_changed` (durable `orchestrator-plans`): clamps the saved schedule to the
  *   new plan (databases over the limit need no write: activity is computed from the plan).
  * - BACKUP `backup.schedule.due` (durable `orchestrator-scheduler`, shared by every replica, so
@@ -51,8 +51,7 @@ export async function startOrchestratorConsumers(
       stream: 'AUTH',
       durable: PLAN_DURABLE,
       subjects: ['auth.user.plan_changed'],
-      handler: async (e: EventEnvelope) =>
-        handlers.planChanged(e.data as EventMap['auth.user.plan_changed']),
+      handler: async (e: EventEnvelope) => handlers.planChanged(e.data as EventMap['auth.user.plan_changed']),
     }),
     events.consume({
       stream: 'BACKUP',

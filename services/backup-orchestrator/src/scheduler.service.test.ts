@@ -39,7 +39,7 @@ jest.setTimeout(180_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** auth: GetUserPlan only (hourly allowed). storage: Stat and Delete. Both with the generated definitions. */
+/** auth: GetUserPlan (hourly allowed) and GetAccountState (not banned). storage: Stat and Delete. Both with the generated definitions. */
 async function fakeServices() {
   const server = new Server();
   const plan: auth.Plan = {
@@ -48,6 +48,17 @@ async function fakeServices() {
   };
   server.addService(auth.AuthServiceService, {
     getUserPlan: (_call: unknown, cb: (e: null, p: auth.Plan) => void) => cb(null, plan),
+    // The scheduler asks whether the account is banned before each scheduled backup.
+    getAccountState: (call: { request: auth.UserRef }, cb: (e: null, s: auth.AccountState) => void) =>
+      cb(null, {
+        userId: call.request.userId,
+        role: auth.Role.ROLE_USER,
+        isBanned: false,
+        status: auth.AccountStatus.ACCOUNT_STATUS_ACTIVE,
+        email: 'ada@example.com',
+        name: 'Ada',
+        sessionVersion: 0,
+      }),
   } as unknown as auth.AuthServiceServer);
   server.addService(storage.StorageServiceService, {
     stat: (call: { request: storage.BlobRef }, cb: (e: null, i: storage.BlobInfo) => void) =>

@@ -22,6 +22,13 @@ export const baseEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** This service's NATS user and password (one user per service; see docs/operations.md). */
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().optional(),
+  /** Or a `.creds` file (decentralised JWT auth) ... */
+  NATS_CREDS: z.string().min(1).optional(),
+  /** ... or an nkey user's seed. */
+  NATS_NKEY_SEED: z.string().min(1).optional(),
   /** JetStream replicas of each stream (3 in a NATS cluster); a start never lowers an existing one. */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27017'),

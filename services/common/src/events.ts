@@ -18,7 +18,13 @@ export interface EventMap {
   'auth.user.email_changed': { userId: string; email: string };
   'auth.user.api_key_regenerated': { userId: string };
   /** `actorId`/`email`: the admin who changed it and the user's address (absent when the user did). */
-  'auth.user.plan_changed': { userId: string; planId: string; planName: string; actorId?: string; email?: string };
+  'auth.user.plan_changed': {
+    userId: string;
+    planId: string;
+    planName: string;
+    actorId?: string;
+    email?: string;
+  };
   /** `email`: the user's address, for the admin's audit entry; absent from older publishers. */
   'auth.user.ban_changed': {
     userId: string;
@@ -30,7 +36,12 @@ export interface EventMap {
   /** An admin changed the user's role. */
   'auth.user.role_changed': { userId: string; email: string; role: 'user' | 'admin'; actorId: string };
   /** An admin changed the user's status. */
-  'auth.user.status_changed': { userId: string; email: string; status: 'active' | 'inactive'; actorId: string };
+  'auth.user.status_changed': {
+    userId: string;
+    email: string;
+    status: 'active' | 'inactive';
+    actorId: string;
+  };
   /**
    * The account is gone (an admin deleted it): every service removes what it holds of the user
    * (docs/architecture.md, "Deleting an account"). `email`: of the deleted user, for the admin's

@@ -12,6 +12,7 @@ export * from './service.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './nats/bus.js';
+export * from './nats/connect-options.js';
 export * from './validation.js';
 export * from './audit-actions.js';
 export * from './format.js';

@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { identity as identityFactory } from './http/identity.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { guardRequest, serverOptions } from './http/timeouts.js';
 import { RouteTable } from './http/route.js';
 import { startFanout } from './realtime/fanout.js';
 import { startRealtime } from './realtime/socket.js';
@@ -69,9 +70,19 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const sockets = agentSockets(() => started.nsp);
   const { identity, app } = buildGateway({ config, clients, redis, log, sockets });
 
-  // Agent uploads and downloads stream for as long as a backup takes; Node's default 5-minute
-  // request timeout would cut large ones. Slow-header clients are still cut by headersTimeout.
-  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 }, app);
+  // Headers, bodies and idle connections are bounded; agent uploads and downloads, which stream for
+  // as long as a backup takes, are bounded by inactivity instead (http/timeouts.ts).
+  const timeouts = {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: config.HTTP_BODY_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEPALIVE_TIMEOUT_MS,
+    agentDataIdleMs: config.AGENT_DATA_IDLE_MS,
+  };
+  const guard = guardRequest(timeouts);
+  const server = http.createServer(serverOptions(timeouts), (req, res) => {
+    guard(req, res);
+    app(req, res);
+  });
   const io = await startRealtime({ server, redis, identity, log });
   const fanout = await startFanout(bus, io);
   const agents = startAgentNamespace({ io, identity, clients, bus, log });

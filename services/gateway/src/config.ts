@@ -37,10 +37,25 @@ const schema = z
      * ingress), or addresses/subnets/names ('loopback,uniquelocal').
      */
     TRUST_PROXY: z.string().default('false'),
+    /** From a connection's first byte to the end of the request headers (slow-header clients). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+    /** From a request's start to the end of its body, for every route but the agents' data plane. */
+    HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /** An idle kept-alive connection between two requests (below the load balancer's own idle limit). */
+    HTTP_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+    /** An agent upload or download with no byte either way for this long is ended. */
+    AGENT_DATA_IDLE_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5 * 60_000),
     /** How long a user's account state (ban, role) is cached before asking auth again. */
     ACCOUNT_STATE_CACHE_MS: z.coerce.number().int().min(0).default(3000),
     RATE_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
+    /** Sign-in attempts for one e-mail from one client address per window. */
     RATE_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+    /** Sign-in attempts for one e-mail from all addresses together per window (distributed guessing). */
+    RATE_LOGIN_PER_EMAIL_ALL: z.coerce.number().int().min(1).default(100),
     RATE_FORGOT_PER_IP: z.coerce.number().int().min(1).default(10),
     RATE_FORGOT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     /** Current-password checks (password or e-mail change) per user per window. */

@@ -10,7 +10,7 @@ describe('notification subscriptions', () => {
   it('consumes backup results and agent disconnections, besides the auth mails', () => {
     const byStream = Object.fromEntries(NOTIFICATION_SUBSCRIPTIONS.map((s) => [s.stream, s.subjects]));
     expect(byStream).toEqual({
-      AUTH: ['auth.user.deleted'],
+      AUTH: ['auth.user.deleted', 'auth.billing.plan_lapsed'],
       BACKUP: ['backup.backup.completed', 'backup.backup.failed'],
       AGENT: ['agent.agent.disconnected'],
     });

@@ -9,7 +9,7 @@ export const NOTIFICATION_DURABLE = 'notification';
  * domain/event-handlers.ts; a unit test keeps the two lists equal).
  */
 export const NOTIFICATION_SUBSCRIPTIONS: Array<{ stream: StreamName; subjects: EventSubject[] }> = [
-  { stream: 'AUTH', subjects: ['auth.user.deleted'] },
+  { stream: 'AUTH', subjects: ['auth.user.deleted', 'auth.billing.plan_lapsed'] },
   { stream: 'BACKUP', subjects: ['backup.backup.completed', 'backup.backup.failed'] },
   { stream: 'AGENT', subjects: ['agent.agent.disconnected'] },
 ];

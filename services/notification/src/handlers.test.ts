@@ -16,17 +16,18 @@ function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req) {
 
 function setup() {
   const events = fakeEventBus();
+  const mailer = fakeMailer();
   const { handlers: h } = buildNotification({
     prefsStore: fakePreferencesStore(),
     outbox: fakeOutbox(),
     events,
-    mailer: fakeMailer(),
+    mailer,
     accounts: fakeAccounts(),
     publicUrl: 'http://127.0.0.1:8080',
     testMailCooldownMs: 10_000,
     log: createLogger('test', 'silent'),
   });
-  return { h, events };
+  return { h, events, mailer };
 }
 
 describe('UpdatePreferences', () => {
@@ -76,5 +77,36 @@ describe('changing the notification address', () => {
       code: status.INVALID_ARGUMENT,
       details: INVALID_CONFIRM_LINK,
     });
+  });
+});
+
+describe('SendPasswordReset', () => {
+  const request = {
+    userId: USER,
+    email: 'ada@example.com',
+    name: 'Ada',
+    resetUrl: 'http://127.0.0.1:8080/reset-password/s3cr3t-t0ken-value',
+    requestId: 'b9d1c1e4-6f55-4a53-9f5e-6a0e1f1b2c3d',
+  };
+
+  it('mails the link to the given address once per request id', async () => {
+    const { h, mailer } = setup();
+    await call(h.sendPasswordReset, request);
+    await call(h.sendPasswordReset, request);
+    expect(mailer.sent.map((m) => [m.to, m.subject])).toEqual([
+      ['ada@example.com', 'Reset your Coffer password'],
+    ]);
+  });
+
+  it('refuses a request that is not a reset link for an address', async () => {
+    const { h, mailer } = setup();
+    await expect(call(h.sendPasswordReset, { ...request, resetUrl: 'not a url' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Invalid reset link',
+    });
+    await expect(call(h.sendPasswordReset, { ...request, email: 'nope' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
+    expect(mailer.sent).toEqual([]);
   });
 });

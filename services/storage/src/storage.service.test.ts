@@ -85,9 +85,10 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
   let raw: storage.StorageServiceClient;
   let db: Connection;
   let s3: S3Client;
+  let config: ReturnType<typeof storageEnvSchema.parse>;
 
   beforeAll(async () => {
-    const config = storageEnvSchema.parse({
+    config = storageEnvSchema.parse({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       MONGODB_URI: mongoUrl,
@@ -330,6 +331,28 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
     await expect(client.usage({ userId: gone })).resolves.toEqual({ bytesUsed: 0, blobCount: 0 });
     expect((await stored()).objects.filter((k) => k.startsWith(gone))).toEqual([]);
     // Only that user's blobs went.
+    await expect(client.usage({ userId: USER })).resolves.toMatchObject({ blobCount: 1 });
+  });
+
+  it('removes them when it comes back, if it was down when the account was deleted', async () => {
+    const gone = user(4);
+    await putBlob(raw, header(blob(8), { userId: gone }), randomBytes(2000));
+    await putBlob(raw, header(blob(9), { userId: gone }), randomBytes(3000));
+    client.close();
+    await stopInOrder(svc!.steps);
+    svc = undefined;
+
+    // The event waits in the AUTH stream for storage's durable consumer.
+    await bus.publish('auth.user.deleted', { userId: gone, actorId: user(5), email: 'gone@example.test' });
+    expect((await docs(gone)).length).toBe(2);
+    expect((await stored()).objects.filter((k) => k.startsWith(gone))).toHaveLength(2);
+
+    svc = await startStorage(config, { log, registry: new Registry() });
+    client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`);
+    raw = client.raw;
+    await until('the user’s blobs to be removed', async () => (await docs(gone)).length === 0);
+    expect((await stored()).objects.filter((k) => k.startsWith(gone))).toEqual([]);
+    await expect(client.usage({ userId: gone })).resolves.toEqual({ bytesUsed: 0, blobCount: 0 });
     await expect(client.usage({ userId: USER })).resolves.toMatchObject({ blobCount: 1 });
   });
 });

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsConnectOptions } from '@coffer/common';
 import { newUser, type TestUser } from '../helpers';
 import { mutate, seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
@@ -40,7 +41,7 @@ beforeAll(async () => {
   customer = await startCustomerDb();
   owner = await newUser('secrets');
   await seedDatabase(customer.client, DB, { events: 300 });
-  nats = await connect({ servers: process.env.COFFER_NATS_URL! });
+  nats = await connect(natsConnectOptions(process.env.COFFER_NATS_URL!));
   nats.subscribe('>', {
     callback: (_err, msg) => {
       const headers = msg.headers ? [...msg.headers].map(([k, v]) => `${k}: ${v.join(',')}`).join('\n') : '';

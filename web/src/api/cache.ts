@@ -5,7 +5,7 @@ import { generatedApi } from './generated';
 
 export const api = generatedApi.enhanceEndpoints({
   // The knowledge base's reads all show articles: any admin change refreshes every one of them.
-  addTagTypes: ['Articles', 'AdminUsers', 'AdminStats', 'AdminAgents'],
+  addTagTypes: ['Billing', 'Articles', 'AdminUsers', 'AdminStats', 'AdminAgents'],
   endpoints: {
     verifyResetToken: { keepUnusedDataFor: 0 },
     getPlans: {
@@ -18,7 +18,9 @@ export const api = generatedApi.enhanceEndpoints({
     getUserPlan: { providesTags: ['UserPlan'] },
     updateProfile: { invalidatesTags: ['Profile', 'AuditLogs'] },
     changePassword: { invalidatesTags: ['AuditLogs'] },
-    updatePlan: { invalidatesTags: ['Profile', 'UserPlan', 'AuditLogs'] },
+    getBilling: { providesTags: ['Billing'] },
+    // A smaller plan clamps the schedule and deactivates databases over its limit.
+    updatePlan: { invalidatesTags: ['Profile', 'UserPlan', 'AuditLogs', 'Billing', 'Settings', 'Databases'] },
     getAuditLogs: { providesTags: ['AuditLogs'] },
     getSystemStatus: { providesTags: ['SystemStatus'] },
     getBackups: { providesTags: ['Backups'] },

@@ -75,6 +75,9 @@ const injectedRtkApi = api.injectEndpoints({
     getAuditActions: build.query<GetAuditActionsApiResponse, GetAuditActionsApiArg>({
       query: () => ({ url: `/api/user/audit-actions` }),
     }),
+    getBilling: build.query<GetBillingApiResponse, GetBillingApiArg>({
+      query: () => ({ url: `/api/billing` }),
+    }),
     getSettings: build.query<GetSettingsApiResponse, GetSettingsApiArg>({
       query: () => ({ url: `/api/settings` }),
     }),
@@ -323,9 +326,13 @@ export type UpdateProfileApiResponse = /** status 200 OK */ {
 export type UpdateProfileApiArg = {
   name?: string;
   email?: string;
+  /** required when the e-mail changes; the previous address is told of the change */
+  currentPassword?: string;
 };
 export type ChangePasswordApiResponse = /** status 200 OK */ {
   message: string;
+  /** a fresh session token: every other session, this one's old token included, has ended */
+  token: string;
 };
 export type ChangePasswordApiArg = {
   currentPassword: string;
@@ -335,7 +342,16 @@ export type GetUserPlanApiResponse = /** status 200 OK */ Plan;
 export type GetUserPlanApiArg = void;
 export type UpdatePlanApiResponse = /** status 200 OK */ {
   message: string;
+  /** the plan in force now */
   plan: Plan;
+  /** what the new plan changes for the user (databases, schedule, storage) */
+  changes: string[];
+  /** the payment provider's page; the plan changes once paid */
+  checkoutUrl?: string;
+  /** ISO time a scheduled change takes effect */
+  effectiveAt?: string;
+  /** the plan that takes over at effectiveAt or once paid */
+  nextPlan?: Plan;
 };
 export type UpdatePlanApiArg = {
   plan: string;
@@ -386,10 +402,18 @@ export type GetAuditLogsApiArg = {
     | 'ARTICLE_UPDATED'
     | 'ARTICLE_DELETED'
     | 'ARTICLE_PUBLISHED'
-    | 'ARTICLE_UNPUBLISHED';
+    | 'ARTICLE_UNPUBLISHED'
+    | 'USER_ROLE_CHANGED'
+    | 'USER_STATUS_CHANGED'
+    | 'USER_PLAN_CHANGED'
+    | 'USER_BANNED'
+    | 'USER_UNBANNED'
+    | 'USER_DELETED';
 };
 export type GetAuditActionsApiResponse = /** status 200 OK */ string[];
 export type GetAuditActionsApiArg = void;
+export type GetBillingApiResponse = /** status 200 OK */ BillingState;
+export type GetBillingApiArg = void;
 export type GetSettingsApiResponse = /** status 200 OK */ Settings;
 export type GetSettingsApiArg = void;
 export type UpdateSettingsApiResponse = /** status 200 OK */ Settings;
@@ -595,6 +619,7 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'ACCOUNT_BANNED'
   | 'PAYMENT_REQUIRED'
+  | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
   | 'PLAN_RETENTION_LIMIT'
   | 'DATABASE_INACTIVE'
@@ -681,6 +706,21 @@ export type AuditLog = {
   entityId?: string;
   actor: string;
   details: AuditLogDetails;
+};
+export type Subscription = {
+  planId: string;
+  /** the payment provider's status: active, past_due, ... */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  /** ISO time the paid period ends */
+  currentPeriodEnd?: string;
+  /** the plan that takes over when the paid period ends */
+  pendingPlanId?: string;
+};
+export type BillingState = {
+  /** whether paid plans can be bought on this server */
+  enabled: boolean;
+  subscription?: Subscription;
 };
 export type NotificationSettings = {
   backupSuccess: boolean;
@@ -837,6 +877,7 @@ export const {
   useUpdatePlanMutation,
   useGetAuditLogsQuery,
   useGetAuditActionsQuery,
+  useGetBillingQuery,
   useGetSettingsQuery,
   useUpdateSettingsMutation,
   useResendNotificationEmailConfirmationMutation,

@@ -45,37 +45,72 @@ describe('audit action table', () => {
     const about = { entity: 'User', entityId: USER, userId: ADMIN, actor: 'Admin' };
     const email = 'ada@example.com';
     expect(
-      entriesFor('auth.user.plan_changed', { userId: USER, planId: 'p1', planName: 'Pro', actorId: ADMIN, email }),
+      entriesFor('auth.user.plan_changed', {
+        userId: USER,
+        planId: 'p1',
+        planName: 'Pro',
+        actorId: ADMIN,
+        email,
+      }),
     ).toEqual([
-      expect.objectContaining({ action: 'PLAN_CHANGED', userId: USER, actor: 'Admin', details: { value: 'Pro' } }),
+      expect.objectContaining({
+        action: 'PLAN_CHANGED',
+        userId: USER,
+        actor: 'Admin',
+        details: { value: 'Pro' },
+      }),
       expect.objectContaining({ action: 'USER_PLAN_CHANGED', ...about, details: { value: `${email}: Pro` } }),
     ]);
-    expect(entriesFor('auth.user.role_changed', { userId: USER, email, role: 'admin', actorId: ADMIN })).toEqual([
-      expect.objectContaining({ action: 'USER_ROLE_CHANGED', ...about, details: { value: `${email}: admin` } }),
+    expect(
+      entriesFor('auth.user.role_changed', { userId: USER, email, role: 'admin', actorId: ADMIN }),
+    ).toEqual([
+      expect.objectContaining({
+        action: 'USER_ROLE_CHANGED',
+        ...about,
+        details: { value: `${email}: admin` },
+      }),
     ]);
     expect(
       entriesFor('auth.user.status_changed', { userId: USER, email, status: 'inactive', actorId: ADMIN }),
     ).toEqual([
-      expect.objectContaining({ action: 'USER_STATUS_CHANGED', ...about, details: { value: `${email}: inactive` } }),
+      expect.objectContaining({
+        action: 'USER_STATUS_CHANGED',
+        ...about,
+        details: { value: `${email}: inactive` },
+      }),
     ]);
     expect(
-      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: true, banReason: 'Spam', actorId: ADMIN, email }),
-    ).toEqual([expect.objectContaining({ action: 'USER_BANNED', ...about, details: { value: `${email}: Spam` } })]);
+      entriesFor('auth.user.ban_changed', {
+        userId: USER,
+        isBanned: true,
+        banReason: 'Spam',
+        actorId: ADMIN,
+        email,
+      }),
+    ).toEqual([
+      expect.objectContaining({ action: 'USER_BANNED', ...about, details: { value: `${email}: Spam` } }),
+    ]);
     expect(
-      entriesFor('auth.user.ban_changed', { userId: USER, isBanned: false, banReason: null, actorId: ADMIN, email }),
+      entriesFor('auth.user.ban_changed', {
+        userId: USER,
+        isBanned: false,
+        banReason: null,
+        actorId: ADMIN,
+        email,
+      }),
     ).toEqual([expect.objectContaining({ action: 'USER_UNBANNED', ...about, details: { value: email } })]);
     expect(entriesFor('auth.user.deleted', { userId: USER, actorId: ADMIN, email })).toEqual([
       expect.objectContaining({ action: 'USER_DELETED', ...about, details: { value: email } }),
     ]);
     // Older publishers sent no e-mail: the entry names the user by id.
-    expect(entriesFor('auth.user.deleted', { userId: USER, actorId: ADMIN })[0]!.details).toEqual({ value: USER });
+    expect(entriesFor('auth.user.deleted', { userId: USER, actorId: ADMIN })[0]!.details).toEqual({
+      value: USER,
+    });
   });
 
   it('writes nothing for auth events that are not audit actions', () => {
     expect(entriesFor('auth.user.registered', { userId: USER, email: 'a@b.c', name: 'A' })).toEqual([]);
-    expect(
-      entriesFor('auth.user.reset_requested', { userId: USER }),
-    ).toEqual([]);
+    expect(entriesFor('auth.user.reset_requested', { userId: USER })).toEqual([]);
   });
 
   it('has exactly one row for every action of the spec list, and subscribes to exactly the mapped subjects', () => {

@@ -62,6 +62,7 @@ describe('recorder', () => {
     const insert = store.insert.bind(store);
     let calls = 0;
     const flaky = {
+      ...store,
       insert: (e: Parameters<typeof insert>[0]) =>
         ++calls === 2 ? Promise.reject(new Error('connection reset')) : insert(e),
     };

@@ -1,5 +1,5 @@
 import { authWorld } from '../test-world';
-import { EMAIL_TAKEN } from './accounts';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PASSWORD_REQUIRED, EMAIL_TAKEN } from './accounts';
 
 describe('registration', () => {
   it('creates a user on the Free plan with a normalised e-mail, an API key and a session', async () => {
@@ -72,17 +72,45 @@ describe('profile', () => {
     const w = await authWorld();
     const { user } = await w.register();
     await w.register('grace@example.com', 'Grace');
-    const updated = await w.accounts.updateProfile(user.id, { name: ' Ada L ', email: ' ADA.L@example.com' });
+    const updated = await w.accounts.updateProfile(user.id, {
+      name: ' Ada L ',
+      email: ' ADA.L@example.com',
+      currentPassword: 'secret-1',
+    });
     expect(updated).toMatchObject({ name: 'Ada L', email: 'ada.l@example.com' });
     expect(w.events.of('auth.user.email_changed')).toEqual([{ userId: user.id, email: 'ada.l@example.com' }]);
 
-    // The same address again is no change and no event.
+    // The same address again is no change and no event (and needs no password).
     await w.accounts.updateProfile(user.id, { email: 'Ada.L@example.com' });
     expect(w.events.of('auth.user.email_changed')).toHaveLength(1);
-    await expect(w.accounts.updateProfile(user.id, { email: 'GRACE@example.com' })).rejects.toMatchObject({
-      kind: 'CONFLICT',
-      message: EMAIL_TAKEN,
+    await expect(
+      w.accounts.updateProfile(user.id, { email: 'GRACE@example.com', currentPassword: 'secret-1' }),
+    ).rejects.toMatchObject({ kind: 'CONFLICT', message: EMAIL_TAKEN });
+  });
+
+  it('changes the e-mail only with the current password, and tells the previous address', async () => {
+    const w = await authWorld();
+    const { user } = await w.register();
+    await expect(w.accounts.updateProfile(user.id, { email: 'thief@example.com' })).rejects.toMatchObject({
+      kind: 'BAD_INPUT',
+      message: CURRENT_PASSWORD_REQUIRED,
     });
+    await expect(
+      w.accounts.updateProfile(user.id, { email: 'thief@example.com', currentPassword: 'guess-1' }),
+    ).rejects.toMatchObject({ kind: 'BAD_INPUT', message: CURRENT_PASSWORD_INCORRECT });
+    expect((await w.accounts.load(user.id)).email).toBe('ada@example.com');
+    expect(w.mail.emailChanges).toEqual([]);
+    // A name alone needs no password.
+    await w.accounts.updateProfile(user.id, { name: 'Ada B' });
+
+    await w.accounts.updateProfile(user.id, { email: 'ada.b@example.com', currentPassword: 'secret-1' });
+    expect(w.mail.emailChanges).toEqual([
+      { userId: user.id, previousEmail: 'ada@example.com', newEmail: 'ada.b@example.com', name: 'Ada B' },
+    ]);
+    // Notification being down does not undo the change.
+    w.mail.fail = new Error('14 UNAVAILABLE');
+    await w.accounts.updateProfile(user.id, { email: 'ada.c@example.com', currentPassword: 'secret-1' });
+    expect((await w.accounts.load(user.id)).email).toBe('ada.c@example.com');
   });
 
   it('answers NOT_FOUND for unknown and malformed user ids', async () => {
@@ -102,14 +130,18 @@ describe('password change', () => {
     });
     expect(w.events.of('auth.user.password_changed')).toEqual([]);
 
-    await w.accounts.changePassword(user.id, 'secret-1', 'another-1');
+    const { token: before } = await w.accounts.login('ada@example.com', 'secret-1');
+    const fresh = await w.accounts.changePassword(user.id, 'secret-1', 'another-1');
     await expect(w.accounts.login('ada@example.com', 'secret-1')).rejects.toMatchObject({
       kind: 'UNAUTHENTICATED',
     });
     await w.accounts.login('ada@example.com', 'another-1');
     expect(w.events.of('auth.user.password_changed')).toEqual([{ userId: user.id, via: 'profile' }]);
-    // Unlike a reset (password-reset.test.ts), the session version stays: other sessions go on.
-    expect((await w.accounts.load(user.id)).sessionVersion).toBe(0);
+    // Like a reset, it ends every session issued before it; the caller goes on with the fresh token.
+    expect((await w.accounts.load(user.id)).sessionVersion).toBe(1);
+    expect(w.claims(before).sv).toBe(0);
+    expect(w.claims(fresh).sv).toBe(1);
+    expect(w.claims(fresh).sub).toBe(user.id);
   });
 });
 

@@ -71,6 +71,11 @@ export function accounts({ users, plans, vault, issueToken, events, mail, log }:
     return updated;
   }
 
+  async function checkPassword(user: UserRecord, given: string | undefined) {
+    if (!given) throw badInput(CURRENT_PASSWORD_REQUIRED);
+    if (!(await verifyPassword(user.passwordHash, given))) throw badInput(CURRENT_PASSWORD_INCORRECT);
+  }
+
   return {
     load,
 
@@ -106,18 +111,20 @@ export function accounts({ users, plans, vault, issueToken, events, mail, log }:
 
     /**
      * A new e-mail needs the current password (a stolen session alone could otherwise redirect
-     * the reset mails and take the account), and the previous address is told of the change.
+     * the reset mails and take the account), and the previous address is told of the change. An
+     * admin's change (`byAdmin`) needs no password; the previous address is told all the same.
      */
-    async updateProfile(userId: string, patch: { name?: string; email?: string; currentPassword?: string }) {
+    async updateProfile(
+      userId: string,
+      patch: { name?: string; email?: string; currentPassword?: string },
+      opts: { byAdmin?: boolean } = {},
+    ) {
       const user = await load(userId);
       const set: { name?: string; email?: string } = {};
       if (patch.name !== undefined) set.name = patch.name.trim();
       const email = patch.email !== undefined ? normaliseEmail(patch.email) : undefined;
       if (email !== undefined && email !== user.email) {
-        if (!patch.currentPassword) throw badInput(CURRENT_PASSWORD_REQUIRED);
-        if (!(await verifyPassword(user.passwordHash, patch.currentPassword))) {
-          throw badInput(CURRENT_PASSWORD_INCORRECT);
-        }
+        if (!opts.byAdmin) await checkPassword(user, patch.currentPassword);
         set.email = email;
       }
       if (Object.keys(set).length === 0) return user;

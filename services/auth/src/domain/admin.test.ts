@@ -63,8 +63,8 @@ describe('admin user management', () => {
       bannedAt: null,
     });
     expect(w.events.of('auth.user.ban_changed')).toEqual([
-      { userId, isBanned: true, banReason: DEFAULT_BAN_REASON, actorId: adminId },
-      { userId, isBanned: false, banReason: null, actorId: adminId },
+      { userId, isBanned: true, banReason: DEFAULT_BAN_REASON, actorId: adminId, email: 'ada@example.com' },
+      { userId, isBanned: false, banReason: null, actorId: adminId, email: 'ada@example.com' },
     ]);
     await expect(w.admin.setBan(adminId, 'b'.repeat(24), true)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
   });
@@ -83,7 +83,15 @@ describe('admin user management', () => {
       plan: pro.id,
       email: 'ada.new@example.com',
     });
-    expect(w.events.of('auth.user.plan_changed')).toEqual([{ userId, planId: pro.id, planName: 'Pro' }]);
+    expect(w.events.of('auth.user.plan_changed')).toEqual([
+      { userId, planId: pro.id, planName: 'Pro', actorId: adminId, email: 'ada@example.com' },
+    ]);
+    expect(w.events.of('auth.user.role_changed')).toEqual([
+      { userId, email: 'ada.new@example.com', role: 'admin', actorId: adminId },
+    ]);
+    expect(w.events.of('auth.user.status_changed')).toEqual([
+      { userId, email: 'ada.new@example.com', status: 'inactive', actorId: adminId },
+    ]);
     expect(w.events.of('auth.user.email_changed')).toEqual([{ userId, email: 'ada.new@example.com' }]);
     await expect(w.admin.update(adminId, userId, { email: 'root@example.com' })).rejects.toMatchObject({
       kind: 'CONFLICT',
@@ -93,10 +101,45 @@ describe('admin user management', () => {
     });
   });
 
-  it('deletes a user once and announces it', async () => {
+  it('announces a role or status only when it really changes', async () => {
+    await w.admin.update(adminId, userId, { role: 'user', status: 'active' });
+    expect(w.events.of('auth.user.role_changed')).toEqual([]);
+    expect(w.events.of('auth.user.status_changed')).toEqual([]);
+  });
+
+  it('deletes a user once and announces it, with the e-mail for the audit', async () => {
     await w.admin.remove(adminId, userId);
     await expect(w.accounts.load(userId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
     await expect(w.admin.remove(adminId, userId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
-    expect(w.events.of('auth.user.deleted')).toEqual([{ userId, actorId: adminId }]);
+    expect(w.events.of('auth.user.deleted')).toEqual([
+      { userId, actorId: adminId, email: 'ada@example.com' },
+    ]);
+  });
+
+  it("takes the user's reset links along", async () => {
+    await w.reset.request('ada@example.com');
+    expect([...w.stores.resetTokens.rows.values()].map((t) => t.userId)).toContain(userId);
+    await w.admin.remove(adminId, userId);
+    expect([...w.stores.resetTokens.rows.values()].map((t) => t.userId)).not.toContain(userId);
+  });
+
+  it('stops the API key before announcing, and a retry after a crash finishes the deletion', async () => {
+    const apiKey = w.vault.unseal((await w.accounts.load(userId)).apiKeySealed);
+    await expect(w.accounts.resolveApiKey(apiKey)).resolves.toMatchObject({ id: userId });
+    const remove = w.stores.users.remove;
+    w.stores.users.remove = async () => {
+      throw new Error('connection reset');
+    };
+    await expect(w.admin.remove(adminId, userId)).rejects.toThrow('connection reset');
+    // Announced (the other services clean up) and the key is dead, though the account is still there.
+    expect(w.events.of('auth.user.deleted')).toHaveLength(1);
+    await expect(w.accounts.resolveApiKey(apiKey)).rejects.toMatchObject({ kind: 'UNAUTHENTICATED' });
+    w.stores.users.remove = remove;
+    await w.admin.remove(adminId, userId);
+    await expect(w.accounts.load(userId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    expect(w.events.of('auth.user.deleted')).toEqual([
+      { userId, actorId: adminId, email: 'ada@example.com' },
+      { userId, actorId: adminId, email: 'ada@example.com' },
+    ]);
   });
 });

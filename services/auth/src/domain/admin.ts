@@ -38,7 +38,8 @@ export function admin(deps: {
       if (patch.status === 'inactive') refuseSelf(actorId, userId, 'deactivate');
       if (patch.plan !== undefined)
         await deps.plans.assign(userId, await deps.plans.byId(patch.plan), { actorId, email: before.email });
-      if (patch.email !== undefined) await deps.accounts.updateProfile(userId, { email: patch.email });
+      if (patch.email !== undefined)
+        await deps.accounts.updateProfile(userId, { email: patch.email }, { byAdmin: true });
       const set: UserPatch = {};
       if (patch.role !== undefined) set.role = patch.role;
       if (patch.status !== undefined) set.status = patch.status;

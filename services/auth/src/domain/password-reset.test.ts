@@ -8,6 +8,7 @@ describe('password reset', () => {
     const w = await authWorld();
     expect(await w.reset.request('nobody@example.com')).toEqual({});
     expect(w.events.of('auth.user.reset_requested')).toEqual([]);
+    expect(w.mail.resets).toEqual([]);
     expect(w.stores.resetTokens.rows.size).toBe(0);
   });
 
@@ -16,9 +17,12 @@ describe('password reset', () => {
     const { user, token: session } = await w.register();
     const { token, url } = await w.reset.request(' ADA@example.com ');
     expect(url).toBe(`https://coffer.example/reset-password/${token}`);
-    expect(w.events.of('auth.user.reset_requested')).toEqual([
+    // The link goes to notification by a call; the persisted event carries nothing usable.
+    expect(w.mail.resets).toEqual([
       { userId: user.id, email: 'ada@example.com', name: 'Ada', resetUrl: url },
     ]);
+    expect(w.events.of('auth.user.reset_requested')).toEqual([{ userId: user.id }]);
+    expect(JSON.stringify(w.events.published)).not.toContain(token!);
     expect(JSON.stringify([...w.stores.resetTokens.rows.values()])).not.toContain(token!);
 
     await w.reset.verify(token!);
@@ -66,5 +70,25 @@ describe('password reset', () => {
     w.clock.advance(2 * RESET_TTL_MS + 1);
     await w.reset.request('ada@example.com');
     expect(w.stores.resetTokens.rows.size).toBe(1);
+  });
+
+  it('voids the other pending links once one of them is used', async () => {
+    const w = await authWorld();
+    await w.register();
+    const first = await w.reset.request('ada@example.com');
+    const second = await w.reset.request('ada@example.com');
+    await w.reset.reset(second.token!, 'brand-new-1');
+    await expect(w.reset.verify(first.token!)).rejects.toMatchObject(invalid);
+    await expect(w.reset.reset(first.token!, 'attacker-1')).rejects.toMatchObject(invalid);
+    await w.accounts.login('ada@example.com', 'brand-new-1');
+  });
+
+  it('answers the same when notification cannot take the mail, without logging the link', async () => {
+    const w = await authWorld();
+    await w.register();
+    w.mail.fail = new Error('14 UNAVAILABLE: No connection established');
+    const res = await w.reset.request('ada@example.com');
+    expect(res.token).toBeDefined();
+    expect(w.events.of('auth.user.reset_requested')).toHaveLength(1);
   });
 });

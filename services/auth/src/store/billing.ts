@@ -25,7 +25,10 @@ function toSubscription(d: Lean): SubscriptionRecord {
   };
 }
 
-export function billingStore({ Subscription, BillingEvent }: Pick<AuthModels, 'Subscription' | 'BillingEvent'>): BillingStore {
+export function billingStore({
+  Subscription,
+  BillingEvent,
+}: Pick<AuthModels, 'Subscription' | 'BillingEvent'>): BillingStore {
   return {
     async subscriptionOf(userId) {
       const d = await Subscription.findOne({ userId }).lean<Lean>();
@@ -59,7 +62,11 @@ export function billingStore({ Subscription, BillingEvent }: Pick<AuthModels, 'S
       return (await BillingEvent.exists({ _id: eventId })) !== null;
     },
     async markProcessed(eventId, type) {
-      await BillingEvent.updateOne({ _id: eventId }, { $setOnInsert: { type, at: new Date() } }, { upsert: true });
+      await BillingEvent.updateOne(
+        { _id: eventId },
+        { $setOnInsert: { type, at: new Date() } },
+        { upsert: true },
+      );
     },
   };
 }

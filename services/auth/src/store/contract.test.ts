@@ -191,7 +191,7 @@ describe.each([
       expect(await stores.resetTokens.findValid('h1', at(12))).toBeNull();
     });
 
-    it("removes every token of one user, and only theirs", async () => {
+    it('removes every token of one user, and only theirs', async () => {
       const OTHER = 'f'.repeat(24);
       await stores.resetTokens.insert({ userId: USER, tokenHash: 'u1', expiresAt: at(60) });
       await stores.resetTokens.insert({ userId: USER, tokenHash: 'u2', expiresAt: at(60) });
@@ -208,6 +208,46 @@ describe.each([
       await stores.resetTokens.removeExpired(at(60));
       expect(await stores.resetTokens.findValid('old', at(-10))).toBeNull();
       expect(await stores.resetTokens.findValid('new', at(-10))).toMatchObject({ tokenHash: 'new' });
+    });
+  });
+
+  describe('billing', () => {
+    const USER_ID = 'd'.repeat(24);
+    const sub = {
+      userId: USER_ID,
+      customerId: 'cus_1',
+      subscriptionId: 'sub_1',
+      planId: PLAN_ID,
+      status: 'active',
+      cancelAtPeriodEnd: false,
+      currentPeriodEnd: new Date('2027-01-01T00:00:00.000Z'),
+    };
+
+    it("keeps one subscription per user, found by user and by Stripe's id, removed only while it is that one", async () => {
+      expect(await stores.billing.subscriptionOf(USER_ID)).toBeNull();
+      await stores.billing.saveSubscription(sub);
+      expect(await stores.billing.subscriptionOf(USER_ID)).toEqual(sub);
+      await stores.billing.saveSubscription({ ...sub, cancelAtPeriodEnd: true, pendingPlanId: MISSING });
+      expect(await stores.billing.bySubscriptionId('sub_1')).toEqual({
+        ...sub,
+        cancelAtPeriodEnd: true,
+        pendingPlanId: MISSING,
+      });
+      // A pending plan dropped by a later save is gone, not kept from before.
+      await stores.billing.saveSubscription({ ...sub, subscriptionId: 'sub_2' });
+      expect(await stores.billing.subscriptionOf(USER_ID)).toEqual({ ...sub, subscriptionId: 'sub_2' });
+      await stores.billing.removeSubscription(USER_ID, 'sub_1');
+      expect(await stores.billing.bySubscriptionId('sub_2')).not.toBeNull();
+      await stores.billing.removeSubscription(USER_ID, 'sub_2');
+      expect(await stores.billing.subscriptionOf(USER_ID)).toBeNull();
+    });
+
+    it('records a processed event id once, twice harmlessly', async () => {
+      expect(await stores.billing.isProcessed('evt_1')).toBe(false);
+      await stores.billing.markProcessed('evt_1', 'invoice.paid');
+      await stores.billing.markProcessed('evt_1', 'invoice.paid');
+      expect(await stores.billing.isProcessed('evt_1')).toBe(true);
+      expect(await stores.billing.isProcessed('evt_2')).toBe(false);
     });
   });
 });

@@ -8,7 +8,9 @@ import { userStore } from './users.js';
 /** The mongoose-backed stores; the only code of auth that touches the database. */
 export function mongoAuthStores(models: AuthModels): AuthStores {
   return {
-    plans: planStore(models), users: userStore(models), resetTokens: resetTokenStore(models),
+    plans: planStore(models),
+    users: userStore(models),
+    resetTokens: resetTokenStore(models),
     billing: billingStore(models),
   };
 }

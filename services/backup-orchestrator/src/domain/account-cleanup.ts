@@ -1,11 +1,14 @@
 import type { Logger } from '@coffer/common';
-import type { BlobStore } from '../clients.js';
 import type { Stores } from '../store/types.js';
 
 /**
- * A deleted account takes its orchestrator data along: agents first (so no new job can be
- * dispatched), then databases, settings, restores, and each backup after its blob. Every step is
- * idempotent, so a redelivered event finishes what a crashed attempt began.
+ * A deleted account takes its orchestrator data along (docs/architecture.md, "Deleting an
+ * account"): agents first, so no new job can be dispatched to them, then databases (so the
+ * scheduler finds nothing due), settings, restores, and the backup records, pending and running
+ * ones included: a job dropped here answers its agent's late report with 'not found'. The blobs
+ * are storage's own, removed by its consumer of the same event, so this cascade does not wait for
+ * storage to be up. Every step is idempotent, so a redelivered event finishes what a crashed
+ * attempt began.
  */
 export function accountCleanup(deps: {
   stores: {
@@ -15,7 +18,6 @@ export function accountCleanup(deps: {
     restores: Pick<Stores['restores'], 'removeByUser'>;
     backups: Pick<Stores['backups'], 'ofUser' | 'remove'>;
   };
-  blobs: Pick<BlobStore, 'delete'>;
   log: Pick<Logger, 'info'>;
 }) {
   const { stores } = deps;
@@ -26,11 +28,11 @@ export function accountCleanup(deps: {
       await stores.settings.remove(userId);
       await stores.restores.removeByUser(userId);
       const backups = await stores.backups.ofUser(userId);
-      for (const b of backups) {
-        await deps.blobs.delete(userId, b.id);
-        await stores.backups.remove(b.id);
-      }
-      deps.log.info({ userId, backups: backups.length }, "removed a deleted account's backup data");
+      for (const b of backups) await stores.backups.remove(b.id);
+      deps.log.info(
+        { userId, backups: backups.length },
+        "removed a deleted account's agents, databases and backups",
+      );
     },
   };
 }

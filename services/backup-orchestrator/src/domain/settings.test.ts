@@ -61,12 +61,12 @@ describe('settings', () => {
 
 describe('settings after a plan change', () => {
   it('clamps a schedule beyond the new plan to the most frequent allowed and the longest kept', () => {
-    expect(clampSettingsToPlan({ frequency: 1, retention: 2160 }, { frequencyLimit: 24, retentionLimit: 168 })).toEqual(
-      { frequency: 24, retention: 168 },
-    );
-    expect(clampSettingsToPlan({ frequency: 168, retention: 72 }, { frequencyLimit: 24, retentionLimit: 168 })).toEqual(
-      {},
-    );
+    expect(
+      clampSettingsToPlan({ frequency: 1, retention: 2160 }, { frequencyLimit: 24, retentionLimit: 168 }),
+    ).toEqual({ frequency: 24, retention: 168 });
+    expect(
+      clampSettingsToPlan({ frequency: 168, retention: 72 }, { frequencyLimit: 24, retentionLimit: 168 }),
+    ).toEqual({});
   });
 
   it('saves the clamped schedule once and announces it; a second run changes nothing', async () => {
@@ -77,8 +77,11 @@ describe('settings after a plan change', () => {
     await expect(w.settings.clampToPlan(USER)).resolves.toEqual({ frequency: 24, retention: 168 });
     await expect(w.settings.get(USER)).resolves.toEqual({ frequency: 24, retention: 168 });
     await w.settings.clampToPlan(USER);
-    expect(w.events.of('settings.backup.updated').map((e) => e.data).slice(1)).toEqual([
-      { userId: USER, frequency: { from: 1, to: 24 }, retention: { from: 2160, to: 168 } },
-    ]);
+    expect(
+      w.events
+        .of('settings.backup.updated')
+        .map((e) => e.data)
+        .slice(1),
+    ).toEqual([{ userId: USER, frequency: { from: 1, to: 24 }, retention: { from: 2160, to: 168 } }]);
   });
 });

@@ -52,7 +52,8 @@ export function clampSettingsToPlan(
   }
   if (current.retention > plan.retentionLimit) {
     // Never under the shortest option: retention below 3 days is not offered to anyone.
-    patch.retention = [...RETENTION_OPTIONS].reverse().find((h) => h <= plan.retentionLimit) ?? RETENTION_OPTIONS[0];
+    patch.retention =
+      [...RETENTION_OPTIONS].reverse().find((h) => h <= plan.retentionLimit) ?? RETENTION_OPTIONS[0];
   }
   return patch;
 }

@@ -27,6 +27,7 @@ import {
 } from '../observability/context.js';
 import { watchConsumerLag } from '../observability/metrics.js';
 import { injectTraceContext, withConsumerSpan } from '../observability/trace-context.js';
+import { hasNatsCredentials, natsConnectOptions, type NatsCredentials } from './connect-options.js';
 
 const NS_PER_HOUR = 3_600_000_000_000;
 
@@ -96,25 +97,42 @@ export async function ensureStreams(jsm: JetStreamManager, names: StreamName[], 
   }
 }
 
-/** A service's bus from its settings (NATS_URL, NATS_STREAM_REPLICAS). */
+/** A service's bus from its settings (NATS_URL, NATS_STREAM_REPLICAS, the NATS_* credentials). */
 export const connectServiceBus = (
-  config: { NATS_URL: string; NATS_STREAM_REPLICAS: number },
+  config: { NATS_URL: string; NATS_STREAM_REPLICAS: number; NODE_ENV?: string } & NatsCredentials,
   name: string,
   log: Logger,
   streams: StreamName[],
-): Promise<EventBus> =>
-  connectEventBus({ url: config.NATS_URL, replicas: config.NATS_STREAM_REPLICAS, name, log, streams });
+): Promise<EventBus> => {
+  if (config.NODE_ENV === 'production' && !hasNatsCredentials(config.NATS_URL, config)) {
+    log.warn('NATS credentials are not set: anyone who reaches the NATS server can read every event');
+  }
+  return connectEventBus({
+    url: config.NATS_URL,
+    credentials: config,
+    replicas: config.NATS_STREAM_REPLICAS,
+    name,
+    log,
+    streams,
+  });
+};
 
 /** Connects to NATS and makes sure the given streams exist. */
 export async function connectEventBus(opts: {
+  /** May carry a user and password (nats://user:pass@host:port). */
   url: string;
+  credentials?: NatsCredentials;
   name: string;
   log: Logger;
   streams: StreamName[];
   /** JetStream stream replicas (NATS_STREAM_REPLICAS); 1 on a single server. */
   replicas?: number;
 }): Promise<EventBus> {
-  const nc = await connect({ servers: opts.url, name: opts.name, maxReconnectAttempts: -1 });
+  const nc = await connect({
+    ...natsConnectOptions(opts.url, opts.credentials),
+    name: opts.name,
+    maxReconnectAttempts: -1,
+  });
   const js: JetStreamClient = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   await ensureStreams(jsm, opts.streams, opts.replicas ?? 1);

@@ -284,7 +284,6 @@ describe('agent namespace: rooms', () => {
     ]);
     // Before the namespace starts there is nothing to close.
     expect(() => agentSockets(() => undefined).disconnectUser(USER)).not.toThrow();
-
   });
 
   it("closes all of a user's agents when their key is replaced, they are banned or deleted; not on an unban", async () => {

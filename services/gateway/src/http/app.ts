@@ -47,7 +47,9 @@ export function createApp(deps: {
   );
 
   const api = Router();
-  api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  const json = express.json({ limit: JSON_BODY_LIMIT, strict: true });
+  // The payment provider signs the raw bytes of its webhook: that route reads the body itself.
+  api.use((req, res, next) => (req.path === '/api/billing/webhook' ? next() : json(req, res, next)));
   api.use(resumeRequestContext);
   const doc = openApiDocument(deps.routes.specs, API_VERSION);
   api.get('/api/openapi.json', (_req, res) => {

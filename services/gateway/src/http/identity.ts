@@ -68,9 +68,15 @@ export function identity(deps: {
         throw unauthenticated('Invalid or expired token');
       }
       if (typeof claims.sub !== 'string') throw unauthenticated('Invalid or expired token');
-      const s = await state(claims.sub);
-      if ((typeof claims.sv === 'number' ? claims.sv : 0) !== s.sessionVersion)
-        throw unauthenticated('Session expired');
+      const sv = typeof claims.sv === 'number' ? claims.sv : 0;
+      let s = await state(claims.sub);
+      // A token newer than the cached state (a password changed through another gateway a moment
+      // ago) means the cache is stale, not the token: ask auth again.
+      if (sv > s.sessionVersion) {
+        cache.delete(claims.sub);
+        s = await state(claims.sub);
+      }
+      if (sv !== s.sessionVersion) throw unauthenticated('Session expired');
       refuseBanned(s);
       return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name };
     },

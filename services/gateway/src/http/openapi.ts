@@ -39,10 +39,14 @@ function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
   if (spec.access !== 'public') {
     implied.UNAUTHENTICATED =
       spec.access === 'agent' ? 'no API key, or an unknown one' : 'no token, or a bad or expired one';
-    implied.FORBIDDEN = {
-      when: spec.access === 'admin' ? 'the account is banned, or is not an admin' : 'the account is banned',
-      body: accountBannedBody,
-    };
+    implied.FORBIDDEN =
+      spec.access === 'admin'
+        ? {
+            when: 'the account is banned, or is not an admin',
+            // A signed-in non-admin gets the plain error (code FORBIDDEN), not the ban's details.
+            body: z.union([accountBannedBody, errorBody]),
+          }
+        : { when: 'the account is banned', body: accountBannedBody };
   }
   const all: RouteErrors = { ...implied };
   for (const [kind, own] of Object.entries(spec.errors ?? {}) as Array<[keyof RouteErrors, RouteError]>) {

@@ -34,17 +34,26 @@ export function authRoutes(
         body: rateLimitedBody,
       },
     },
+    // Guessing one account's password from one address stops after RATE_LOGIN_PER_EMAIL tries, but
+    // that locks out only that address: the owner signing in from elsewhere is not held up unless
+    // someone spends RATE_LOGIN_PER_EMAIL_ALL attempts from many addresses.
     before: [
       ({ body, req }) =>
         rateLimit(
           [
             { key: `login:ip:${req.ip}`, limit: config.RATE_LOGIN_PER_IP },
-            { key: `login:email:${body.email.toLowerCase()}`, limit: config.RATE_LOGIN_PER_EMAIL },
+            {
+              key: `login:ip-email:${req.ip}:${body.email.toLowerCase()}`,
+              limit: config.RATE_LOGIN_PER_EMAIL,
+            },
+            { key: `login:email:${body.email.toLowerCase()}`, limit: config.RATE_LOGIN_PER_EMAIL_ALL },
           ],
           'Too many sign-in attempts. Please wait a few minutes and try again.',
         ),
     ],
-    handler: async ({ body }) => {
+    handler: async ({ body, res: http }) => {
+      // The answer carries a session token and the API key: no cache may keep it.
+      http.setHeader('Cache-Control', 'no-store');
       const res = await clients.auth.login(body);
       return { message: 'Login successful', token: res.token, user: toUser(res.user) };
     },
@@ -60,8 +69,19 @@ export function authRoutes(
     status: 201,
     body: z.object({ name: fields.name, email: fields.email, password: fields.password }),
     response: sessionAnswer,
-    errors: { CONFLICT: 'an account with this e-mail exists' },
-    handler: async ({ body }) => {
+    errors: {
+      CONFLICT: 'an account with this e-mail exists',
+      LIMIT_REACHED: { when: 'too many sign-ups from this address', body: rateLimitedBody },
+    },
+    before: [
+      ({ req }) =>
+        rateLimit(
+          [{ key: `register:ip:${req.ip}`, limit: config.RATE_REGISTER_PER_IP }],
+          'Too many accounts created from this address. Please wait a while and try again.',
+        ),
+    ],
+    handler: async ({ body, res: http }) => {
+      http.setHeader('Cache-Control', 'no-store');
       const res = await clients.auth.register(body);
       return { message: 'Registration successful', token: res.token, user: toUser(res.user) };
     },

@@ -10,6 +10,7 @@ import { agentDataRoutes } from './agent-data.js';
 import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
 import { backupRoutes } from './backups.js';
+import { billingRoutes } from './billing.js';
 import { kbRoutes } from './kb.js';
 import { settingsRoutes } from './settings.js';
 import { siteRoutes } from './site.js';
@@ -36,6 +37,7 @@ export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
     rateLimit: deps.rateLimit,
     config: deps.config,
   });
+  billingRoutes(t, { clients });
   settingsRoutes(t, { clients });
   backupRoutes(t, { clients });
   agentRoutes(t, { clients, sockets: deps.sockets });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, fields } from '@coffer/common';
+import { AUDIT_ACTIONS, backupFrequency, fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
@@ -7,6 +7,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import { rateLimitedBody } from '../http/errors.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { planView, profileView, toPlan, toProfile } from '../views.js';
+import { planChangeNotes } from './billing.js';
 
 const AUDIT_PAGE_SIZE = 20;
 
@@ -66,7 +67,11 @@ export function userRoutes(
     tag: 'user',
     access: 'user',
     response: profileView,
-    handler: ({ caller }) => profile(caller.id),
+    handler: ({ caller, res }) => {
+      // The profile carries the API key: no cache may keep it.
+      res.setHeader('Cache-Control', 'no-store');
+      return profile(caller.id);
+    },
   });
 
   t.add({
@@ -120,14 +125,17 @@ export function userRoutes(
       newPassword: fields.password,
     }),
     response: messageBody.extend({
-      token: z.string().describe("a fresh session token: every other session, this one's old token included, has ended"),
+      token: z
+        .string()
+        .describe("a fresh session token: every other session, this one's old token included, has ended"),
     }),
     errors: {
       BAD_INPUT: 'the current password is wrong',
       LIMIT_REACHED: { when: 'too many current-password attempts for this account', body: rateLimitedBody },
     },
     before: [({ caller }) => passwordGuesses(caller.id)],
-    handler: async ({ caller, body }) => {
+    handler: async ({ caller, body, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
       const { token } = await clients.auth.changePassword({ userId: caller.id, ...body });
       // This gateway's cached session version is stale now: the fresh token must pass at once.
       deps.identity.forget(caller.id);
@@ -150,18 +158,70 @@ export function userRoutes(
     method: 'put',
     path: '/api/user/plan',
     operationId: 'updatePlan',
-    summary: 'Switch to another plan (only free plans without a payment flow)',
+    summary:
+      'Choose another plan: a free one at once; a paid one through the payment page (checkoutUrl); ' +
+      'a downgrade of a paid subscription when its paid period ends (effectiveAt)',
     tag: 'user',
     access: 'user',
     body: z.object({ plan: fields.objectId('plan') }),
-    response: messageBody.extend({ plan: planView }),
+    response: messageBody.extend({
+      plan: planView.describe('the plan in force now'),
+      changes: z
+        .array(z.string())
+        .describe('what the new plan changes for the user (databases, schedule, storage)'),
+      checkoutUrl: z.string().optional().describe("the payment provider's page; the plan changes once paid"),
+      effectiveAt: z.string().optional().describe('ISO time a scheduled change takes effect'),
+      nextPlan: planView.optional().describe('the plan that takes over at effectiveAt or once paid'),
+    }),
     errors: {
       NOT_FOUND: 'no plan has this id',
-      FORBIDDEN: 'the plan is a paid one (code PAYMENT_REQUIRED)',
+      FORBIDDEN:
+        'the plan is a paid one and billing is not set up on this server (code BILLING_NOT_CONFIGURED)',
     },
     handler: async ({ caller, body }) => {
-      const plan = await clients.auth.changePlan({ userId: caller.id, planId: body.plan });
-      return { message: `Plan updated to ${plan.name}`, plan: toPlan(plan) };
+      const userId = caller.id;
+      // Read before the change: the notes say what the new plan does to what the user has.
+      const [dbs, schedule, storageUsed] = await Promise.all([
+        clients.orchestrator.listDatabases({ userId }),
+        clients.orchestrator.getSettings({ userId }),
+        deps.storageUsed(userId),
+      ]);
+      const r = await clients.auth.requestPlanChange({ userId, planId: body.plan });
+      const plan = toPlan(r.plan!);
+      const nextPlan = r.nextPlan ? toPlan(r.nextPlan) : undefined;
+      const effective = r.changed ? plan : r.checkoutUrl ? undefined : nextPlan;
+      const when = r.effectiveAt
+        ? new Date(r.effectiveAt).toLocaleDateString('en-US', {
+            month: 'short',
+            day: 'numeric',
+            year: 'numeric',
+          })
+        : undefined;
+      const changes = effective
+        ? planChangeNotes(effective, {
+            databases: dbs.databases,
+            frequency: backupFrequency.fromAnswer(schedule.frequency),
+            retention: schedule.retention,
+            storageUsed,
+          }).map((note) => (when ? `From ${when}: ${note}` : note))
+        : [];
+      const message = r.checkoutUrl
+        ? `Continue on the payment page to start the ${nextPlan?.name ?? ''} plan`
+        : when && nextPlan
+          ? `Your plan changes to ${nextPlan.name} on ${when}, when the paid period ends`
+          : nextPlan
+            ? `Your plan changes to ${nextPlan.name} once the payment goes through`
+            : r.changed
+              ? `Plan updated to ${plan.name}`
+              : `You are already on the ${plan.name} plan`;
+      return {
+        message,
+        plan,
+        changes,
+        ...(r.checkoutUrl ? { checkoutUrl: r.checkoutUrl } : {}),
+        ...(r.effectiveAt ? { effectiveAt: r.effectiveAt } : {}),
+        ...(nextPlan ? { nextPlan } : {}),
+      };
     },
   });
 

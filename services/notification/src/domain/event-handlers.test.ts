@@ -185,3 +185,24 @@ describe('backup and agent mail contents', () => {
     expect(logged).not.toContain('secret-ish');
   });
 });
+
+describe('billing mails', () => {
+  it('mails the user once when a subscription lapsed after failed payments, even with every toggle off', async () => {
+    const { handlers, mailer, prefs } = setup();
+    await prefs.update(USER, { backupSuccess: false, backupFailure: false, agentDisconnection: false });
+    const lapsed = envelope('auth.billing.plan_lapsed', {
+      userId: USER,
+      previousPlanName: 'Pro',
+      planName: 'Free',
+    });
+    await handlers.handle(lapsed);
+    await handlers.handle(lapsed);
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'ada@example.com',
+      subject: 'Your Coffer Pro plan has ended',
+    });
+    expect(mailer.sent[0]!.text).toContain('your account is now on the Free plan');
+    expect(mailer.sent[0]!.text).toContain('http://127.0.0.1:8080/profile?tab=billing');
+  });
+});

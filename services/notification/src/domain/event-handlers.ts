@@ -70,6 +70,29 @@ export function eventHandlers(deps: {
       await deps.outbox.forgetUser(data.userId);
     },
 
+    // About the account, not a backup: not one of the toggles, sent to the notification address.
+    'auth.billing.plan_lapsed': async (event) => {
+      const { userId } = event.data;
+      const account = await accounts.contact(userId);
+      if (!account) return;
+      const to = (await preferences.recipient(userId, account.email)) ?? account.email;
+      await delivery.sendOnce({
+        eventId: event.id,
+        userId,
+        kind: 'planLapsed',
+        to,
+        build: () =>
+          templates.planLapsed(
+            {
+              name: account.name,
+              previousPlanName: event.data.previousPlanName,
+              planName: event.data.planName,
+            },
+            links,
+          ),
+      });
+    },
+
     'backup.backup.completed': (event) =>
       notify(event, 'backupSuccess', 'backupCompleted', (account, at) =>
         templates.backupCompleted(

@@ -12,7 +12,13 @@ function setup() {
   const mails = securityMails({ delivery: delivery({ outbox, mailer, log }) });
   return { outbox, mailer, log, mails };
 }
-const reset = { userId: USER, email: 'ada@example.com', name: 'Ada', resetUrl: RESET_URL, requestId: 'req-1-abcdef' };
+const reset = {
+  userId: USER,
+  email: 'ada@example.com',
+  name: 'Ada',
+  resetUrl: RESET_URL,
+  requestId: 'req-1-abcdef',
+};
 
 describe('security mails', () => {
   it('mails the reset link to the given account address once per request, however often auth retries', async () => {

@@ -13,7 +13,13 @@ const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 export function securityMails(deps: { delivery: Pick<Delivery, 'sendOnce'>; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
   return {
-    async passwordReset(d: { userId: string; email: string; name: string; resetUrl: string; requestId: string }) {
+    async passwordReset(d: {
+      userId: string;
+      email: string;
+      name: string;
+      resetUrl: string;
+      requestId: string;
+    }) {
       await deps.delivery.sendOnce({
         eventId: `reset:${d.requestId}`,
         userId: d.userId,

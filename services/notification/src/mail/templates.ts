@@ -91,6 +91,7 @@ export function appLinks(publicUrl: string) {
   return {
     dashboard: `${base}/dashboard`,
     notificationSettings: `${base}/settings?tab=notifications`,
+    billing: `${base}/profile?tab=billing`,
     /** The page that confirms a new notification address; the token is a secret (mail only). */
     confirmNotificationEmail: (token: string) => `${base}/confirm-notification-email/${token}`,
   };
@@ -163,6 +164,20 @@ export const templates = {
         `This link expires in ${d.validHours} hours and can be used only once.`,
         'If you did not ask for this, ignore this email: nothing will be sent to this address.',
       ],
+    });
+  },
+
+  /** Sent on auth.billing.plan_lapsed: the provider gave up charging the renewal. */
+  planLapsed(d: { name: string; previousPlanName: string; planName: string }, links: AppLinks): Mail {
+    return render({
+      subject: `Your Coffer ${d.previousPlanName} plan has ended`,
+      name: d.name,
+      paragraphs: [
+        `We could not charge the renewal of your ${d.previousPlanName} subscription, so your account is now on the ${d.planName} plan.`,
+        `Databases beyond the ${d.planName} plan's limit are inactive and your backup schedule follows its limits. Your existing backups are kept until the retention rule removes them.`,
+      ],
+      action: { label: 'Choose a plan', url: links.billing },
+      after: ['Upgrade again from Profile → Billing & Plan whenever you like.'],
     });
   },
 

@@ -59,6 +59,22 @@ export const checkSessionExpiry = (): AppThunk => (dispatch, getState) => {
   if (isLoggedIn && isTokenExpired(token)) dispatch(endSession('expired'));
 };
 
+/**
+ * The same user with a fresh token: changing the password ends every session issued before it,
+ * this one's too, and the answer carries the token this browser goes on with.
+ */
+export const renewSessionToken =
+  (token: string): AppThunk =>
+  (dispatch, getState) => {
+    const { user } = getState().auth;
+    if (!user) return;
+    writeSession(token, user);
+    dispatch(sessionStarted({ token, user }));
+    // The realtime connection was opened with the old token: it would be refused on its next reconnect.
+    disconnectSocket();
+    connectSocket(token);
+  };
+
 /** Merge fields into the signed-in user, in the store and in the saved record. */
 export const patchSessionUser =
   (patch: Partial<SessionUser>): AppThunk =>

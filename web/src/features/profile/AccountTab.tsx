@@ -11,6 +11,9 @@ type Result = { status: 'success' | 'error'; message: string } | null;
 export function AccountTab({ profile }: { profile: Profile }) {
   const [name, setName] = useState(profile.name ?? '');
   const [email, setEmail] = useState(profile.email ?? '');
+  // Asked for only when the e-mail changes: it is what a stolen session alone must not be able to do.
+  const [currentPassword, setCurrentPassword] = useState('');
+  const emailChanges = email.trim().toLowerCase() !== (profile.email ?? '').toLowerCase();
   const [result, setResult] = useState<Result>(null);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
   const dispatch = useAppDispatch();
@@ -20,9 +23,12 @@ export function AccountTab({ profile }: { profile: Profile }) {
     e.preventDefault();
     setResult(null);
     try {
-      const res = await updateProfile({ name, email }).unwrap();
+      const res = await updateProfile(
+        emailChanges ? { name, email, currentPassword } : { name, email },
+      ).unwrap();
       const user = res.user;
       dispatch(patchSessionUser({ name: user?.name ?? name, email: user?.email ?? email }));
+      setCurrentPassword('');
       setResult({ status: 'success', message: 'Profile updated successfully!' });
     } catch (err) {
       setResult({
@@ -56,6 +62,21 @@ export function AccountTab({ profile }: { profile: Profile }) {
                 onChange={(e) => setEmail(e.target.value)}
               />
             </Field.Root>
+            {emailChanges && (
+              <Field.Root>
+                <Field.Label>Current Password</Field.Label>
+                <Input
+                  name="currentPassword"
+                  type="password"
+                  autoComplete="current-password"
+                  value={currentPassword}
+                  onChange={(e) => setCurrentPassword(e.target.value)}
+                />
+                <Field.HelperText>
+                  Needed to change your email. Your previous address is told of the change.
+                </Field.HelperText>
+              </Field.Root>
+            )}
             <Button type="submit" colorPalette="brand" alignSelf="flex-start" loading={isLoading}>
               Save Changes
             </Button>

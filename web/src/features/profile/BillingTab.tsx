@@ -1,10 +1,23 @@
 import { useState } from 'react';
-import { Button, Card, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import {
+  Alert,
+  Button,
+  Card,
+  Heading,
+  HStack,
+  List,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import {
+  useGetBillingQuery,
   useGetPlansQuery,
   useGetUserPlanQuery,
   useUpdatePlanMutation,
   type Plan,
+  type BillingState,
   type Profile,
 } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
@@ -14,7 +27,39 @@ import { PlanCard, PlanPrice } from '../plans/PlanCard';
 import { FormAlert } from '../shell/FormAlert';
 import { StorageBar } from './StorageBar';
 
-type Result = { status: 'success' | 'error'; message: string } | null;
+type Result = { status: 'success' | 'error' | 'info'; message: string; changes?: string[] } | null;
+
+const longDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** The paid subscription's state: when it renews, or when the plan changes and to what (spec §9). */
+function subscriptionNote(billing: BillingState | undefined, plans: Plan[]): string | null {
+  const sub = billing?.subscription;
+  if (!sub) return null;
+  const pending = plans.find((p) => p._id === sub.pendingPlanId);
+  const end = sub.currentPeriodEnd ? longDate(sub.currentPeriodEnd) : null;
+  if (sub.status === 'past_due') {
+    return 'Your last payment failed. The payment provider will retry it; if it keeps failing, your account moves to the Free plan.';
+  }
+  if ((sub.cancelAtPeriodEnd || pending) && end) {
+    return `Your plan changes to ${pending?.name ?? 'Free'} on ${end}, when the paid period ends.`;
+  }
+  return end ? `Your subscription renews automatically on ${end}.` : null;
+}
+
+/** Back from the payment page: the plan changes when the provider confirms the payment. */
+function checkoutReturn(): Result {
+  const checkout = new URLSearchParams(window.location.search).get('checkout');
+  if (checkout === 'success') {
+    return {
+      status: 'info',
+      message: 'Payment received. Your new plan starts as soon as the payment provider confirms it.',
+    };
+  }
+  if (checkout === 'cancelled')
+    return { status: 'info', message: 'Checkout cancelled: your plan did not change.' };
+  return null;
+}
 
 function CurrentPlanCard({ plan, storageUsed }: { plan: Plan | undefined; storageUsed: number }) {
   const limit = plan?.storageLimit ?? 0;
@@ -69,8 +114,9 @@ function CurrentPlanCard({ plan, storageUsed }: { plan: Plan | undefined; storag
 export function BillingTab({ profile }: { profile: Profile }) {
   const plansQuery = useGetPlansQuery();
   const userPlanQuery = useGetUserPlanQuery();
+  const billingQuery = useGetBillingQuery();
   const [updatePlan, { isLoading: updating, originalArgs: pending }] = useUpdatePlanMutation();
-  const [result, setResult] = useState<Result>(null);
+  const [result, setResult] = useState<Result>(checkoutReturn);
   if (plansQuery.error) console.error('Failed to fetch plans', plansQuery.error);
   if (userPlanQuery.error) console.error('Failed to fetch plan', userPlanQuery.error);
 
@@ -79,16 +125,30 @@ export function BillingTab({ profile }: { profile: Profile }) {
   const currentPlan = plans.find((p) => p._id === profile.plan) ?? userPlanQuery.data;
   const currentPrice = currentPlan?.price ?? 0;
 
+  const note = subscriptionNote(billingQuery.data, plans);
+  const sub = billingQuery.data?.subscription;
+  const scheduledChange = Boolean(sub && (sub.cancelAtPeriodEnd || sub.pendingPlanId));
+
   const choose = async (plan: Plan) => {
-    // Paid plans need a payment flow that does not exist yet: nothing happens (spec §4).
-    if (plan.price !== 0) return;
     setResult(null);
     try {
       const res = await updatePlan({ plan: plan._id }).unwrap();
-      setResult({ status: 'success', message: `Plan updated to ${res.plan?.name ?? plan.name}!` });
-    } catch (err) {
+      // A paid plan is bought on the provider's page; the plan changes when its webhook confirms.
+      if (res.checkoutUrl) {
+        window.location.assign(res.checkoutUrl);
+        return;
+      }
+      const resumed = plan._id === currentPlan?._id;
       setResult({
-        status: 'error',
+        status: 'success',
+        message: resumed ? `Your ${plan.name} subscription continues and renews automatically.` : res.message,
+        changes: res.changes,
+      });
+    } catch (err) {
+      // No payment provider here: not a failure, an explanation (and who can change the plan).
+      const code = (err as { data?: { code?: unknown } } | undefined)?.data?.code;
+      setResult({
+        status: code === 'BILLING_NOT_CONFIGURED' ? 'info' : 'error',
         message: apiErrorMessage(err, 'Failed to update plan', 'An error occurred updating plan'),
       });
     }
@@ -96,7 +156,30 @@ export function BillingTab({ profile }: { profile: Profile }) {
 
   return (
     <Stack gap="8">
-      {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
+      {result &&
+        (result.changes?.length ? (
+          <Alert.Root status={result.status} role="status" data-testid="plan-change-result">
+            <Alert.Indicator />
+            <Stack gap="2">
+              <Alert.Title>{result.message}</Alert.Title>
+              <Alert.Description>
+                <Text mb="1">What changes:</Text>
+                <List.Root ps="4" gap="1" data-testid="plan-changes">
+                  {result.changes.map((c) => (
+                    <List.Item key={c}>{c}</List.Item>
+                  ))}
+                </List.Root>
+              </Alert.Description>
+            </Stack>
+          </Alert.Root>
+        ) : (
+          <FormAlert status={result.status}>{result.message}</FormAlert>
+        ))}
+      {note && (
+        <Text color="fg.muted" data-testid="subscription-note">
+          {note}
+        </Text>
+      )}
       <CurrentPlanCard plan={currentPlan} storageUsed={profile.storageUsed ?? 0} />
       <Stack gap="4">
         <Heading as="h2" size="lg">
@@ -112,7 +195,15 @@ export function BillingTab({ profile }: { profile: Profile }) {
           <SimpleGrid columns={{ base: 1, md: 3 }} gap="6">
             {plans.map((plan) => {
               const isCurrent = plan._id === currentPlan?._id;
-              const label = isCurrent ? 'Current Plan' : currentPrice > plan.price ? 'Downgrade' : 'Upgrade';
+              // A scheduled change can be undone until the paid period ends.
+              const resumable = isCurrent && scheduledChange;
+              const label = resumable
+                ? `Keep ${plan.name}`
+                : isCurrent
+                  ? 'Current Plan'
+                  : currentPrice > plan.price
+                    ? 'Downgrade'
+                    : 'Upgrade';
               return (
                 <PlanCard
                   key={plan._id}
@@ -123,7 +214,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
                       w="full"
                       colorPalette="brand"
                       variant={isCurrent ? 'subtle' : label === 'Upgrade' ? 'solid' : 'outline'}
-                      disabled={isCurrent || updating}
+                      disabled={(isCurrent && !resumable) || updating}
                       loading={updating && pending?.plan === plan._id}
                       onClick={() => void choose(plan)}
                     >

@@ -1,7 +1,9 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Button, Card, Field, Group, Input, Stack, Text } from '@chakra-ui/react';
+import { useAppDispatch } from '../../app/hooks';
 import { useChangePasswordMutation, type Profile } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
+import { renewSessionToken } from '../auth/sessionActions';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
 
@@ -45,6 +47,7 @@ function ChangePasswordCard() {
   const [values, setValues] = useState(EMPTY);
   const [result, setResult] = useState<Result>(null);
   const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const dispatch = useAppDispatch();
   const set = (field: PasswordField) => (e: ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 
@@ -60,10 +63,12 @@ function ChangePasswordCard() {
       return;
     }
     try {
-      await changePassword({
+      const { token } = await changePassword({
         currentPassword: values.currentPassword,
         newPassword: values.newPassword,
       }).unwrap();
+      // Every other session has just ended; this one continues with the token it was given.
+      dispatch(renewSessionToken(token));
       setValues(EMPTY);
       setResult({ status: 'success', message: 'Password updated successfully!' });
     } catch (err) {

@@ -1,0 +1,38 @@
+import { planChangeNotes } from './billing';
+
+const GB = 1024 ** 3;
+const free = { name: 'Free', dbLimit: 1, frequencyLimit: 24, retentionLimit: 168, storageLimit: 1 * GB };
+
+describe('what a smaller plan changes', () => {
+  it('names the databases that become inactive in order, the clamped schedule and storage over the limit', () => {
+    expect(
+      planChangeNotes(free, {
+        databases: [
+          { name: 'orders', enabled: true },
+          { name: 'old-off', enabled: false },
+          { name: 'users', enabled: true },
+          { name: 'logs', enabled: true },
+        ],
+        frequency: 1,
+        retention: 720,
+        storageUsed: 1.5 * GB,
+      }),
+    ).toEqual([
+      'users, logs are now inactive: the Free plan allows 1 active database. Their backups are kept.',
+      'Scheduled backups changed from hourly to daily.',
+      'Retention changed from 30 days to 7 days: older backups are removed by the retention rule.',
+      "You use 1.5 GB of the plan's 1 GB: new backups are refused until old ones are removed or expire.",
+    ]);
+  });
+
+  it('says nothing when everything fits the new plan', () => {
+    expect(
+      planChangeNotes(free, {
+        databases: [{ name: 'orders', enabled: true }],
+        frequency: 168,
+        retention: 72,
+        storageUsed: 0,
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+// Profile → Billing & Plan on the shared test stack, which has no payment provider configured.
+import type { Browser } from 'playwright-core';
+import { adminToken, api, launch, newSession, registeredUser, signIn, visible } from './helpers';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const NO_BILLING =
+  'Billing is not set up on this server, so paid plans cannot be bought here. An administrator can change your plan in the admin console.';
+
+async function planIds(): Promise<Record<string, string>> {
+  const res = await api('GET', '/api/settings/plans');
+  return Object.fromEntries((res.body as Array<{ _id: string; name: string }>).map((p) => [p.name, p._id]));
+}
+
+describe('billing and plans', () => {
+  it('explains, on Upgrade, that billing is not set up here and that an administrator can change the plan', async () => {
+    const user = await registeredUser('upgrade');
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, user);
+      await page.goto('/profile');
+      await page.getByRole('tab', { name: 'Billing & Plan' }).click();
+      const ids = await planIds();
+      await page.getByTestId(`plan-${ids.Pro}`).getByRole('button', { name: 'Upgrade' }).click();
+      await visible(page.getByText(NO_BILLING));
+      expect(new URL(page.url()).pathname).toBe('/profile');
+      expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows what a downgrade changed: the clamped schedule and retention', async () => {
+    const user = await registeredUser('downgrade');
+    const ids = await planIds();
+    const admin = await adminToken();
+    // A paid plan given by an administrator (the way to get one without a payment provider).
+    const given = await api('PUT', `/api/admin/users/${user.id}`, {
+      token: admin.token,
+      body: { plan: ids.Pro },
+    });
+    expect(given.status).toBe(200);
+    const schedule = await api('PUT', '/api/settings', {
+      token: user.token,
+      body: { frequency: 'hourly', retention: 2160 },
+    });
+    expect(schedule.status).toBe(200);
+
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, user);
+      await page.goto('/profile');
+      await page.getByRole('tab', { name: 'Billing & Plan' }).click();
+      await visible(page.getByTestId('current-plan-name').getByText('Pro'));
+      await page.getByTestId(`plan-${ids.Free}`).getByRole('button', { name: 'Downgrade' }).click();
+
+      const result = page.getByTestId('plan-change-result');
+      await visible(result.getByText('Plan updated to Free'));
+      await visible(result.getByText('Scheduled backups changed from hourly to daily.'));
+      await visible(
+        result.getByText(
+          'Retention changed from 90 days to 7 days: older backups are removed by the retention rule.',
+        ),
+      );
+      await visible(page.getByTestId('current-plan-name').getByText('Free'));
+    } finally {
+      await context.close();
+    }
+  });
+});
