@@ -115,7 +115,8 @@ async function fuzz(label: string, headers: Record<string, string>): Promise<Run
     ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
   ];
   const exitCode = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn('schemathesis', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // In the report folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
+    const child = spawn('schemathesis', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (out += s));
