@@ -1,5 +1,5 @@
 // Compressed size of a file at a given zstd or gzip level (node:zlib, streamed), for the analysis
-// of file sizes: what the agent's level 1 costs in size compared with level 3 and with gzip.
+// of file sizes: what the agent's level costs in size compared with the other zstd level and with gzip.
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';

@@ -302,7 +302,8 @@ export function renderReport(r) {
 export function renderCeiling(r) {
   const out = [];
   const rate = (bytes, ms) => `${(bytes / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
-  const perGiB = (ms, bytes) => (Number.isFinite(ms) ? `${((ms / 1000) * (1024 / (bytes / MiB))).toFixed(1)} s` : '–');
+  const perGiB = (ms, bytes) =>
+    Number.isFinite(ms) ? `${((ms / 1000) * (1024 / (bytes / MiB))).toFixed(1)} s` : '–';
   out.push("### 5. Coffer's ceiling without the database (replayed archive)", '');
   out.push(
     "A recorded archive in mongodump's format (distinct documents) is replayed as the agent's dump",
@@ -368,7 +369,10 @@ export function renderCeiling(r) {
     }
   }
   out.push(
-    table(['archive', 'run', 'throughput', 'ratio to the stage alone', 'CPU per GiB', 'peak RSS', 'stored'], rows),
+    table(
+      ['archive', 'run', 'throughput', 'ratio to the stage alone', 'CPU per GiB', 'peak RSS', 'stored'],
+      rows,
+    ),
     '',
   );
   return out;

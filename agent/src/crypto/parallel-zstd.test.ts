@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import zlib from 'node:zlib';
 import { createDecryptor } from './decrypt.js';
 import { createEncryptor } from './encrypt.js';
 import { generateMasterKey, keyFileText } from './key.js';
@@ -196,6 +197,19 @@ describe('ZstdFrameSplitter', () => {
     expect(splitter.frames).toBe(21);
     expectSame(c.data(), framed);
     expectSame(await unzstd(framed), data);
+  });
+
+  it('still decodes the one-frame streams earlier agents wrote, and skippable frames', async () => {
+    const data = sample(1_000_000);
+    const c = collect();
+    await pipeline(randomWrites(data, 50_000), zlib.createZstdCompress(), c.sink);
+    const oneFrame = c.data();
+    expectSame(await unzstd(oneFrame), data);
+    const skippable = Buffer.concat([Buffer.from('502a4d1803000000', 'hex'), Buffer.from('abc')]);
+    expectSame(
+      await unzstd(Buffer.concat([skippable, oneFrame, skippable, oneFrame])),
+      Buffer.concat([data, data]),
+    );
   });
 
   it('leaves a damaged stream to the decoder, which rejects it', async () => {
