@@ -139,7 +139,7 @@ say "installed $BIN: $version"
 init_args=(init --config "$CONFIG" --state-dir "$STATE_DIR")
 [ -n "$name" ] && init_args+=(--name "$name")
 if [ $upgrade = 0 ]; then
-  "$BIN" "${init_args[@]}" --server "$server" --api-key "$api_key" >"$tmp/init.out"
+  COFFER_API_KEY="$api_key" "$BIN" "${init_args[@]}" --server "$server" >"$tmp/init.out"
   say "created the encryption key; it is in $CONFIG (readable by $SERVICE_USER and root only)"
   grep -i 'fingerprint' "$tmp/init.out" | sed 's/^/coffer: /'
   cat <<KEY
@@ -152,7 +152,8 @@ if [ $upgrade = 0 ]; then
 KEY
 elif [ -n "$api_key" ] || [ -n "$name" ]; then
   # init keeps the encryption key, and the API key when none is given; only what was passed changes.
-  "$BIN" "${init_args[@]}" --server "$server" ${api_key:+--api-key "$api_key"} >/dev/null
+  # The key travels in the environment: a command line is visible to every user of the host.
+  COFFER_API_KEY="$api_key" "$BIN" "${init_args[@]}" --server "$server" >/dev/null
   say "updated $CONFIG; kept the encryption key and the databases"
 else
   say "kept $CONFIG (encryption key and databases)"

@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** The account is banned; the body carries isBanned, banReason, bannedAt (web: /banned). */
   ACCOUNT_BANNED: 'FORBIDDEN',
+  /** An admin set the account inactive: no session or agent of it is served until reactivated. */
+  ACCOUNT_INACTIVE: 'FORBIDDEN',
   /** A paid plan was chosen where only free plans can be. */
   PAYMENT_REQUIRED: 'FORBIDDEN',
   /** A paid plan was chosen on a server without a payment provider configured. */
@@ -51,6 +53,9 @@ export const ERROR_CODES = {
   AGENT_RESET: 'CONFLICT',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The message of ACCOUNT_INACTIVE, the same at sign-in, on every call and to the account's agents. */
+export const ACCOUNT_INACTIVE_MESSAGE = 'This account is inactive. Contact support to have it reactivated.';
 
 /** The codes of one kind, e.g. ErrorCodeOf<'FORBIDDEN'> = 'FORBIDDEN' | 'ACCOUNT_BANNED' | … */
 export type ErrorCodeOf<K extends ErrorKind> = {

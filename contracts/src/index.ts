@@ -2,6 +2,7 @@
 // the web app alike (docs/engineering.md "Edge contracts").
 export * from './ids.js';
 export * from './limits.js';
+export * from './text.js';
 export * from './errors.js';
 export * from './schedule.js';
 export * from './progress.js';

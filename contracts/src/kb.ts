@@ -3,6 +3,7 @@
 // refuse the same input with the same words.
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
+import { safeText } from './text.js';
 
 /** Article categories, in the order the knowledge base lists them. */
 export const KB_CATEGORIES = [
@@ -83,7 +84,7 @@ const requiredText = (label: string, max: number) =>
  * the first refusal names the same field the editor's own check would.
  */
 export const articleFields = {
-  title: requiredText('Title', LIMITS.articleTitle),
+  title: safeText(requiredText('Title', LIMITS.articleTitle), 'Title'),
   slug: requiredText('Slug', LIMITS.articleSlug)
     .regex(SLUG_PATTERN, SLUG_RULE)
     .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), {

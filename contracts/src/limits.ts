@@ -20,6 +20,12 @@ export const LIMITS = {
   databaseLabel: 64,
   /** Databases one agent may report. */
   databasesPerAgent: 1000,
+  /**
+   * Agents and databases one account may have: far above any real setup (a plan's dbLimit decides
+   * how many run), low enough that a script registering in a loop cannot grow the lists unbounded.
+   */
+  agentsPerAccount: 50,
+  databasesPerAccount: 200,
   /** Jobs one agent may report running at once (it runs a handful). */
   runningJobs: 100,
   /** A collection name in a progress report (MongoDB namespaces are at most 255 bytes). */

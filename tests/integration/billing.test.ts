@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import Stripe from 'stripe';
 import {
   startStack,
@@ -247,6 +248,28 @@ describe('billing with Stripe configured', () => {
       status: 200,
       body: { enabled: true },
     });
+  });
+
+  it("cancels a deleted user's subscription at Stripe at once", async () => {
+    const u = await newUser();
+    const p = await plans();
+    const sub = `sub_deleted_${u.id}`;
+    await webhook('checkout.session.completed', session(u.id, p.pro!._id, sub));
+    expect(await planName(u.token)).toBe('Pro');
+    const mongo = await MongoClient.connect(stack.urls.mongo);
+    try {
+      const subscriptions = mongo.db('coffer_auth').collection('billing_subscriptions');
+      expect(await subscriptions.countDocuments({ subscriptionId: sub })).toBe(1);
+      const admin = await call('POST', '/api/auth/login', {
+        body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
+      });
+      const del = await call('DELETE', `/api/admin/users/${u.id}`, { token: admin.body.token });
+      expect(del.status).toBe(200);
+      // The record goes only once Stripe accepted the cancellation (it stays for the retry otherwise).
+      expect(await subscriptions.countDocuments({ subscriptionId: sub })).toBe(0);
+    } finally {
+      await mongo.close();
+    }
   });
 
   it('keeps the plan while renewals fail, then moves the user to Free with a mail and a clamped schedule', async () => {

@@ -2,7 +2,7 @@
 // test here failed before its fix.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectOptions } from '@coffer/common';
-import { api, adminToken, mailsTo, newUser, randomIp, uniqueEmail, waitForMail } from './helpers';
+import { api, adminToken, eventually, mailsTo, newUser, randomIp, uniqueEmail, waitForMail } from './helpers';
 import {
   cleanupAll,
   requirePrerequisites,
@@ -169,6 +169,70 @@ describe('answers carrying a token or the API key', () => {
       headers: { authorization: `Bearer ${u.token}` },
     });
     expect(profile.headers.get('cache-control')).toBe('no-store');
+    const regenerated = await fetch(`${process.env.COFFER_BASE_URL}/api/settings/regenerate-api-key`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}` },
+    });
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('names', () => {
+  it('refuse NUL and right-to-left overrides, with a message saying so', async () => {
+    for (const name of ['Ada\u0000Lovelace', 'Ada \u202Eecalevol']) {
+      const res = await api('POST', '/api/auth/register', {
+        ip: randomIp(),
+        body: { name, email: uniqueEmail('bidi'), password: 'secret-1' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        field: 'name',
+        message: 'Name must not contain control characters or text-direction overrides',
+      });
+    }
+  });
+});
+
+describe('the content security policy', () => {
+  it('lets the web app connect to its own origin only (no WebSocket to another host)', async () => {
+    const res = await fetch(`${process.env.COFFER_BASE_URL}/`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const connect = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('connect-src'));
+    expect(connect).toBe("connect-src 'self'");
+  });
+});
+
+describe('an account an admin set inactive', () => {
+  it('cannot sign in, its sessions are refused, and it works again once reactivated', async () => {
+    const u = await newUser('inactive');
+    const admin = await adminToken();
+    const set = (status: 'active' | 'inactive') =>
+      api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { status } });
+    expect((await set('inactive')).status).toBe(200);
+    const message = 'This account is inactive. Contact support to have it reactivated.';
+    const login = await api('POST', '/api/auth/login', {
+      ip: randomIp(),
+      body: { email: u.email, password: u.password },
+    });
+    expect(login.status).toBe(403);
+    expect(login.body).toMatchObject({ code: 'ACCOUNT_INACTIVE', message });
+    // The session it had before is refused too (the gateway's account cache lasts a few seconds).
+    const profile = await eventually(async () => {
+      const r = await api('GET', '/api/user/profile', { token: u.token });
+      if (r.status !== 403) throw new Error(`still ${r.status}`);
+      return r;
+    });
+    expect(profile.body).toMatchObject({ code: 'ACCOUNT_INACTIVE', message });
+    expect((await set('active')).status).toBe(200);
+    const again = await api('POST', '/api/auth/login', {
+      ip: randomIp(),
+      body: { email: u.email, password: u.password },
+    });
+    expect(again.status).toBe(200);
   });
 });
 
@@ -215,6 +279,24 @@ describe("a connected agent when its owner's access ends", () => {
     await closedByServer(agent);
     const refused = await agent.waitForLog((l) => l.msg === 'the server refused the connection');
     expect(refused).toMatchObject({ error: 'Your account has been suspended' });
+  });
+
+  it('is disconnected at once when the owner is set inactive, and its reconnect is refused', async () => {
+    const owner = await newUser('inactive-agent');
+    const agent = await setupAgent(owner, [{ label: 'idle-db', uri: customer.uri(uniqueName('idle_')) }]);
+    await waitAgentActive(owner.token, agent.name);
+    const admin = await adminToken();
+    const set = await api('PUT', `/api/admin/users/${owner.id}`, {
+      token: admin.token,
+      body: { status: 'inactive' },
+    });
+    expect(set.status).toBe(200);
+    await closedByServer(agent);
+    const refused = await agent.waitForLog((l) => l.msg === 'the server refused the connection');
+    expect(refused).toMatchObject({
+      error: 'This account is inactive. Contact support to have it reactivated.',
+      advice: expect.stringMatching(/inactive/),
+    });
   });
 
   it('is disconnected at once when the owner is deleted', async () => {

@@ -82,6 +82,14 @@ describe('coffer-agent init', () => {
     expect(r.stdout).not.toContain(c.masterKey);
   });
 
+  it('takes the API key from COFFER_API_KEY, so the installer keeps it off the command line', async () => {
+    const r = await run(withConfig('init', '--server', 'https://a.example'), '', {
+      COFFER_API_KEY: 'ak_env',
+    });
+    expect(r.code).toBe(0);
+    expect(cfg()).toMatchObject({ apiKey: 'ak_env' });
+  });
+
   it('keeps the key when run again, and replaces it only with --force', async () => {
     await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'k1'));
     const first = cfg().masterKey;

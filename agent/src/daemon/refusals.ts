@@ -25,6 +25,11 @@ export function refusalHandling(code: ConnectRefusalCode | undefined, server = '
       };
     case 'ACCOUNT_SUSPENDED':
       return { action: 'retry-slowly', advice: 'The Coffer account this agent belongs to is suspended.' };
+    case 'ACCOUNT_INACTIVE':
+      return {
+        action: 'retry-slowly',
+        advice: 'The Coffer account this agent belongs to is inactive; an administrator can reactivate it.',
+      };
     case 'BAD_HANDSHAKE':
     case 'REGISTRATION_FAILED':
     case undefined:

@@ -7,6 +7,8 @@ export type PipelineErrorCode =
   | 'TOOL_FAILED'
   /** The decrypted backup is not a usable mongodump archive. */
   | 'BAD_ARCHIVE'
+  /** The backup was dumped from another database than the one being restored (restore.ts). */
+  | 'WRONG_DATABASE'
   /** A database name MongoDB would refuse. */
   | 'INVALID_NAME'
   /** Cancelled through the AbortSignal. */

@@ -34,6 +34,14 @@ export interface RestoreOptions {
   /** Name used in messages (the database label); defaults to dbName. */
   label?: string;
   /**
+   * The database the backup must have been dumped from; defaults to dbName. A backup of any other
+   * database is refused before anything is dropped: the server chooses which file an agent
+   * downloads, and a compromised one must not be able to replace this database with another's
+   * data (docs/encryption-format.md, "Which database a backup belongs to"). Set it only to restore
+   * a copy under another name on purpose.
+   */
+  sourceDb?: string;
+  /**
    * After a successful mongorestore, drop target collections the backup does not have, so the
    * database equals the snapshot (default true; the dashboard warns that all collections are
    * replaced).
@@ -117,6 +125,20 @@ async function verifyAndScan(file: string, handle: FileHandle, masterKey: Buffer
   };
 }
 
+/**
+ * The archive names the database every collection was dumped from (its prelude, authenticated with
+ * the rest of the file); it must be the one this restore is for. A backup of an empty database
+ * names none and cannot be told apart: it passes (see docs/encryption-format.md).
+ */
+function refuseForeign(scan: Scan, expected: string, label: string): void {
+  if (scan.sourceDb === undefined || scan.sourceDb === expected) return;
+  throw new PipelineError(
+    'WRONG_DATABASE',
+    `Refusing to restore "${label}": the backup file is of database "${scan.sourceDb}", not "${expected}". ` +
+      'Nothing was changed. The server handed this agent a backup of another database.',
+  );
+}
+
 /** Verifies `file`, then replaces the collections of `dbName` with the backup's. */
 export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const started = Date.now();
@@ -129,6 +151,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const handle = await open(opts.file, 'r');
   try {
     const scan = await verifyAndScan(opts.file, handle, opts.masterKey);
+    refuseForeign(scan, opts.sourceDb ?? opts.dbName, label);
     opts.signal?.throwIfAborted();
     const before = benchSink ? [] : await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));
     opts.signal?.throwIfAborted();
@@ -236,7 +259,7 @@ async function restoreArchive(
           : `streaming into mongorestore failed: ${(streamError as Error).message}`;
       throw new PipelineError(
         'TOOL_FAILED',
-        `Restore of "${label}" failed (${what}) after ${counts.restored} document(s) were restored${last ? `: ${last}` : ''}`,
+        `Restore of "${label}" failed (${what}) after ${counts.restored} document(s) were restored; the database may be partly restored: restore the same backup again${last ? `: ${last}` : ''}`,
         output,
       );
     }

@@ -209,8 +209,26 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
     expect(await snapshot(SRC)).toEqual(original);
   });
 
-  it('restores into another database (nsFrom/nsTo) identically', async () => {
-    const result = await runRestore({ uri: uriFor('shop_copy'), dbName: 'shop_copy', file, masterKey: key });
+  it('refuses a backup of another database before touching the target (the server chose the file)', async () => {
+    await client.db('victim').collection('keep').insertOne({ mine: true });
+    const before = await snapshot('victim');
+    await expect(
+      runRestore({ uri: uriFor('victim'), dbName: 'victim', file, masterKey: key }),
+    ).rejects.toMatchObject({
+      code: 'WRONG_DATABASE',
+      message: expect.stringContaining(`the backup file is of database "${SRC}", not "victim"`),
+    });
+    expect(await snapshot('victim')).toEqual(before);
+  });
+
+  it('restores into another database (nsFrom/nsTo) identically, when asked to on purpose', async () => {
+    const result = await runRestore({
+      uri: uriFor('shop_copy'),
+      dbName: 'shop_copy',
+      sourceDb: SRC,
+      file,
+      masterKey: key,
+    });
     expect(result).toMatchObject({ restored: backup.documents, failed: 0, clean: true, sourceDb: SRC });
     expect(await snapshot('shop_copy')).toEqual(original);
   });
@@ -286,7 +304,7 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
       const bad = path.join(dir, `bad-${code}.coffer`);
       writeFileSync(bad, mutate(Buffer.from(good)));
       await expect(
-        runRestore({ uri: uriFor(TARGET), dbName: TARGET, file: bad, masterKey: key }),
+        runRestore({ uri: uriFor(TARGET), dbName: TARGET, sourceDb: SRC, file: bad, masterKey: key }),
       ).rejects.toMatchObject({ code });
       expect(await snapshot(TARGET)).toEqual(before);
     });
@@ -295,6 +313,7 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
       const err = await runRestore({
         uri: uriFor(TARGET),
         dbName: TARGET,
+        sourceDb: SRC,
         file,
         masterKey: generateMasterKey(),
       }).catch((e: unknown) => e);
@@ -312,7 +331,7 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
       process.env.PATH = '/nonexistent';
       try {
         await expect(
-          runRestore({ uri: uriFor(TARGET), dbName: TARGET, file, masterKey: key }),
+          runRestore({ uri: uriFor(TARGET), dbName: TARGET, sourceDb: SRC, file, masterKey: key }),
         ).rejects.toMatchObject({
           code: 'TOOL_MISSING',
           message: expect.stringMatching(
@@ -330,6 +349,7 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
         runRestore({
           uri: 'mongodb://user:pa55word@127.0.0.1:1/x?serverSelectionTimeoutMS=500',
           dbName: TARGET,
+          sourceDb: SRC,
           file,
           masterKey: key,
         }),
@@ -463,7 +483,13 @@ describe('restore results', () => {
     const file = path.join(dir, 'dup.coffer');
     const { stream } = createEncryptor({ masterKey: key });
     await pipeline(Readable.from([archive]), stream, createWriteStream(file));
-    const r = await runRestore({ uri: ferret.uri, dbName: 'dupdst', file, masterKey: key });
+    const r = await runRestore({
+      uri: ferret.uri,
+      dbName: 'dupdst',
+      sourceDb: 'dupsrc',
+      file,
+      masterKey: key,
+    });
     expect(r).toMatchObject({ restored: 2, failed: 1, clean: false, sourceDb: 'dupsrc' });
     expect(r.collections).toEqual([
       { name: 'c', documents: 3 },
@@ -481,7 +507,13 @@ describe('hostile database names end to end', () => {
     const file = path.join(dir, 'dash.coffer');
     const b = await backupTo(file, '-rf');
     expect(b.documents).toBe(2);
-    const r = await runRestore({ uri: ferret.uri, dbName: '-rf-copy', file, masterKey: key });
+    const r = await runRestore({
+      uri: ferret.uri,
+      dbName: '-rf-copy',
+      sourceDb: '-rf',
+      file,
+      masterKey: key,
+    });
     expect(r).toMatchObject({ restored: 2, clean: true, sourceDb: '-rf' });
     expect((await snapshot('-rf-copy')).documents).toEqual((await snapshot('-rf')).documents);
   });

@@ -2,6 +2,7 @@
 // SOCKET_IO_PATH, with this `auth`. The gateway resolves the key and registers the agent.
 import { z } from 'zod';
 import { INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
+import { safeText } from '../text.js';
 import { databaseLabels, version } from './fields.js';
 
 export const AGENT_NAMESPACE = '/agents';
@@ -9,7 +10,7 @@ export const AGENT_NAMESPACE = '/agents';
 export const agentHandshakeSchema = z.object({
   apiKey: z.string().min(1).max(LIMITS.apiKey),
   instanceId: z.string().regex(INSTANCE_ID_PATTERN),
-  name: z.string().trim().min(1).max(LIMITS.agentName),
+  name: safeText(z.string().trim().min(1).max(LIMITS.agentName), 'Agent name'),
   hostname: z.string().max(LIMITS.hostname).default(''),
   platform: z.string().max(LIMITS.platform).default(''),
   version: version.default(''),

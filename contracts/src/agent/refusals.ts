@@ -9,6 +9,8 @@ export const CONNECT_REFUSAL_CODES = [
   'INVALID_API_KEY',
   /** The key's account is suspended (banned). */
   'ACCOUNT_SUSPENDED',
+  /** The key's account was set inactive by an administrator. */
+  'ACCOUNT_INACTIVE',
   /** This instance was retired by 'Reset Connection' while away: register with a new instance id. */
   'AGENT_RESET',
   /** Registration failed otherwise (a service unavailable, a refused field); retrying may help. */

@@ -7,8 +7,18 @@ import path from 'node:path';
 export interface Proc {
   name: string;
   logFile: string;
+  /** The running child; restart() replaces it. */
   child: ChildProcess;
+  /** The readiness check the starter waited for; restart() waits for it again. */
+  ready?: () => Promise<boolean>;
   stop(): Promise<void>;
+  /** Sends `signal` (SIGKILL by default: a crash, no clean-up) and resolves once the child is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts the same command again (same arguments, environment, ports and data folder) after a
+   * stop or kill, and waits for `ready` when there is one: fault tests crash and revive one piece.
+   */
+  restart(timeoutMs?: number): Promise<void>;
 }
 
 /** Asks the OS for a free TCP port on the loopback address. */
@@ -87,23 +97,30 @@ export function startProcess(
 ): Proc {
   fs.mkdirSync(opts.logDir, { recursive: true });
   const logFile = path.join(opts.logDir, `${name}.log`);
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(cmd, args, {
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-    stdio: ['ignore', out, out],
-  });
-  fs.closeSync(out);
-  child.on('error', () => {
-    // reported through exitCode / waitFor; ENOENT is checked before start
-  });
-  return {
+  const spawnChild = () => {
+    const out = fs.openSync(logFile, 'a');
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', out, out],
+    });
+    fs.closeSync(out);
+    child.on('error', () => {
+      // reported through exitCode / waitFor; ENOENT is checked before start
+    });
+    return child;
+  };
+  const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  const exited = (child: ChildProcess) =>
+    gone(child) ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  const proc: Proc = {
     name,
     logFile,
-    child,
+    child: spawnChild(),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const child = proc.child;
+        if (gone(child)) return resolve();
         const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', () => {
           clearTimeout(kill);
@@ -111,7 +128,19 @@ export function startProcess(
         });
         child.kill('SIGTERM');
       }),
+    async kill(signal = 'SIGKILL') {
+      const child = proc.child;
+      const done = exited(child);
+      if (!gone(child)) child.kill(signal);
+      await done;
+    },
+    async restart(timeoutMs = 60_000) {
+      if (!gone(proc.child)) await proc.stop();
+      proc.child = spawnChild();
+      if (proc.ready) await waitFor(`${name} (restarted)`, proc.ready, timeoutMs, proc);
+    },
   };
+  return proc;
 }
 
 // What deploy/local/bootstrap.sh needs to be asked for to build each binary the tests start.

@@ -54,6 +54,7 @@ async function launch(
     logDir: opts.logDir ?? path.join(dataDir, 'logs'),
     env: s.env,
   });
+  proc.ready = s.ready;
   const stop = async () => {
     await proc.stop();
     if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -27,6 +27,8 @@ export interface StackOptions {
   orchestrators?: number;
   /** Where storage keeps blobs: its filesystem backend (default) or S3 on a local MinIO. */
   storageBackend?: 'fs' | 's3';
+  /** MinIO's port (free otherwise): a test can put a proxy in front of it before storage starts. */
+  s3Port?: number;
   /** The folder served under /downloads; default agent/dist/downloads (built by `npm run build`). */
   agentDownloadsDir?: string;
   /** Where a service's package is (default services/<name> of repoRoot): the production-tree
@@ -122,7 +124,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     minio = await startMinio({
       dataDir: opts.dataDir,
       logDir,
-      ...(local ? { port: 9000, consolePort: 9001 } : {}),
+      ...(local ? { port: 9000, consolePort: 9001 } : opts.s3Port ? { port: opts.s3Port } : {}),
     }).catch(async (err: unknown) => {
       await Promise.all(procs.map((p) => p.stop()));
       throw err;
@@ -178,8 +180,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         },
       },
     );
+    p.ready = readyz(opsPort);
     procs.push(p);
-    await waitFor(name, readyz(opsPort), 60_000, p);
+    await waitFor(name, p.ready, 60_000, p);
   };
 
   const stop = async () => {

@@ -62,15 +62,6 @@ export function buildAuth(deps: {
     publicUrl: config.PUBLIC_URL,
     now,
   });
-  const admin = adminFactory({
-    users: stores.users,
-    resetTokens: stores.resetTokens,
-    accounts,
-    plans,
-    events,
-    now,
-  });
-  const views = viewsFactory(vault);
   const billing = billingFactory({
     provider: deps.billing?.provider ?? null,
     prices: deps.billing?.prices ?? {},
@@ -79,7 +70,18 @@ export function buildAuth(deps: {
     plans,
     users: stores.users,
     events,
+    log,
   });
+  const admin = adminFactory({
+    users: stores.users,
+    resetTokens: stores.resetTokens,
+    accounts,
+    plans,
+    billing,
+    events,
+    now,
+  });
+  const views = viewsFactory(vault);
   const handlers = authHandlers({
     log: deps.log,
     accounts,
@@ -92,6 +94,8 @@ export function buildAuth(deps: {
   });
   return { vault, plans, accounts, reset, admin, views, billing, handlers };
 }
+
+const CANCELLATION_SWEEP_MS = 10 * 60_000;
 
 /** Connects to Mongo and NATS, seeds the plans and the first admin, then serves gRPC. */
 export async function startAuth(config: AuthConfig, { log }: ServiceContext): Promise<StartedService> {
@@ -118,11 +122,25 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
   const grpc = await startGrpcServer(config.GRPC_LISTEN, [
     { definition: auth.AuthServiceService, impl: built.handlers },
   ]);
+  // Deleted accounts whose subscription Stripe could not cancel at the time (every replica runs
+  // it; a second cancel of the same subscription is a no-op).
+  const sweep = setInterval(() => {
+    built.billing
+      .retryCancellations()
+      .catch((err: unknown) =>
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'subscription cancellation sweep failed',
+        ),
+      );
+  }, CANCELLATION_SWEEP_MS);
+  sweep.unref();
   return {
     ready: () => conn.readyState === 1 && !events.nc.isClosed(),
     info: { grpcPort: grpc.port },
     steps: [
       { name: 'grpc health', stop: async () => grpc.setServing(false) },
+      { name: 'cancellation sweep', stop: async () => clearInterval(sweep) },
       { name: 'grpc', stop: () => grpc.stop() },
       { name: 'notification client', stop: async () => mail.close() },
       { name: 'nats', stop: () => events.close() },

@@ -94,10 +94,6 @@ export function authHandlers(deps: {
     async getUserPlan(req) {
       return toPlanMessage(await plans.ofUser(parseInput(z.object({ userId }), req).userId));
     },
-    async changePlan(req) {
-      const input = parseInput(z.object({ userId, planId: fields.objectId('plan') }), req);
-      return toPlanMessage(await plans.changeOwn(input.userId, input.planId));
-    },
     async requestPlanChange(req) {
       const input = parseInput(z.object({ userId, planId: fields.objectId('plan') }), req);
       const r = await deps.billing.requestChange(input.userId, input.planId);

@@ -42,7 +42,7 @@ export function authPlans(address: string): PlanSource & { close(): void } {
 
 /** Whether an account may still have work dispatched for it (auth's GetAccountState). */
 export interface AccountSource {
-  /** True for a banned account and for one that no longer exists. */
+  /** True for a banned or inactive account and for one that no longer exists. */
   suspended(userId: string): Promise<boolean>;
 }
 
@@ -51,7 +51,8 @@ export function authAccounts(address: string): AccountSource & { close(): void }
   return {
     async suspended(userId) {
       try {
-        return (await client.getAccountState({ userId }, { timeoutMs: 5_000 })).isBanned;
+        const s = await client.getAccountState({ userId }, { timeoutMs: 5_000 });
+        return s.isBanned || s.status === auth.AccountStatus.ACCOUNT_STATUS_INACTIVE;
       } catch (err) {
         if (isNotFound(err)) return true;
         throw err;

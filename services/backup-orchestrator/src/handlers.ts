@@ -9,7 +9,7 @@ import {
   unaryHandlers,
   type Logger,
 } from '@coffer/common';
-import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS } from '@coffer/contracts';
+import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS, safeText } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
@@ -163,7 +163,7 @@ export function orchestratorHandlers(deps: {
             .string({ error: 'Agent instance id is required' })
             .min(1, 'Agent instance id is required')
             .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
-          name: text('Agent name', LIMITS.agentName),
+          name: safeText(text('Agent name', LIMITS.agentName), 'Agent name'),
           hostname: text('Hostname', LIMITS.hostname),
           platform: text('Platform', LIMITS.platform),
           version: text('Version', LIMITS.version),

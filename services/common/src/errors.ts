@@ -2,6 +2,7 @@ import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js
 import { ERROR_KINDS, type ErrorCode, type ErrorCodeOf, type ErrorKind } from '@coffer/contracts';
 
 export type { ErrorCode, ErrorKind } from '@coffer/contracts';
+export { ACCOUNT_INACTIVE_MESSAGE } from '@coffer/contracts';
 
 /**
  * The gRPC status of each error kind. The kinds, the codes and their HTTP statuses are the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectId } from '@coffer/contracts';
+import { objectId, safeText } from '@coffer/contracts';
 import { badInput } from './errors.js';
 
 /** Parses input with a schema; the first problem becomes a 400 whose message names the field. */
@@ -22,10 +22,13 @@ export const fields = {
     .string({ error: 'Password must be at least 6 characters' })
     .min(6, 'Password must be at least 6 characters')
     .max(128, 'Password must be at most 128 characters'),
-  name: z
-    .string({ error: 'Name must be at least 2 characters' })
-    .trim()
-    .min(2, 'Name must be at least 2 characters')
-    .max(100, 'Name must be at most 100 characters'),
+  name: safeText(
+    z
+      .string({ error: 'Name must be at least 2 characters' })
+      .trim()
+      .min(2, 'Name must be at least 2 characters')
+      .max(100, 'Name must be at most 100 characters'),
+    'Name',
+  ),
   objectId: (what: string) => objectId(`Invalid ${what} id`),
 };

@@ -3,7 +3,7 @@
 // before anything in the target database changes.
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
-import { newUser, type TestUser } from '../helpers';
+import { adminToken, api, newUser, type TestUser } from '../helpers';
 import { mutate, seedDatabase, snapshot, type Snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
@@ -24,6 +24,9 @@ jest.setTimeout(120_000);
 
 const LABEL = 'ledger';
 const DB = uniqueName('ledger_');
+/** A second database of the same agent: its backups are sealed with the same key. */
+const OTHER_LABEL = 'scratch';
+const OTHER_DB = uniqueName('scratch_');
 const HEADER = 67;
 const CHUNK = 4 + 64 * 1024 + 16; // a full chunk as written: length word, 64 KiB, tag
 
@@ -42,7 +45,19 @@ beforeAll(async () => {
   service = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
   owner = await newUser('tamper');
   await seedDatabase(customer.client, DB, { events: 1500 }); // several 64 KiB chunks
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  await seedDatabase(customer.client, OTHER_DB, { events: 10 });
+  // Two databases need a plan with room for both (Free has one).
+  const admin = await adminToken();
+  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
+    _id: string;
+    name: string;
+  }>;
+  const pro = plans.find((p) => p.name === 'Pro')!;
+  await api('PUT', `/api/admin/users/${owner.id}`, { token: admin.token, body: { plan: pro._id } });
+  agent = await setupAgent(owner, [
+    { label: LABEL, uri: customer.uri(DB) },
+    { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
+  ]);
   backup = await backupCompleted(owner.token, LABEL, agent);
   const files = blobFiles(owner.id, backup._id);
   expect(files).toHaveLength(1);
@@ -121,6 +136,17 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     await expectFailedUntouched(
       await restoreAltered(bytes, { recordSize: true }),
       /24 byte\(s\) of unexpected data after its final chunk/,
+    );
+  });
+
+  it("another database's backup, sealed with the same key (what a compromised server could hand over)", async () => {
+    const foreign = await backupCompleted(owner.token, OTHER_LABEL, agent);
+    const [file] = blobFiles(owner.id, foreign._id);
+    await expectFailedUntouched(
+      await restoreAltered(fs.readFileSync(file!), { recordSize: true }),
+      new RegExp(
+        `^Refusing to restore "${LABEL}": the backup file is of database "${OTHER_DB}", not "${DB}"`,
+      ),
     );
   });
 

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { hasUnsafeText, UNSAFE_TEXT_RULE } from '@coffer/contracts';
 import {
   configExists,
   loadConfig,
@@ -18,6 +19,8 @@ Writes the agent config with the service URL, your API key and a new random 256-
 Run again to change server, API key or name: the existing master key (and name, without --name) is kept. --force replaces the
 master key with a new one (backups made with the old key then need the old key to be decrypted).
 On a configured agent --server and --api-key may be left out: the current ones are kept.
+The API key may come from the environment variable COFFER_API_KEY instead of --api-key (which
+other users of the host can see in the process list).
 --state-dir is where the daemon writes (status, instance id, updates); default: the config's folder.`;
 
 function checkServer(url: string): string {
@@ -58,7 +61,9 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
   // On a configured agent either may be left out and is kept (the installer's upgrade).
   const serverText = values.server ?? previous?.server;
   if (!serverText) throw new UserError('init: --server URL is required');
-  const apiKey = values['api-key']?.trim() || previous?.apiKey;
+  // COFFER_API_KEY: how the installer hands the key over, since any user on the host can read a
+  // process's command line but not its environment.
+  const apiKey = values['api-key']?.trim() || io.env.COFFER_API_KEY?.trim() || previous?.apiKey;
   if (!apiKey)
     throw new UserError(
       'init: --api-key KEY is required (find it in the dashboard under Settings → Security)',
@@ -71,6 +76,8 @@ export async function initCommand(args: string[], io: CliIo, configPath: string)
 
   // Run again with only a new key (after Regenerate API Key), the agent keeps its name.
   const name = values.name?.trim() || previous?.name || os.hostname();
+  // The gateway refuses such a name at every connect; say so here, where it can be fixed.
+  if (hasUnsafeText(name)) throw new UserError(`init: the agent name ${UNSAFE_TEXT_RULE}`);
   const keepKey = previous !== undefined && !values.force;
   const masterKey = keepKey ? decodeKey(previous!.masterKey) : generateMasterKey();
   const config: AgentConfig = {

@@ -3995,15 +3995,6 @@ export const AuthServiceService = {
     responseSerialize: (value: Plan): Buffer => Buffer.from(Plan.encode(value).finish()),
     responseDeserialize: (value: Buffer): Plan => Plan.decode(value),
   },
-  changePlan: {
-    path: "/coffer.auth.v1.AuthService/ChangePlan" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: ChangePlanRequest): Buffer => Buffer.from(ChangePlanRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ChangePlanRequest => ChangePlanRequest.decode(value),
-    responseSerialize: (value: Plan): Buffer => Buffer.from(Plan.encode(value).finish()),
-    responseDeserialize: (value: Buffer): Plan => Plan.decode(value),
-  },
   /**
    * Billing (Stripe when configured): a user's own plan change, their subscription, and the
    * provider's webhook, verified here because auth holds the webhook secret.
@@ -4092,7 +4083,6 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   resolveApiKey: handleUnaryCall<ApiKey, AccountState>;
   listPlans: handleUnaryCall<Empty, PlanList>;
   getUserPlan: handleUnaryCall<UserRef, Plan>;
-  changePlan: handleUnaryCall<ChangePlanRequest, Plan>;
   /**
    * Billing (Stripe when configured): a user's own plan change, their subscription, and the
    * provider's webhook, verified here because auth holds the webhook secret.
@@ -4284,21 +4274,6 @@ export interface AuthServiceClient extends Client {
   ): ClientUnaryCall;
   getUserPlan(
     request: UserRef,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: Plan) => void,
-  ): ClientUnaryCall;
-  changePlan(
-    request: ChangePlanRequest,
-    callback: (error: ServiceError | null, response: Plan) => void,
-  ): ClientUnaryCall;
-  changePlan(
-    request: ChangePlanRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Plan) => void,
-  ): ClientUnaryCall;
-  changePlan(
-    request: ChangePlanRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Plan) => void,

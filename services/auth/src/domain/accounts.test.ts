@@ -65,6 +65,23 @@ describe('login', () => {
     const res = await w.accounts.login('ada@example.com', 'secret-1');
     expect(res.user).toMatchObject({ isBanned: true, banReason: 'Spam', bannedAt: w.clock.now() });
   });
+
+  it('refuses an inactive account once the password is right, and only then', async () => {
+    const w = await authWorld();
+    const admin = await w.register('admin@example.com');
+    const { user } = await w.register();
+    await w.admin.update(admin.user.id, user.id, { status: 'inactive' });
+    await expect(w.accounts.login('ada@example.com', 'secret-1')).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+      code: 'ACCOUNT_INACTIVE',
+    });
+    // A wrong password does not learn the account's status.
+    await expect(w.accounts.login('ada@example.com', 'wrong-1')).rejects.toMatchObject({
+      kind: 'UNAUTHENTICATED',
+    });
+    await w.admin.update(admin.user.id, user.id, { status: 'active' });
+    await expect(w.accounts.login('ada@example.com', 'secret-1')).resolves.toHaveProperty('token');
+  });
 });
 
 describe('profile', () => {

@@ -1,6 +1,8 @@
 import {
+  ACCOUNT_INACTIVE_MESSAGE,
   badInput,
   conflict,
+  forbidden,
   isDuplicateKeyError,
   notFound,
   unauthenticated,
@@ -100,12 +102,17 @@ export function accounts({ users, plans, vault, issueToken, events, mail, log }:
       }
     },
 
-    /** Banned users still sign in: the answer tells the web app to show the suspended page. */
+    /**
+     * Banned users still sign in: the answer tells the web app to show the suspended page. Inactive
+     * ones do not: the gateway would refuse every call of the session anyway.
+     */
     async login(email: string, password: string) {
       const user = await users.byEmail(normaliseEmail(email));
       // Verify against a dummy hash when the account does not exist, so timing does not tell.
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !ok) throw unauthenticated('Invalid email or password');
+      // Checked after the password so the status is told only to whoever holds the account.
+      if (user.status === 'inactive') throw forbidden(ACCOUNT_INACTIVE_MESSAGE, 'ACCOUNT_INACTIVE');
       return { user, token: issueToken(user) };
     },
 

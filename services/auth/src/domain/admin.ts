@@ -2,6 +2,7 @@ import { badInput, notFound } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
 import type { ResetTokenStore, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Accounts } from './accounts.js';
+import type { Billing } from './billing.js';
 import type { Plans } from './plans.js';
 
 export const DEFAULT_BAN_REASON = 'Policy violation';
@@ -12,6 +13,8 @@ export function admin(deps: {
   resetTokens: Pick<ResetTokenStore, 'removeForUser'>;
   accounts: Pick<Accounts, 'load' | 'updateProfile'>;
   plans: Pick<Plans, 'byId' | 'assign'>;
+  /** Cancels a deleted account's paid subscription at the provider. */
+  billing?: Pick<Billing, 'cancelForDeletedUser'>;
   events: AuthEvents;
   now?: () => Date;
 }) {
@@ -98,6 +101,8 @@ export function admin(deps: {
       );
       await deps.resetTokens.removeForUser(user.id);
       if (!(await users.remove(user.id))) throw notFound('User not found');
+      // After the removal: a deletion that failed must not have cost the user their subscription.
+      await deps.billing?.cancelForDeletedUser(user.id);
     },
   };
 }

@@ -35,6 +35,7 @@ export function stripeProvider(opts: {
   return {
     checkout: (o) => guard('checkout.sessions.create', () => checkout(o)),
     cancelAtPeriodEnd: (id) => guard('subscriptions.update', () => cancelAtPeriodEnd(id)),
+    cancelNow: (id) => guard('subscriptions.cancel', () => cancelNow(id)),
     changePrice: (id, price, now) => guard('subscriptions.update', () => changePrice(id, price, now)),
     verify,
   };
@@ -57,6 +58,19 @@ export function stripeProvider(opts: {
 
   async function cancelAtPeriodEnd(subscriptionId: string) {
     await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+  }
+
+  async function cancelNow(subscriptionId: string) {
+    let sub: Stripe.Subscription;
+    try {
+      sub = await stripe.subscriptions.retrieve(subscriptionId);
+    } catch (err) {
+      // Gone at Stripe already: nothing left to cancel, so the sweep must not retry it forever.
+      if ((err as { code?: string }).code === 'resource_missing') return;
+      throw err;
+    }
+    if (sub.status === 'canceled' || sub.status === 'incomplete_expired') return;
+    await stripe.subscriptions.cancel(subscriptionId);
   }
 
   async function changePrice(subscriptionId: string, priceId: string, chargeNow: boolean) {

@@ -18,6 +18,7 @@ const stripe = new Stripe('sk_test_unit');
 function recordingProvider() {
   const verifier = stripeProvider({ secretKey: 'sk_test_unit', webhookSecret: WEBHOOK_SECRET });
   const calls: Array<[string, ...unknown[]]> = [];
+  const failing = { cancelNow: false };
   const provider: BillingProvider = {
     async checkout(o) {
       calls.push(['checkout', o.priceId, o.planId]);
@@ -29,9 +30,13 @@ function recordingProvider() {
     async changePrice(id, price, now) {
       calls.push(['changePrice', id, price, now]);
     },
+    async cancelNow(id) {
+      calls.push(['cancelNow', id]);
+      if (failing.cancelNow) throw new Error('stripe is down');
+    },
     verify: (payload, signature) => verifier.verify(payload, signature),
   };
-  return { provider, calls };
+  return { provider, calls, failing };
 }
 
 async function world(withBilling = true) {
@@ -40,7 +45,7 @@ async function world(withBilling = true) {
   const events = {
     publish: async (subject: string, data: unknown) => void published.push({ subject, data }),
   };
-  const { provider, calls } = recordingProvider();
+  const { provider, calls, failing } = recordingProvider();
   const auth = buildAuth({
     stores,
     events: events as never,
@@ -66,7 +71,7 @@ async function world(withBilling = true) {
   };
   const planChanges = () =>
     published.filter((p) => p.subject === 'auth.user.plan_changed').map((p) => p.data);
-  return { auth, stores, published, calls, user, plan, planOfUser, deliver, planChanges };
+  return { auth, stores, published, calls, failing, user, plan, planOfUser, deliver, planChanges };
 }
 
 const checkoutCompleted = (userId: string, planId: string) => ({
@@ -247,5 +252,56 @@ describe('billing through Stripe', () => {
     expect(sub).toMatchObject({ cancelAtPeriodEnd: false });
     expect(sub?.pendingPlanId).toBeUndefined();
     expect(await w.planOfUser()).toBe('Pro');
+  });
+});
+
+describe('deleting a user who pays', () => {
+  async function paying() {
+    const w = await world();
+    const pro = await w.plan('pro');
+    await w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id));
+    const admin = await w.auth.accounts.register({
+      name: 'Op',
+      email: 'op@example.com',
+      password: 'secret-1',
+    });
+    w.calls.length = 0;
+    return { w, adminId: admin.user.id };
+  }
+
+  it('cancels the subscription at Stripe at once', async () => {
+    const { w, adminId } = await paying();
+    await w.auth.admin.remove(adminId, w.user.id);
+    expect(w.calls).toEqual([['cancelNow', 'sub_1']]);
+    expect(await w.stores.billing.subscriptionOf(w.user.id)).toBeNull();
+    // Stripe's own notice of the cancellation, arriving later, is a no-op.
+    await expect(w.deliver('customer.subscription.deleted', { id: 'sub_1' })).resolves.toEqual({
+      duplicate: false,
+    });
+  });
+
+  it('deletes the user even with Stripe down, and the retry cancels the subscription later', async () => {
+    const { w, adminId } = await paying();
+    w.failing.cancelNow = true;
+    await expect(w.auth.admin.remove(adminId, w.user.id)).resolves.toBeUndefined();
+    expect(await w.stores.users.get(w.user.id)).toBeNull();
+    expect(await w.stores.billing.subscriptionOf(w.user.id)).not.toBeNull();
+    await w.auth.billing.retryCancellations();
+    expect(await w.stores.billing.subscriptionOf(w.user.id)).not.toBeNull();
+    w.failing.cancelNow = false;
+    await w.auth.billing.retryCancellations();
+    expect(w.calls).toEqual([
+      ['cancelNow', 'sub_1'],
+      ['cancelNow', 'sub_1'],
+      ['cancelNow', 'sub_1'],
+    ]);
+    expect(await w.stores.billing.subscriptionOf(w.user.id)).toBeNull();
+  });
+
+  it('leaves the subscriptions of users who still exist alone', async () => {
+    const { w } = await paying();
+    await w.auth.billing.retryCancellations();
+    expect(w.calls).toEqual([]);
+    expect(await w.stores.billing.subscriptionOf(w.user.id)).not.toBeNull();
   });
 });

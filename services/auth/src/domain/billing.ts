@@ -1,4 +1,4 @@
-import { badInput, forbidden, notFound } from '@coffer/common';
+import { badInput, forbidden, notFound, type Logger } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
 import type { BillingStore, PlanRecord, SubscriptionRecord, UserStore } from '../store/types.js';
 import type { Plans } from './plans.js';
@@ -28,6 +28,8 @@ export interface BillingProvider {
   }): Promise<{ url: string }>;
   /** Ends the subscription when the paid period ends (the user keeps what they paid for). */
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
+  /** Ends the subscription now, without further charges (a deleted account); done if it already ended. */
+  cancelNow(subscriptionId: string): Promise<void>;
   /**
    * Moves the subscription to another price. `chargeNow`: an upgrade is invoiced at once (the plan
    * changes when that invoice is paid); a downgrade applies from the next renewal.
@@ -87,6 +89,7 @@ export function billing(deps: {
   plans: Plans;
   users: Pick<UserStore, 'get'>;
   events: AuthEvents;
+  log?: Pick<Logger, 'info' | 'warn'>;
 }) {
   const { provider, store, plans } = deps;
 
@@ -257,8 +260,43 @@ export function billing(deps: {
     }
   }
 
+  /** Cancels at the provider, then forgets the record; false when the provider failed. */
+  async function cancelAtProvider(sub: SubscriptionRecord): Promise<boolean> {
+    try {
+      await provider!.cancelNow(sub.subscriptionId);
+    } catch (err) {
+      deps.log?.warn(
+        { userId: sub.userId, err: err instanceof Error ? err.message : String(err) },
+        "a deleted account's subscription could not be cancelled yet; the sweep retries it",
+      );
+      return false;
+    }
+    await store.removeSubscription(sub.userId, sub.subscriptionId);
+    deps.log?.info({ userId: sub.userId }, "a deleted account's subscription was cancelled");
+    return true;
+  }
+
   return {
     enabled: provider !== null,
+
+    /**
+     * The account is gone: its subscription must not renew. Cancelled at once (nothing left to
+     * use until the period ends); when the provider cannot be reached the deletion still stands and
+     * the record stays, for `retryCancellations` to finish.
+     */
+    async cancelForDeletedUser(userId: string): Promise<void> {
+      if (!provider) return;
+      const sub = await store.subscriptionOf(userId);
+      if (sub) await cancelAtProvider(sub);
+    },
+
+    /** The sweep: cancels every subscription whose account no longer exists (run periodically). */
+    async retryCancellations(): Promise<void> {
+      if (!provider) return;
+      for (const sub of await store.allSubscriptions()) {
+        if (!(await deps.users.get(sub.userId))) await cancelAtProvider(sub);
+      }
+    },
 
     requestChange,
 

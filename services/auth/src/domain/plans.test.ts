@@ -28,22 +28,6 @@ describe('plan catalogue', () => {
 });
 
 describe('changing plans', () => {
-  it('lets a user choose only free plans themselves', async () => {
-    const w = await authWorld();
-    const { user } = await w.register();
-    const pro = await w.plan('pro');
-    await expect(w.plans.changeOwn(user.id, pro.id)).rejects.toMatchObject({
-      kind: 'FORBIDDEN',
-      code: 'PAYMENT_REQUIRED',
-      message: 'Paid plans cannot be selected here yet',
-    });
-    expect((await w.plans.ofUser(user.id)).key).toBe('free');
-
-    // Choosing the plan one already has changes nothing and announces nothing.
-    await w.plans.changeOwn(user.id, (await w.plan('free')).id);
-    expect(w.events.of('auth.user.plan_changed')).toEqual([]);
-  });
-
   it('announces a real change (an admin assigning a paid plan)', async () => {
     const w = await authWorld();
     const { user } = await w.register();

@@ -1,4 +1,4 @@
-import { backupFrequency, badInput, forbidden, notFound } from '@coffer/common';
+import { backupFrequency, badInput, notFound } from '@coffer/common';
 import type { auth } from '@coffer/proto';
 import type { AuthEvents } from '../events.js';
 import { isId, type NewPlan, type PlanRecord, type PlanStore, type UserStore } from '../store/types.js';
@@ -148,16 +148,6 @@ export function plans(deps: {
       const user = await users.get(userId);
       if (!user) throw notFound('User not found');
       return byId(user.plan);
-    },
-
-    /**
-     * A user's own plan change. Only free (price 0) plans can be chosen here: paid plans need a
-     * payment flow the product does not have yet.
-     */
-    async changeOwn(userId: string, planId: string): Promise<PlanRecord> {
-      const plan = await byId(planId);
-      if (plan.price !== 0) throw forbidden('Paid plans cannot be selected here yet', 'PAYMENT_REQUIRED');
-      return assign(userId, plan);
     },
 
     assign,

@@ -58,6 +58,9 @@ export function billingStore({
     async removeSubscription(userId, subscriptionId) {
       await Subscription.deleteOne({ userId, subscriptionId });
     },
+    async allSubscriptions() {
+      return (await Subscription.find({}).lean<Lean[]>()).map(toSubscription);
+    },
     async isProcessed(eventId) {
       return (await BillingEvent.exists({ _id: eventId })) !== null;
     },

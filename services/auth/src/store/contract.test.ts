@@ -236,6 +236,7 @@ describe.each([
       // A pending plan dropped by a later save is gone, not kept from before.
       await stores.billing.saveSubscription({ ...sub, subscriptionId: 'sub_2' });
       expect(await stores.billing.subscriptionOf(USER_ID)).toEqual({ ...sub, subscriptionId: 'sub_2' });
+      expect(await stores.billing.allSubscriptions()).toEqual([{ ...sub, subscriptionId: 'sub_2' }]);
       await stores.billing.removeSubscription(USER_ID, 'sub_1');
       expect(await stores.billing.bySubscriptionId('sub_2')).not.toBeNull();
       await stores.billing.removeSubscription(USER_ID, 'sub_2');

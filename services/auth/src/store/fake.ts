@@ -167,6 +167,9 @@ export function fakeBillingStore(): BillingStore & {
     async removeSubscription(userId, subscriptionId) {
       if (subscriptions.get(userId)?.subscriptionId === subscriptionId) subscriptions.delete(userId);
     },
+    async allSubscriptions() {
+      return [...subscriptions.values()].map(copy);
+    },
     async isProcessed(eventId) {
       return processed.has(eventId);
     },

@@ -140,6 +140,8 @@ export interface BillingStore {
   saveSubscription(record: SubscriptionRecord): Promise<void>;
   /** Removes it only while it is still that subscription (a newer one stays). */
   removeSubscription(userId: string, subscriptionId: string): Promise<void>;
+  /** Every subscription record: one per paying customer (the deleted-account sweep reads them). */
+  allSubscriptions(): Promise<SubscriptionRecord[]>;
   isProcessed(eventId: string): Promise<boolean>;
   /** Records a provider event as handled; recording it twice is harmless. */
   markProcessed(eventId: string, type: string): Promise<void>;

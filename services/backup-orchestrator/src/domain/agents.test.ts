@@ -1,3 +1,4 @@
+import { LIMITS } from '@coffer/contracts';
 import { OTHER_USER, USER, testWorld } from '../test-world';
 import { AGENT_RESET_MESSAGE } from './agents';
 import { noAgentMessage } from './dispatch';
@@ -312,5 +313,54 @@ describe('what the audit log hears about user actions on agents', () => {
     await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
     expect(w.events.of('agent.agent.action_requested')).toEqual([]);
     expect(w.events.of('agent.agent.removed')).toEqual([]);
+  });
+});
+
+describe('per-account caps', () => {
+  it(`refuses a new agent past ${LIMITS.agentsPerAccount}; the existing ones still register again`, async () => {
+    const w = testWorld();
+    for (let i = 0; i < LIMITS.agentsPerAccount; i++)
+      await w.agents.register(reg({ instanceId: `inst-${i}`, name: `web-${i}`, databases: [] }));
+    await expect(
+      w.agents.register(reg({ instanceId: 'inst-x', name: 'one-more', databases: [] })),
+    ).rejects.toMatchObject({ kind: 'LIMIT_REACHED', message: expect.stringMatching(/at most 50 agents/) });
+    expect(await w.agents.list(USER)).toHaveLength(LIMITS.agentsPerAccount);
+    await expect(
+      w.agents.register(reg({ instanceId: 'inst-3', name: 'web-3', databases: [] })),
+    ).resolves.toBeDefined();
+    // Set up again on the same host (a new instance replacing a disconnected one) is not a new agent.
+    await w.agents.disconnected(USER, (await w.agents.list(USER))[0]!.id);
+    await expect(
+      w.agents.register(reg({ instanceId: 'inst-0-again', name: 'web-0', databases: [] })),
+    ).resolves.toBeDefined();
+    // Another account is not affected.
+    await expect(w.agents.register(reg({ userId: OTHER_USER, databases: [] }))).resolves.toBeDefined();
+  });
+
+  it(`refuses a registration that would take the account past ${LIMITS.databasesPerAccount} databases`, async () => {
+    const w = testWorld();
+    const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `db-${from + i}`);
+    await w.agents.register(reg({ databases: names(0, LIMITS.databasesPerAccount - 1) }));
+    await expect(
+      w.agents.register(reg({ instanceId: 'inst-2', databases: names(500, 2) })),
+    ).rejects.toMatchObject({
+      kind: 'LIMIT_REACHED',
+      message: expect.stringMatching(/at most 200 databases/),
+    });
+    expect(await w.databases.list(USER)).toHaveLength(LIMITS.databasesPerAccount - 1);
+    // Names the account already has do not count again.
+    await expect(
+      w.agents.register(reg({ instanceId: 'inst-2', databases: [...names(0, 10), 'db-new'] })),
+    ).resolves.toBeDefined();
+    expect(await w.databases.list(USER)).toHaveLength(LIMITS.databasesPerAccount);
+  });
+
+  it('adds from a heartbeat only the databases that fit, keeping the agent connected', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    const many = Array.from({ length: LIMITS.databasesPerAccount + 5 }, (_, i) => `db-${i}`);
+    await w.agents.heartbeat({ userId: USER, agentId, runningJobs: [], databases: many });
+    expect(await w.databases.list(USER)).toHaveLength(LIMITS.databasesPerAccount);
+    expect((await w.agents.list(USER))[0]!.status).toBe('active');
   });
 });

@@ -1,4 +1,12 @@
-import { conflict, notFound, type AgentCommandKind, type AgentEvent, type Logger } from '@coffer/common';
+import { LIMITS } from '@coffer/contracts';
+import {
+  conflict,
+  limitReached,
+  notFound,
+  type AgentCommandKind,
+  type AgentEvent,
+  type Logger,
+} from '@coffer/common';
 import type { OrchestratorEvents } from '../events.js';
 import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
@@ -31,7 +39,7 @@ const agentEvent = (a: AgentRecord): AgentEvent => ({
 /** Agents: registration and heartbeats (relayed by the gateway), status for the UI, commands from the user. */
 export function agents(deps: {
   store: AgentStore;
-  databaseStore: Pick<DatabaseStore, 'ensure'>;
+  databaseStore: Pick<DatabaseStore, 'ensure' | 'list'>;
   databases: Pick<Databases, 'list'>;
   dispatch: Pick<Dispatcher, 'send' | 'newCommandId'>;
   /** Reconciles the agent's jobs with what its heartbeat says it is running (jobs/watchdog.ts). */
@@ -61,6 +69,12 @@ export function agents(deps: {
     if (!agent || agent.userId !== userId) throw unknownAgent();
   }
 
+  /** The reported names the account does not have yet, and how many it has. */
+  async function newDatabases(userId: string, names: string[]) {
+    const known = new Set((await deps.databaseStore.list(userId)).map((d) => d.name));
+    return { known: known.size, fresh: [...new Set(names)].filter((n) => !known.has(n)) };
+  }
+
   return {
     /** Registers or refreshes the agent and adds the database names it reports. */
     async register(reg: AgentRegistration): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
@@ -69,8 +83,28 @@ export function agents(deps: {
       // itself, offline when the reset was sent) must come back as a new instance.
       if ((await store.findInstance(reg.userId, reg.instanceId))?.retired)
         throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
+      // Caps checked before anything is written, so a refused registration leaves no trace. Two
+      // registrations racing can each pass; the overshoot is bounded by the gateway's connect rate.
+      const existing = await store.findInstance(reg.userId, reg.instanceId);
+      if (!existing) {
+        const others = (await store.list(reg.userId)).filter(
+          // The ones this registration replaces (below) do not count.
+          (a) => a.connected || a.name !== reg.name || a.hostname !== reg.hostname,
+        );
+        if (others.length >= LIMITS.agentsPerAccount)
+          throw limitReached(
+            `An account can have at most ${LIMITS.agentsPerAccount} agents. Remove one you no longer use ` +
+              '(Settings → Agents → Remove Agent) before adding another.',
+          );
+      }
+      const { known, fresh } = await newDatabases(reg.userId, reg.databases);
+      if (known + fresh.length > LIMITS.databasesPerAccount)
+        throw limitReached(
+          `An account can have at most ${LIMITS.databasesPerAccount} databases; it has ${known} and this ` +
+            `agent adds ${fresh.length}. Remove databases from the agent (coffer-agent db remove) and restart it.`,
+        );
       // Databases first: once the agent shows as active, a backup of them must be possible.
-      await deps.databaseStore.ensure(reg.userId, reg.databases, at);
+      await deps.databaseStore.ensure(reg.userId, fresh, at);
       const { agent, isNew } = await store.register(reg, at);
       // The same host and name under a new instance id is the agent set up again (`init` again, a
       // fresh state folder): it replaces its old registrations that are not connected.
@@ -104,7 +138,18 @@ export function agents(deps: {
       const reported = input.databases.length ? input.databases : undefined;
       const agent = await store.heartbeat(input.userId, input.agentId, at, reported);
       if (!agent) throw unknownAgent();
-      if (reported) await deps.databaseStore.ensure(input.userId, reported, at);
+      if (reported) {
+        // Past the cap the rest are left out rather than the heartbeat refused: refusing would
+        // make a working agent look dead. Its next registration says why.
+        const { known, fresh } = await newDatabases(input.userId, reported);
+        const room = Math.max(0, LIMITS.databasesPerAccount - known);
+        if (fresh.length > room)
+          deps.log.info(
+            { userId: input.userId, agentId: input.agentId, left: fresh.length - room },
+            'reported databases past the account cap left out',
+          );
+        if (fresh.length) await deps.databaseStore.ensure(input.userId, fresh.slice(0, room), at);
+      }
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 

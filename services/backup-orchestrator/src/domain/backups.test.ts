@@ -293,8 +293,21 @@ describe('late reports cannot move a finished backup', () => {
       w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' }),
     ).rejects.toMatchObject({ kind: 'CONFLICT', message: 'Backup is not in progress' });
     expect(w.stores.backups.rows.get(b.id)).toMatchObject({ status: 'failed', error: 'disk full' });
-    expect(w.blobs.deleted).toEqual([b.id]);
+    // Once when it failed, once more for the late upload.
+    expect(w.blobs.deleted).toEqual([b.id, b.id]);
     expect(w.events.of('backup.backup.completed')).toEqual([]);
+  });
+
+  it('a failure removes an upload storage already committed (the orchestrator was down when it finished)', async () => {
+    const { w, agentId, b } = await running();
+    w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
+    await w.backups.fail({
+      userId: USER,
+      agentId,
+      backupId: b.id,
+      error: 'A Coffer service is not answering',
+    });
+    expect(w.blobs.deleted).toEqual([b.id]);
   });
 
   it('a failure after completion is refused', async () => {

@@ -52,7 +52,7 @@ export function backups(deps: {
 }) {
   const { store, events, now } = deps;
 
-  const lifecycle = jobLifecycle<BackupRecord>({
+  const base = jobLifecycle<BackupRecord>({
     kind: 'backup',
     store,
     events: {
@@ -76,6 +76,27 @@ export function backups(deps: {
     messages: { notFound: 'Backup not found', notInProgress: NOT_IN_PROGRESS },
     hidden: (b) => b.status === 'deleting',
   });
+  /**
+   * A failed backup keeps no blob: its upload may have been committed before the failure (the
+   * orchestrator was down when storage finished, or the agent died between upload and report),
+   * and a blob no backup lists would count toward usage for ever. Deleting a blob that is not
+   * there is a no-op; when storage cannot be reached the blob stays until the backup is deleted.
+   */
+  const dropBlob = async (b: BackupRecord) => {
+    await deps.blobs
+      .delete(b.userId, b.id)
+      .catch((err: unknown) =>
+        deps.log.warn({ err, backupId: b.id }, 'could not remove the blob of a failed backup'),
+      );
+  };
+  const lifecycle: typeof base = {
+    ...base,
+    async fail(sel, error, from) {
+      const r = await base.fail(sel, error, from);
+      if (r) await dropBlob(r);
+      return r;
+    },
+  };
   const { owned } = lifecycle;
 
   async function insert(input: {
@@ -277,6 +298,7 @@ export function backups(deps: {
     async fail(input: { userId: string; agentId: string; backupId: string; error: string }): Promise<void> {
       const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
       await lifecycle.agentFailed(sel, input.error);
+      await dropBlob(await owned(sel));
     },
   };
 }

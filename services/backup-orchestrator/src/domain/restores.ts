@@ -13,6 +13,12 @@ export const LIST_LIMIT = 200;
 export const RESTORE_NOT_IN_PROGRESS = 'Restore is not in progress';
 export const ONLY_COMPLETED = 'Only completed backups can be restored';
 
+/** What the owner of a restore stopped half-way must do: the database may hold part of the backup. */
+export const partlyRestored = (r: Pick<RestoreRecord, 'databaseName' | 'backupTimestamp'>) =>
+  `The database '${r.databaseName}' may be partly restored: restore ${
+    r.backupTimestamp ? `the backup of ${r.backupTimestamp.toISOString()}` : 'the same backup'
+  } again`;
+
 const restoreEvent = (r: RestoreRecord): RestoreEvent => ({
   userId: r.userId,
   restoreId: r.id,
@@ -46,7 +52,7 @@ export function restores(deps: {
     return { ...restoreEvent(r), backupTimestamp: taken ? taken.toISOString() : undefined };
   };
 
-  const lifecycle = jobLifecycle<RestoreRecord>({
+  const base = jobLifecycle<RestoreRecord>({
     kind: 'restore',
     store,
     events: {
@@ -75,6 +81,21 @@ export function restores(deps: {
     log: deps.log,
     messages: { notFound: 'Restore not found', notInProgress: RESTORE_NOT_IN_PROGRESS },
   });
+  /**
+   * A restore that was running when its agent vanished (the watchdog fails those, from
+   * in-progress only) may have dropped and half-filled collections: the owner must know, and
+   * which backup puts the database back.
+   */
+  const lifecycle: typeof base = {
+    ...base,
+    async fail(sel, error, from) {
+      if (from && from.length === 1 && from[0] === 'in-progress') {
+        const r = await store.get(sel.id);
+        if (r?.status === 'in-progress') error = `${error}. ${partlyRestored(r)}`;
+      }
+      return base.fail(sel, error, from);
+    },
+  };
   const { owned } = lifecycle;
 
   return {

@@ -181,4 +181,35 @@ describe('the watchdog', () => {
     });
     expect(w.events.of('restore.restore.failed')).toHaveLength(1);
   });
+
+  it('says a restore cut off half-way may have left the database partly restored, and which backup to restore again', async () => {
+    const { w, agentId } = await world();
+    const b = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    w.blobs.stored.set(b.id, { size: 1, keyFingerprint: 'fp' });
+    const done = await w.backups.complete({
+      userId: USER,
+      agentId,
+      backupId: b.id,
+      size: 1,
+      keyFingerprint: 'fp',
+    });
+    const r = await w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop' });
+    await w.restores.delivery({
+      userId: USER,
+      agentId,
+      commandId: r.commandId,
+      jobId: r.id,
+      delivered: true,
+    });
+    await w.agents.disconnected(USER, agentId);
+    w.clock.advance(RECONNECT_GRACE_MS + 1_000);
+    await expect(w.watchdog.tick()).resolves.toBe(1);
+    expect(w.stores.restores.rows.get(r.id)).toMatchObject({
+      status: 'failed',
+      error:
+        'The agent disconnected during the restore and did not reconnect within 15 s. ' +
+        `The database 'shop' may be partly restored: restore the backup of ${done.completedAt!.toISOString()} again`,
+    });
+  });
 });

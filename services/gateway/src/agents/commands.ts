@@ -65,10 +65,11 @@ export async function startCommandRelay(deps: {
 
 /**
  * The owner's access ended or changed: `auth.user.api_key_regenerated` (the old key stops working),
- * `auth.user.ban_changed` to banned, `auth.user.deleted`. Every socket opened with the owner's key
+ * `auth.user.ban_changed` to banned, `auth.user.status_changed` to inactive, `auth.user.deleted`. Every socket opened with the owner's key
  * goes at once (the gateways share one durable consumer; the Redis adapter reaches every gateway),
  * each is recorded as a disconnect as usual, and the reconnect is refused at the handshake
- * (INVALID_API_KEY for a replaced key or a deleted account, ACCOUNT_SUSPENDED for a ban), which
+ * (INVALID_API_KEY for a replaced key or a deleted account, ACCOUNT_SUSPENDED for a ban,
+ * ACCOUNT_INACTIVE for an inactive account), which
  * reads the account fresh from auth.
  */
 export async function startAccessRevocation(deps: {
@@ -81,10 +82,16 @@ export async function startAccessRevocation(deps: {
   return deps.bus.consume({
     stream: 'AUTH',
     durable: 'gateway-agent-keys',
-    subjects: ['auth.user.api_key_regenerated', 'auth.user.ban_changed', 'auth.user.deleted'],
+    subjects: [
+      'auth.user.api_key_regenerated',
+      'auth.user.ban_changed',
+      'auth.user.status_changed',
+      'auth.user.deleted',
+    ],
     handler: async (event) => {
       const { userId } = event.data;
       if (event.subject === 'auth.user.ban_changed' && !event.data.isBanned) return;
+      if (event.subject === 'auth.user.status_changed' && event.data.status !== 'inactive') return;
       deps.forget?.(userId);
       deps.sockets.disconnectUser(userId);
       const why =
@@ -92,7 +99,9 @@ export async function startAccessRevocation(deps: {
           ? 'API key replaced'
           : event.subject === 'auth.user.deleted'
             ? 'account deleted'
-            : 'account suspended';
+            : event.subject === 'auth.user.status_changed'
+              ? 'account inactive'
+              : 'account suspended';
       deps.log.info({ userId, why }, "the user's agents were disconnected");
     },
   });

@@ -286,7 +286,7 @@ describe('agent namespace: rooms', () => {
     expect(() => agentSockets(() => undefined).disconnectUser(USER)).not.toThrow();
   });
 
-  it("closes all of a user's agents when their key is replaced, they are banned or deleted; not on an unban", async () => {
+  it("closes all of a user's agents when their key is replaced, they are banned, made inactive or deleted; not on an unban or a reactivation", async () => {
     const closed: string[] = [];
     const forgotten: string[] = [];
     const sockets = { disconnectAgent: () => {}, disconnectUser: (u: string) => closed.push(u) };
@@ -298,6 +298,7 @@ describe('agent namespace: rooms', () => {
           'auth.user.api_key_regenerated',
           'auth.user.ban_changed',
           'auth.user.deleted',
+          'auth.user.status_changed',
         ]);
         handler = o.handler;
         return { stop: async () => {} };
@@ -320,8 +321,17 @@ describe('agent namespace: rooms', () => {
       data: { userId: c, isBanned: false, banReason: null, actorId: d },
     });
     await handler!({ subject: 'auth.user.deleted', data: { userId: d, actorId: d } });
-    expect(closed).toEqual([a, b, d]);
+    const [e, f] = ['e', 'f'].map((x) => x.repeat(24));
+    await handler!({
+      subject: 'auth.user.status_changed',
+      data: { userId: e, email: 'e@example.com', status: 'inactive', actorId: d },
+    });
+    await handler!({
+      subject: 'auth.user.status_changed',
+      data: { userId: f, email: 'f@example.com', status: 'active', actorId: d },
+    });
+    expect(closed).toEqual([a, b, d, e]);
     // The gateway's cached account state goes too, so the next request sees the ban at once.
-    expect(forgotten).toEqual([a, b, d]);
+    expect(forgotten).toEqual([a, b, d, e]);
   });
 });

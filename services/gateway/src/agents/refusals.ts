@@ -12,6 +12,7 @@ export function refusalFor(err: unknown): Error {
 
 function codeOf(err: AppError): ConnectRefusalCode {
   if (err.code === 'ACCOUNT_BANNED') return 'ACCOUNT_SUSPENDED';
+  if (err.code === 'ACCOUNT_INACTIVE') return 'ACCOUNT_INACTIVE';
   if (err.code === 'AGENT_RESET') return 'AGENT_RESET';
   // Raised for an unknown, revoked or malformed key (by the gateway or by auth).
   if (err.kind === 'UNAUTHENTICATED') return 'INVALID_API_KEY';

@@ -35,7 +35,13 @@ export function openBlob(
     });
     call.on('error', (err) => {
       const e = asAppError(err);
-      if (!info) reject(e);
+      if (!info) {
+        // Nobody holds `body` yet, so nobody listens for its 'error': destroying it with the
+        // error would crash the gateway (storage killed as a download began, faults suite).
+        reject(e);
+        body.destroy();
+        return;
+      }
       body.destroy(e as Error);
     });
     call.pipe(body);

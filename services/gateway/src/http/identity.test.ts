@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { auth } from '@coffer/proto';
+import { ACCOUNT_INACTIVE_MESSAGE } from '@coffer/common';
 import { identity } from './identity';
 
 const SECRET = 'identity-test-secret-0123456789abcdef';
@@ -51,5 +52,27 @@ describe('identity: session versions', () => {
     // ...and the refreshed state now refuses the old token at once.
     await expect(id.fromToken(token(0))).rejects.toMatchObject({ message: 'Session expired' });
     expect(auth.calls).toBe(2);
+  });
+});
+
+describe('identity: account status', () => {
+  const inactive = { ...state(0), status: auth.AccountStatus.ACCOUNT_STATUS_INACTIVE };
+  const id = identity({
+    jwtSecret: SECRET,
+    cacheMs: 60_000,
+    accountState: async () => inactive,
+    resolveApiKey: async () => inactive,
+  });
+
+  it('refuses a session of an account an admin made inactive', async () => {
+    await expect(id.fromToken(token(0))).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+      code: 'ACCOUNT_INACTIVE',
+      message: ACCOUNT_INACTIVE_MESSAGE,
+    });
+  });
+
+  it("refuses the agents of an inactive account (their owner's API key)", async () => {
+    await expect(id.fromApiKey('cof_key', 'agent-1')).rejects.toMatchObject({ code: 'ACCOUNT_INACTIVE' });
   });
 });

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
-import { AppError, forbidden, role, unauthenticated } from '@coffer/common';
-import type { auth } from '@coffer/proto';
+import { ACCOUNT_INACTIVE_MESSAGE, AppError, forbidden, role, unauthenticated } from '@coffer/common';
+import { auth } from '@coffer/proto';
 
 export interface Caller {
   id: string;
@@ -45,6 +45,7 @@ export function identity(deps: {
     }
   }
 
+  // Banned first: a banned account sees the suspended page whatever its status.
   const refuseBanned = (s: auth.AccountState) => {
     if (s.isBanned) {
       throw forbidden('Your account has been suspended', 'ACCOUNT_BANNED', {
@@ -52,6 +53,9 @@ export function identity(deps: {
         banReason: s.banReason ?? null,
         bannedAt: s.bannedAt ?? null,
       });
+    }
+    if (s.status === auth.AccountStatus.ACCOUNT_STATUS_INACTIVE) {
+      throw forbidden(ACCOUNT_INACTIVE_MESSAGE, 'ACCOUNT_INACTIVE');
     }
   };
 

@@ -42,11 +42,14 @@ function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
     implied.FORBIDDEN =
       spec.access === 'admin'
         ? {
-            when: 'the account is banned, or is not an admin',
+            when: 'the account is banned or inactive, or is not an admin',
             // A signed-in non-admin gets the plain error (code FORBIDDEN), not the ban's details.
             body: z.union([accountBannedBody, errorBody]),
           }
-        : { when: 'the account is banned', body: accountBannedBody };
+        : {
+            when: 'the account is banned, or inactive (code ACCOUNT_INACTIVE)',
+            body: z.union([accountBannedBody, errorBody]),
+          };
   }
   const all: RouteErrors = { ...implied };
   for (const [kind, own] of Object.entries(spec.errors ?? {}) as Array<[keyof RouteErrors, RouteError]>) {

@@ -29,6 +29,7 @@ export function authRoutes(
     response: sessionAnswer,
     errors: {
       UNAUTHENTICATED: 'the e-mail or password is wrong',
+      FORBIDDEN: 'the account is inactive (code ACCOUNT_INACTIVE)',
       LIMIT_REACHED: {
         when: 'too many attempts from this address or for this e-mail',
         body: rateLimitedBody,

@@ -240,8 +240,10 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     tag: 'settings',
     access: 'user',
     response: messageBody.extend({ apiKey: z.string() }),
-    handler: async ({ caller }) => {
+    handler: async ({ caller, res }) => {
       const { apiKey } = await clients.auth.regenerateApiKey({ userId: caller.id });
+      // The answer carries the new key: no cache may keep it.
+      res.setHeader('Cache-Control', 'no-store');
       return {
         apiKey,
         message: "API key has been regenerated. You'll need to update your agents with the new key.",

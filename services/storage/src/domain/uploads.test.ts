@@ -3,7 +3,7 @@ import { AppError } from '@coffer/common';
 import { memoryBackend } from '../backends/memory.fake';
 import { fakeBlobStore } from '../store.fake';
 import { cleanup } from './cleanup';
-import { uploads, type PutHeader } from './uploads';
+import { backendFailure, uploads, type PutHeader } from './uploads';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -270,5 +270,24 @@ describe('uploads cancelled by the caller', () => {
     await expect(s.up.put(header(), source(2, 100).chunks, cancel.signal)).rejects.toThrow('cancelled');
     expect(s.mem.objects.size + s.mem.uploads.size).toBe(0);
     expect(s.store.all).toEqual([]);
+  });
+});
+
+describe('backendFailure', () => {
+  it("says in the owner's words that the disk is full or S3 failed, and nothing else", () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write /srv/x'), {
+      code: 'ENOSPC',
+    });
+    expect(backendFailure(full)).toMatchObject({
+      kind: 'UNAVAILABLE',
+      message: 'The storage server ran out of disk space while saving the backup; nothing was kept',
+    });
+    const s3 = Object.assign(new Error('We encountered an internal error'), {
+      $metadata: { httpStatusCode: 500 },
+    });
+    expect(backendFailure(s3)?.message).toBe(
+      'The storage backend failed while saving the backup (S3 answered HTTP 500); nothing was kept',
+    );
+    expect(backendFailure(new Error('upload cancelled by the client'))).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, conflict, limitReached, type EventBus, type Logger } from '@coffer/common';
+import { AppError, conflict, limitReached, unavailable, type EventBus, type Logger } from '@coffer/common';
 import type { BlobBackend, BlobWriter } from '../backends/types.js';
 import { limitExceededEvent } from '../events.js';
 import type { BlobRecord, BlobStore, UploadKey } from '../store.js';
@@ -30,6 +30,24 @@ export const STORAGE_LIMIT_MESSAGE = 'Storage limit exceeded for your plan';
 export const STORAGE_LIMIT_CODE = 'STORAGE_LIMIT_EXCEEDED';
 
 const deletedDuringUpload = () => conflict('The backup was deleted while it was being uploaded');
+
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+/**
+ * The backend's own failure in words the backup's owner can act on (the gateway turns an unknown
+ * error into a bare 'Internal error'); null for anything else (e.g. the client's stream broke).
+ * No path, key or endpoint goes in: the text ends up in the backup's record and the audit log.
+ */
+export function backendFailure(err: unknown): AppError | null {
+  const e = err as { code?: string; $metadata?: { httpStatusCode?: number } } | null;
+  if (e && typeof e.code === 'string' && NO_SPACE.has(e.code))
+    return unavailable('The storage server ran out of disk space while saving the backup; nothing was kept');
+  const status = e?.$metadata?.httpStatusCode;
+  if (typeof status === 'number')
+    return unavailable(
+      `The storage backend failed while saving the backup (S3 answered HTTP ${status}); nothing was kept`,
+    );
+  return null;
+}
 
 /**
  * Writing blobs. The metadata document is claimed before the first byte (so two uploads of one
@@ -78,8 +96,9 @@ export function uploads(deps: UploadDeps) {
     let backendCommitted = false;
     let taken = false; // the document left 'uploading' (deleted or swept) while we ran
     let size = 0;
+    let touching: Promise<void> = Promise.resolve();
     const heartbeat = setInterval(() => {
-      store.touch(key, now()).then(
+      touching = store.touch(key, now()).then(
         (alive) => {
           if (!alive) taken = true;
         },
@@ -123,6 +142,12 @@ export function uploads(deps: UploadDeps) {
       // stream, then reports the reset): the commit's I/O gives the cancellation time to
       // arrive, and the blob becomes visible only if it has not.
       refuseIfCancelled();
+      // No touch may overlap the commit: FerretDB's update reads and writes the whole document, so
+      // a touch racing the commit could write 'uploading' back over 'committed' (seen in the
+      // faults suite: a stored blob turned 'uploading' again and was swept away).
+      clearInterval(heartbeat);
+      await touching;
+      if (taken) throw deletedDuringUpload();
       const createdAt = now();
       const sha256 = hash.digest('hex');
       if (!(await store.commit(key, { size, sha256, createdAt }))) throw deletedDuringUpload();
@@ -144,6 +169,13 @@ export function uploads(deps: UploadDeps) {
       // A backend failure because the blob was deleted under us (its upload discarded) is that.
       if (!(err instanceof AppError) && !(await store.touch(key, now()).catch(() => true))) {
         err = deletedDuringUpload();
+      }
+      if (!(err instanceof AppError)) {
+        const failure = backendFailure(err);
+        if (failure) {
+          log.warn({ err, ...ctx }, 'the storage backend failed during an upload');
+          err = failure;
+        }
       }
       await undo(key, objectKey, writer, backendCommitted, ctx);
       if (err instanceof AppError && err.code === STORAGE_LIMIT_CODE) {

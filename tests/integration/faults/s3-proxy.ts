@@ -1,0 +1,77 @@
+// A fault-injecting HTTP proxy between the storage service and MinIO: it forwards every request
+// untouched (the Host header too, so S3 signatures still verify) until told to answer 500s or to
+// hold each answer back.
+import http from 'node:http';
+import type net from 'node:net';
+
+export type ProxyMode = { kind: 'pass' } | { kind: 'error500' } | { kind: 'slow'; delayMs: number };
+
+export interface FaultProxy {
+  port: number;
+  mode: ProxyMode;
+  /** Requests answered with a fault since the mode was last set. */
+  faults: number;
+  setMode(mode: ProxyMode): void;
+  close(): Promise<void>;
+}
+
+const INTERNAL_ERROR =
+  '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code>' +
+  '<Message>We encountered an internal error. Please try again.</Message></Error>';
+
+export async function startFaultProxy(port: number, targetPort: number): Promise<FaultProxy> {
+  const sockets = new Set<net.Socket>();
+  const proxy: FaultProxy = {
+    port,
+    mode: { kind: 'pass' },
+    faults: 0,
+    setMode(mode) {
+      proxy.mode = mode;
+      proxy.faults = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server = http.createServer((req, res) => {
+    const mode = proxy.mode;
+    if (mode.kind === 'error500') {
+      proxy.faults++;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(500, { 'content-type': 'application/xml' });
+        res.end(INTERNAL_ERROR);
+      });
+      return;
+    }
+    const upstream = http.request(
+      { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        const answer = () => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        };
+        if (mode.kind === 'slow') {
+          proxy.faults++;
+          setTimeout(answer, mode.delayMs);
+        } else answer();
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return proxy;
+}
