@@ -1,6 +1,8 @@
 // Shared helpers for browser tests: the real web app, served by the gateway of the test stack
 // (tests/integration/global-setup.ts starts it), driven in Debian's Chromium through playwright-core.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { adminSession, api, randomIp, uniqueEmail } from '../integration/helpers';
 
@@ -153,4 +155,41 @@ export async function expectTitle(page: Page, title: string): Promise<void> {
   } catch {
     throw new Error(`expected title ${JSON.stringify(title)}, got ${JSON.stringify(await page.title())}`);
   }
+}
+
+/**
+ * The user's /audit-logs row for `action`, reloading until it shows: entries are written from
+ * events, a moment after the action. The wait is generous because a whole test run keeps this
+ * 2-core machine saturated; if the row never comes, the error carries the audit service's own
+ * warnings (late entries, failed handlers) so the failure says where the entry got stuck.
+ */
+export async function auditRow(page: Page, action: string, timeoutMs = 45_000): Promise<Locator> {
+  if (pathname(page) !== '/audit-logs') await page.goto('/audit-logs');
+  const row = page.getByTestId('audit-row').filter({ hasText: action });
+  const until = Date.now() + timeoutMs;
+  await page.getByText(/Page \d+ of \d+/).waitFor();
+  while (!(await row.count())) {
+    if (Date.now() > until) {
+      throw new Error(
+        `${action} never appeared on /audit-logs within ${timeoutMs / 1000} s${auditWarnings()}`,
+      );
+    }
+    await page.waitForTimeout(500);
+    await page.reload();
+    await page.getByText(/Page \d+ of \d+/).waitFor();
+  }
+  return row.first();
+}
+
+function auditWarnings(): string {
+  const file = path.join(process.env.COFFER_LOG_DIR ?? '', 'audit.log');
+  if (!fs.existsSync(file)) return '';
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => /"level":(40|50|60)/.test(l))
+    .slice(-15);
+  return lines.length
+    ? `\naudit service warnings:\n${lines.join('\n')}`
+    : '\n(the audit service logged no warning)';
 }

@@ -2,7 +2,7 @@
 // page confirms it once. And /audit-logs shows the details of the entries this flow writes.
 import type { Browser, Page } from 'playwright-core';
 import { uniqueEmail } from '../integration/helpers';
-import { launch, newSession, registeredUser, signIn, visible, waitForMail } from './helpers';
+import { auditRow, launch, newSession, registeredUser, signIn, visible, waitForMail } from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,20 +22,6 @@ const linkIn = (text: string) => {
 async function openNotifications(page: Page) {
   await page.goto('/settings?tab=notifications');
   await visible(page.getByText('Notification Email', { exact: true }).first());
-}
-
-/** Reloads /audit-logs until a row with `action` shows (entries are written from events). */
-async function auditRow(page: Page, action: string) {
-  await page.goto('/audit-logs');
-  const row = page.locator('[data-testid="audit-row"]').filter({ hasText: action });
-  const until = Date.now() + 20_000;
-  while (!(await row.count())) {
-    if (Date.now() > until) throw new Error(`${action} never appeared on /audit-logs`);
-    await page.waitForTimeout(500);
-    await page.reload();
-    await page.getByText(/Page \d+ of \d+/).waitFor();
-  }
-  return row.first();
 }
 
 describe('notification email change', () => {

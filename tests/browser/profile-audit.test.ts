@@ -1,5 +1,15 @@
 import type { Browser } from 'playwright-core';
-import { api, launch, newSession, registeredUser, signIn, TEXT, visible, expectTitle } from './helpers';
+import {
+  api,
+  auditRow,
+  expectTitle,
+  launch,
+  newSession,
+  registeredUser,
+  signIn,
+  TEXT,
+  visible,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,18 +61,11 @@ describe('profile and audit logs', () => {
       await page.getByRole('link', { name: 'Audit Logs' }).first().click();
       await page.waitForURL('**/audit-logs');
       await expectTitle(page, 'Coffer – Audit Logs');
-      const row = page.locator('[data-testid="audit-row"]').filter({ hasText: 'PASSWORD_CHANGED' });
-      const until = Date.now() + 20_000;
-      while (!(await row.count())) {
-        if (Date.now() > until) throw new Error('PASSWORD_CHANGED never appeared on /audit-logs');
-        await page.waitForTimeout(500);
-        await page.reload();
-        await page.getByText(/Page \d+ of \d+/).waitFor();
-      }
+      const row = await auditRow(page, 'PASSWORD_CHANGED');
       await visible(row);
       await visible(page.getByText(/Page 1 of \d+/));
       // The timestamp reads 'MMM d, yyyy HH:mm:ss'.
-      expect(await row.first().locator('td').first().innerText()).toMatch(
+      expect(await row.locator('td').first().innerText()).toMatch(
         /^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}:\d{2}$/,
       );
 

@@ -4,6 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import {
   api,
+  auditRow,
   expectTitle,
   launch,
   newSession,
@@ -331,14 +332,7 @@ describe('signed-in shell', () => {
     const { page, context } = await newSession(browser);
     try {
       await signIn(page, user);
-      await page.goto('/audit-logs');
-      const row = page.getByTestId('audit-row').filter({ hasText: 'API_KEY_REGENERATED' });
-      // Audit entries are written from events: reload until it is there.
-      for (let i = 0; i < 20 && !(await row.count()); i++) {
-        await page.waitForTimeout(500);
-        await page.reload();
-      }
-      await visible(row);
+      const row = await auditRow(page, 'API_KEY_REGENERATED');
       expect(await row.getByTestId('audit-actor').textContent()).toBe('by User');
       expect(pathname(page)).toBe('/audit-logs');
     } finally {

@@ -33,3 +33,17 @@ describe('Proc.kill and Proc.restart', () => {
     expect(proc.child.exitCode !== null || proc.child.signalCode !== null).toBe(true);
   });
 });
+
+describe('freePort', () => {
+  it('hands out bindable ports below the ephemeral range, none twice while the process lives', async () => {
+    const ephemeralStart = Number(
+      fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+    );
+    const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+    for (const port of ports) {
+      expect(port).toBeLessThan(ephemeralStart);
+      expect(await portInUse(port)).toBe(false);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Proc {
@@ -21,16 +22,69 @@ export interface Proc {
   restart(timeoutMs?: number): Promise<void>;
 }
 
-/** Asks the OS for a free TCP port on the loopback address. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free TCP port on the loopback address for a server that binds it a few seconds later.
+ *
+ * Not one the OS picks (listen on 0): those come from the ephemeral range, from which every
+ * outgoing connection of this machine also takes its local port, so one of them could take the
+ * port before the server binds it (EADDRINUSE). Ports come from below that range instead, and
+ * each is claimed by a file naming this process in a folder all stacks of this machine share, so
+ * two stacks started at once (the shared test stack and a fault suite's) never pick the same.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = UNCLAIMED_RANGE;
+  fs.mkdirSync(CLAIMS_DIR, { recursive: true });
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!claim(port)) continue;
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} after 200 tries`);
+}
+
+const CLAIMS_DIR = path.join(os.tmpdir(), 'coffer-port-claims');
+
+/** [first, last) ports to pick from: 10000 up to the start of the ephemeral range. */
+const UNCLAIMED_RANGE: [number, number] = (() => {
+  try {
+    const start = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
+    if (Number.isInteger(start) && start > 12_000) return [10_000, start];
+  } catch {
+    // not Linux: the IANA dynamic range starts at 49152
+  }
+  return [10_000, 32_768];
+})();
+
+/** Claims the port for this process; a claim whose process has ended is taken over. */
+function claim(port: number): boolean {
+  const file = path.join(CLAIMS_DIR, String(port));
+  try {
+    fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    const owner = Number(fs.readFileSync(file, { encoding: 'utf8', flag: 'a+' }));
+    if (owner === process.pid || alive(owner)) return false;
+    fs.rmSync(file, { force: true });
+    return claim(port);
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 

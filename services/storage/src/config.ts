@@ -36,6 +36,13 @@ export const storageEnvSchema = z
       .default(8 * MiB),
     /** Parts uploaded at once per blob (memory per upload is about (this + 1) × part size). */
     S3_PART_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
+    /** How long connecting to S3 may take before the request fails. */
+    S3_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+    /**
+     * How long an S3 connection may stay silent (no byte either way) before the request fails: a
+     * hung S3 ends the upload or download with a message instead of holding it forever.
+     */
+    S3_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** An upload not heard from for this long is considered dead and its data removed. */
     STORAGE_STALE_UPLOAD_SECONDS: seconds(600),
     /** How often left-overs (dead uploads, unfinished deletions) are swept. */

@@ -13,7 +13,7 @@ import {
 import { LIMITS } from '@coffer/contracts';
 import type { storage } from '@coffer/proto';
 import { MAX_CHUNK, rechunk } from './chunks.js';
-import type { Blobs } from './domain/blobs.js';
+import { readFailure, type Blobs } from './domain/blobs.js';
 import type { Uploads } from './domain/uploads.js';
 import type { StorageMetrics } from './metrics.js';
 import type { BlobRecord } from './store.js';
@@ -163,7 +163,8 @@ export function storageHandlers(deps: {
       body?.destroy();
       if (cancelled) return;
       if (!(err instanceof AppError)) log.error({ err, rpc: 'get' }, 'rpc failed');
-      call.emit('error', toServiceError(err));
+      // The backend may also fail part-way through the bytes (S3 gone silent mid-download).
+      call.emit('error', toServiceError(err instanceof AppError ? err : (readFailure(err) ?? err)));
     });
   }
 

@@ -118,6 +118,8 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
       credentials: MINIO_CREDENTIALS,
       partSize: 5 * MiB,
       concurrency: 1,
+      connectTimeoutMs: 5_000,
+      idleTimeoutMs: 30_000,
     });
   }, 60_000);
 

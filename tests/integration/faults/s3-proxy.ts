@@ -1,10 +1,14 @@
 // A fault-injecting HTTP proxy between the storage service and MinIO: it forwards every request
-// untouched (the Host header too, so S3 signatures still verify) until told to answer 500s or to
-// hold each answer back.
+// untouched (the Host header too, so S3 signatures still verify) until told to answer 500s, to
+// hold each answer back, or to answer nothing at all (a hung S3).
 import http from 'node:http';
 import type net from 'node:net';
 
-export type ProxyMode = { kind: 'pass' } | { kind: 'error500' } | { kind: 'slow'; delayMs: number };
+export type ProxyMode =
+  | { kind: 'pass' }
+  | { kind: 'error500' }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'silent' };
 
 export interface FaultProxy {
   port: number;
@@ -44,6 +48,12 @@ export async function startFaultProxy(port: number, targetPort: number): Promise
         res.writeHead(500, { 'content-type': 'application/xml' });
         res.end(INTERNAL_ERROR);
       });
+      return;
+    }
+    if (mode.kind === 'silent') {
+      // Reads what it is sent and never answers; the client's own timeout must end the request.
+      proxy.faults++;
+      req.resume();
       return;
     }
     const upstream = http.request(

@@ -34,7 +34,8 @@ beforeAll(async () => {
   w = await startFaultWorld('s3', {
     storageBackend: 's3',
     s3Port: minioPort,
-    env: { S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` },
+    // A silent S3 fails a request after 3 s without a byte (the default is 30 s).
+    env: { S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`, S3_IDLE_TIMEOUT_MS: '3000' },
   });
   baseline = await nextBackupSucceeds(w);
 }, 240_000);
@@ -91,6 +92,56 @@ it('S3 answering 500s: the backup fails with a message, nothing partial is kept,
   expect(await checkUsage(w)).toBe(before);
   await checkAudit(w, created._id, 'backup', 'failed');
   await outcome('S3 answering 500', 'from the start of the backup', created._id, job, since);
+});
+
+it('S3 answering nothing: the backup fails with a message once S3 has been silent too long', async () => {
+  const before = await checkUsage(w);
+  await allowNextBackup(w);
+  proxy.setMode({ kind: 'silent' });
+  const since = Date.now();
+  const created = await triggerBackup(w.user.token, w.label);
+  let job: any;
+  try {
+    job = await jobEnded(w, created._id, 'backup');
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+  }
+  expect(job.status).toBe('failed');
+  expect(job.error).toBe(
+    'The storage backend failed while saving the backup (S3 did not answer in time); nothing was kept',
+  );
+  await checkNothingPartial(w);
+  expect(await checkUsage(w)).toBe(before);
+  await checkAudit(w, created._id, 'backup', 'failed');
+  await outcome('S3 answering nothing', 'from the start of the backup', created._id, job, since);
+});
+
+it('S3 failing while a backup is downloaded: 503 with words to act on, and the file comes once S3 is back', async () => {
+  const list = await api('GET', '/api/backups', { token: w.user.token });
+  const stored = (list.body as any[]).find((b) => b.status === 'completed');
+  const download = () =>
+    fetch(`${process.env.COFFER_BASE_URL}/api/backups/${stored._id}/download`, {
+      headers: { authorization: `Bearer ${w.user.token}` },
+    });
+  for (const mode of [{ kind: 'error500' }, { kind: 'silent' }] as const) {
+    proxy.setMode(mode);
+    let res: Response;
+    try {
+      res = await download();
+    } finally {
+      proxy.setMode({ kind: 'pass' });
+    }
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toBe(
+      `The backup file could not be read from storage right now (${
+        mode.kind === 'error500' ? 'S3 answered HTTP 500' : 'S3 did not answer in time'
+      }). Please try again shortly.`,
+    );
+  }
+  const res = await download();
+  expect(res.status).toBe(200);
+  expect((await res.arrayBuffer()).byteLength).toBe(stored.size);
 });
 
 it('S3 answering slowly: the backup still ends with its whole blob, nothing half-written', async () => {

@@ -52,6 +52,23 @@ describe('recorder', () => {
     ]);
   });
 
+  it('warns when an entry reaches the log more than 5 s after the action, and not on time', async () => {
+    const warn = jest.fn();
+    const at = (iso: string) => () => new Date(iso);
+    const quiet = { ...log, warn };
+    await recorder({ store: fakeAuditStore(), log: quiet, now: at('2025-05-01T10:00:04.000Z') }).record(
+      event(),
+    );
+    expect(warn).not.toHaveBeenCalled();
+    await recorder({ store: fakeAuditStore(), log: quiet, now: at('2025-05-01T10:00:12.500Z') }).record(
+      event(),
+    );
+    expect(warn).toHaveBeenCalledWith(
+      { eventId: 'evt-1', subject: 'auth.user.password_changed', lagMs: 12_500 },
+      'audit entry written late',
+    );
+  });
+
   it('completes a half-written event on redelivery without repeating the written part', async () => {
     const store = fakeAuditStore();
     const saved = event({

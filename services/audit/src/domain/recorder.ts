@@ -12,19 +12,30 @@ import { entriesFor } from './actions.js';
  * order: an entry written for a user whom a USER_DELETED entry names is removed again, checked
  * after the write so that the two orders end the same.
  */
+const LATE_MS = 5_000;
+
 export function recorder(deps: {
   store: Pick<AuditStore, 'insert' | 'removeByUser' | 'isDeletedUser'>;
   log: Pick<Logger, 'debug' | 'warn' | 'info'>;
+  now?: () => Date;
 }) {
+  const now = deps.now ?? (() => new Date());
   return {
     /** Records the event's actions; resolves to how many entries were newly written. */
     async record(event: EventEnvelope): Promise<number> {
       const planned = entriesFor(event.subject, event.data);
+      const timestamp = timestampOf(event);
       let written = 0;
       for (const p of planned) {
-        const fresh = await deps.store.insert({ ...p, eventId: event.id, timestamp: timestampOf(event) });
+        const fresh = await deps.store.insert({ ...p, eventId: event.id, timestamp });
         if (fresh) written++;
         else deps.log.debug({ eventId: event.id, action: p.action }, 'audit entry already written');
+      }
+      // People look for an action in their log right after doing it: an entry that reaches it
+      // this late means audit is falling behind its streams (`nats consumer info <STREAM> audit`).
+      const lagMs = now().getTime() - timestamp.getTime();
+      if (written > 0 && lagMs > LATE_MS) {
+        deps.log.warn({ eventId: event.id, subject: event.subject, lagMs }, 'audit entry written late');
       }
       const owners = new Set(planned.map((p) => p.userId));
       if (event.subject === 'auth.user.deleted') owners.add((event.data as { userId: string }).userId);

@@ -19,5 +19,7 @@ export function createBackend(c: StorageConfig): BlobBackend {
         : undefined,
     partSize: c.S3_PART_SIZE,
     concurrency: c.S3_PART_CONCURRENCY,
+    connectTimeoutMs: c.S3_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: c.S3_IDLE_TIMEOUT_MS,
   });
 }

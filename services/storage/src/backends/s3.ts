@@ -29,6 +29,9 @@ export interface S3Options {
   partSize: number;
   /** Parts of the first size uploaded at once; fewer as parts grow, so memory stays bounded. */
   concurrency: number;
+  /** Connection set-up limit and silence limit of every request (config.ts explains them). */
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
 }
 
 export function s3Client(o: S3Options): S3Client {
@@ -38,6 +41,9 @@ export function s3Client(o: S3Options): S3Client {
     forcePathStyle: o.forcePathStyle,
     credentials: o.credentials,
     maxAttempts: 3,
+    // An idle limit rather than a whole-request one: a large part or download that keeps moving
+    // may take long, one that stops moving fails (a TimeoutError, failures.ts words it).
+    requestHandler: { connectionTimeout: o.connectTimeoutMs, socketTimeout: o.idleTimeoutMs },
   });
 }
 

@@ -50,6 +50,28 @@ describe('blobs', () => {
     await expect(b.open(BOB, B2)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
   });
 
+  it('a backend that cannot give a stored blob back is a 503 the reader can act on', async () => {
+    const { store, mem } = await setup();
+    const failing = (err: Error) =>
+      blobs({
+        store,
+        backend: { read: () => Promise.reject(err) },
+        cleanup: cleanup({ store, backend: mem.backend, log, staleAfterMs: 60_000 }),
+        log,
+      });
+    const s3 = Object.assign(new Error('We encountered an internal error'), {
+      $metadata: { httpStatusCode: 503 },
+    });
+    await expect(failing(s3).open(ALICE, B1)).rejects.toMatchObject({
+      kind: 'UNAVAILABLE',
+      message:
+        'The backup file could not be read from storage right now (S3 answered HTTP 503). Please try again shortly.',
+    });
+    // Anything else stays what it is (the gateway answers 'Internal error' and the log has it).
+    const bug = new TypeError('x is undefined');
+    await expect(failing(bug).open(ALICE, B1)).rejects.toBe(bug);
+  });
+
   it('deletes data and metadata, drops usage, and deleting again is fine', async () => {
     const { b, mem } = await setup();
     await expect(b.usage(ALICE)).resolves.toEqual({ bytesUsed: 19, blobCount: 2 });

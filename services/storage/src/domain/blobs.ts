@@ -1,10 +1,23 @@
 import type { Readable } from 'node:stream';
-import { notFound, type Logger } from '@coffer/common';
+import { notFound, unavailable, type AppError, type Logger } from '@coffer/common';
+import { backendCause, describeCause } from '../backends/failures.js';
 import type { BlobBackend } from '../backends/types.js';
 import type { BlobRecord, BlobStore, Usage } from '../store.js';
 import type { Cleanup } from './cleanup.js';
 
 export const BLOB_NOT_FOUND = 'Backup file not found';
+
+/**
+ * The backend failing to give a stored blob back (S3 answering 500s or nothing at all), in words
+ * for the person downloading or restoring: the file is safe, try again. null for anything else.
+ */
+export function readFailure(err: unknown): AppError | null {
+  const cause = backendCause(err);
+  if (!cause || cause.kind === 'disk-full') return null;
+  return unavailable(
+    `The backup file could not be read from storage right now (${describeCause(cause)}). Please try again shortly.`,
+  );
+}
 
 export interface BlobsDeps {
   store: Pick<BlobStore, 'find' | 'findCommitted' | 'usage' | 'listByUser'>;
@@ -36,7 +49,7 @@ export function blobs(deps: BlobsDeps) {
         if (!(await store.findCommitted(userId, blobId))) throw notFound(BLOB_NOT_FOUND);
         // Metadata says committed but the data cannot be read: an operator must look.
         log.error({ err, userId, blobId, objectKey: record.objectKey }, 'stored blob cannot be read');
-        throw err;
+        throw readFailure(err) ?? err;
       }
     },
 

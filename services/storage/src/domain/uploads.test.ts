@@ -274,7 +274,7 @@ describe('uploads cancelled by the caller', () => {
 });
 
 describe('backendFailure', () => {
-  it("says in the owner's words that the disk is full or S3 failed, and nothing else", () => {
+  it("says in the owner's words that the disk is full, S3 failed or S3 went silent, and nothing else", () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write /srv/x'), {
       code: 'ENOSPC',
     });
@@ -288,6 +288,14 @@ describe('backendFailure', () => {
     expect(backendFailure(s3)?.message).toBe(
       'The storage backend failed while saving the backup (S3 answered HTTP 500); nothing was kept',
     );
+    const silent = Object.assign(new Error('the request socket timed out after 30000 ms of inactivity'), {
+      name: 'TimeoutError',
+    });
+    expect(backendFailure(silent)?.message).toBe(
+      'The storage backend failed while saving the backup (S3 did not answer in time); nothing was kept',
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:9000'), { code: 'ECONNREFUSED' });
+    expect(backendFailure(refused)?.message).not.toContain('10.0.0.5');
     expect(backendFailure(new Error('upload cancelled by the client'))).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError, conflict, limitReached, unavailable, type EventBus, type Logger } from '@coffer/common';
+import { backendCause, describeCause } from '../backends/failures.js';
 import type { BlobBackend, BlobWriter } from '../backends/types.js';
 import { limitExceededEvent } from '../events.js';
 import type { BlobRecord, BlobStore, UploadKey } from '../store.js';
@@ -31,22 +32,18 @@ export const STORAGE_LIMIT_CODE = 'STORAGE_LIMIT_EXCEEDED';
 
 const deletedDuringUpload = () => conflict('The backup was deleted while it was being uploaded');
 
-const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 /**
- * The backend's own failure in words the backup's owner can act on (the gateway turns an unknown
+ * The backend's own failure while saving, for the backup's record (the gateway turns an unknown
  * error into a bare 'Internal error'); null for anything else (e.g. the client's stream broke).
- * No path, key or endpoint goes in: the text ends up in the backup's record and the audit log.
  */
 export function backendFailure(err: unknown): AppError | null {
-  const e = err as { code?: string; $metadata?: { httpStatusCode?: number } } | null;
-  if (e && typeof e.code === 'string' && NO_SPACE.has(e.code))
+  const cause = backendCause(err);
+  if (!cause) return null;
+  if (cause.kind === 'disk-full')
     return unavailable('The storage server ran out of disk space while saving the backup; nothing was kept');
-  const status = e?.$metadata?.httpStatusCode;
-  if (typeof status === 'number')
-    return unavailable(
-      `The storage backend failed while saving the backup (S3 answered HTTP ${status}); nothing was kept`,
-    );
-  return null;
+  return unavailable(
+    `The storage backend failed while saving the backup (${describeCause(cause)}); nothing was kept`,
+  );
 }
 
 /**
