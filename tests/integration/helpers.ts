@@ -104,14 +104,14 @@ export async function adminToken(): Promise<{ id: string; token: string }> {
 }
 
 /** Retries an assertion until it passes or the time is up (events are asynchronous). */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, intervalMs = 200): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await fn();
     } catch (err) {
       if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, intervalMs));
     }
   }
 }

@@ -126,6 +126,8 @@ function setup(over: Partial<JobDeps> = {}) {
     log: silentLogger,
     onChange: () => undefined,
     scrub: (t) => t.split('hunter2').join('****'),
+    // Pauses of 1, 2, 4… ms, and no retries at all unless a test asks for them.
+    reportRetry: { windowMs: 0, firstPauseMs: 1 },
     ...over,
   };
   const runner = new JobRunner(deps);
@@ -392,6 +394,45 @@ describe('restores', () => {
       'This backup was encrypted with a different key (fingerprint a, agent key b).',
     );
     expect(log.at(-1)).toBe('removed /tmp/fake-0');
+  });
+
+  it('sends its outcome again while the server cannot record it, until it is recorded', async () => {
+    const { runner, reports, setAnswer } = setup({ reportRetry: { windowMs: 60_000, firstPauseMs: 1 } });
+    const answers: Array<() => Promise<ReportAck>> = [
+      async () => ({ ok: true }), // restore:started
+      async () => {
+        throw new Error('operation has timed out'); // the connection was down
+      },
+      async () => ({ ok: false, error: 'A Coffer service is not answering right now.', retry: true }),
+    ];
+    setAnswer(() => (answers.shift() ?? (async () => ({ ok: true })))());
+    runner.accept(restoreCmd());
+    await runner.idle();
+    expect(reports.map((r) => r.event)).toEqual([
+      'restore:started',
+      'restore:completed',
+      'restore:completed',
+      'restore:completed',
+    ]);
+    // The job counted as running (heartbeats list it) until its outcome was recorded.
+    expect(runner.runningIds()).toEqual([]);
+  });
+
+  it('does not send again what the server refused for good, nor past the retry window', async () => {
+    const refused = setup({ reportRetry: { windowMs: 60_000, firstPauseMs: 1 } });
+    refused.setAnswer(async () => ({ ok: false, error: 'Restore not found' }));
+    refused.runner.accept(restoreCmd());
+    await refused.runner.idle();
+    expect(refused.reports.map((r) => r.event)).toEqual(['restore:started', 'restore:completed']);
+
+    // Unanswered, but the next try would come after the window has closed: the job ends.
+    const silent = setup({ reportRetry: { windowMs: 50, firstPauseMs: 1_000 } });
+    silent.setAnswer(async () => {
+      throw new Error('operation has timed out');
+    });
+    silent.runner.accept(restoreCmd());
+    await silent.runner.idle();
+    expect(silent.reports.map((r) => r.event)).toEqual(['restore:started', 'restore:completed']);
   });
 
   it('a restore stopped inside mongorestore says the database is incomplete', async () => {

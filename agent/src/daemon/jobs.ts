@@ -3,6 +3,7 @@
 // always reported to the server before the upload is cut.
 import type { Writable } from 'node:stream';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseEntry } from '../config/config.js';
 import { fingerprintHex } from '../crypto/format.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
@@ -58,8 +59,13 @@ export interface JobDeps {
   /** Removes secrets from a message that leaves the machine. */
   scrub(text: string): string;
   progressIntervalMs?: number;
+  /** How long a job's outcome is sent again while the server cannot record it, first pause. */
+  reportRetry?: { windowMs: number; firstPauseMs: number };
   now?: () => Date;
 }
+
+const REPORT_RETRY = { windowMs: 2 * 60_000, firstPauseMs: 1_000 };
+const REPORT_RETRY_MAX_PAUSE_MS = 15_000;
 
 export type JobPhase = 'dumping' | 'uploading' | 'downloading' | 'verifying' | 'restoring' | 'reporting';
 
@@ -85,10 +91,12 @@ export class JobRunner {
   private readonly jobs = new Map<string, Job>();
   private closedReason: string | undefined;
   private readonly interval: number;
+  private readonly retry: { windowMs: number; firstPauseMs: number };
   private readonly now: () => Date;
 
   constructor(private readonly deps: JobDeps) {
     this.interval = deps.progressIntervalMs ?? 1000;
+    this.retry = deps.reportRetry ?? REPORT_RETRY;
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -190,21 +198,42 @@ export class JobRunner {
     return clipErrorText(message);
   }
 
+  /**
+   * Sends a report and waits for the server's answer. A job's outcome must not be lost to a
+   * moment in which the server cannot record it (the orchestrator restarting, the connection
+   * down): unanswered reports and refusals the server marks `retry` are sent again, with growing
+   * pauses, until recorded, refused for good, the agent stops the job, or two minutes have passed. Meanwhile the job stays in the heartbeat's list, so the server keeps waiting for
+   * it. `once` sends a single time (restore:started: the download asks the server again anyway).
+   */
   private async send<E extends ReportEventName>(
     job: Job,
     event: E,
     payload: AgentEventPayload<E>,
+    opts: { once?: boolean } = {},
   ): Promise<boolean> {
-    try {
-      const answer = await this.deps.reporter.report(event, payload);
-      if (!answer.ok) {
-        this.deps.log.warn(`the server refused ${event}`, { jobId: job.id, error: answer.error });
-        return false;
+    const giveUpAt = this.now().getTime() + (opts.once ? 0 : this.retry.windowMs);
+    for (let attempt = 1; ; attempt++) {
+      let retryable: boolean;
+      try {
+        const answer = await this.deps.reporter.report(event, payload);
+        if (answer.ok) {
+          if (attempt > 1) this.deps.log.info(`${event} recorded`, { jobId: job.id, attempt });
+          return true;
+        }
+        this.deps.log.warn(`the server refused ${event}`, { jobId: job.id, error: answer.error, attempt });
+        retryable = answer.retry === true;
+      } catch (e) {
+        this.deps.log.warn(`${event} was not acknowledged`, { jobId: job.id, err: e, attempt });
+        retryable = true;
       }
-      return true;
-    } catch (e) {
-      this.deps.log.warn(`${event} was not acknowledged`, { jobId: job.id, err: e });
-      return false;
+      const pause = Math.min(REPORT_RETRY_MAX_PAUSE_MS, this.retry.firstPauseMs * 2 ** (attempt - 1));
+      if (!retryable || job.abort.signal.aborted || this.now().getTime() + pause > giveUpAt) return false;
+      this.deps.log.info(`sending ${event} again`, { jobId: job.id, inMs: pause });
+      try {
+        await sleep(pause, undefined, { signal: job.abort.signal });
+      } catch {
+        return false; // the agent is stopping the job
+      }
     }
   }
 
@@ -277,7 +306,7 @@ export class JobRunner {
     );
     let dir: string | undefined;
     try {
-      const started = await this.send(job, 'restore:started', { restoreId: job.id });
+      const started = await this.send(job, 'restore:started', { restoreId: job.id }, { once: true });
       // Refused or unanswered: carry on, the download asks the server again and is refused if the
       // restore may not run, so the database is never touched without the server's consent.
       if (!started) deps.log.warn('continuing without an acknowledged restore:started', { jobId: job.id });

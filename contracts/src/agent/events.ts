@@ -62,8 +62,11 @@ export type AcknowledgedEventName = Exclude<AgentEventName, ProgressEventName>;
 
 export type UpdateOutcome = AgentEventPayload<'agent:update'>;
 
-/** The gateway's answer to an acknowledged event. */
-export type ReportAck = { ok: true } | { ok: false; error: string };
+/**
+ * The gateway's answer to an acknowledged event. `retry`: the refusal is the server's passing
+ * trouble (a service restarting), not the report's fault, so the agent sends it again.
+ */
+export type ReportAck = { ok: true } | { ok: false; error: string; retry?: boolean };
 
 /** How long an acknowledged report may wait for its answer. */
 export const REPORT_ACK_TIMEOUT_MS = 10_000;

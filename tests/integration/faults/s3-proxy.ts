@@ -5,10 +5,7 @@ import http from 'node:http';
 import type net from 'node:net';
 
 export type ProxyMode =
-  | { kind: 'pass' }
-  | { kind: 'error500' }
-  | { kind: 'slow'; delayMs: number }
-  | { kind: 'silent' };
+  { kind: 'pass' } | { kind: 'error500' } | { kind: 'slow'; delayMs: number } | { kind: 'silent' };
 
 export interface FaultProxy {
   port: number;

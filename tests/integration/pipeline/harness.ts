@@ -44,6 +44,12 @@ export interface CustomerDb {
   client: MongoClient;
   /** Connection string for `db` (PLAIN credentials are accepted and ignored by FerretDB/SQLite). */
   uri(db: string, credentials?: { user: string; password: string }): string;
+  /**
+   * Freezes the database server (SIGSTOP) until `resume`: whatever talks to it waits where it is,
+   * so a fault test can act while a restore is exactly half-way, however fast the machine is.
+   */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -66,7 +72,10 @@ export async function startCustomerDb(): Promise<CustomerDb> {
       credentials
         ? `mongodb://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${encodeURIComponent(name)}?authMechanism=PLAIN`
         : `mongodb://127.0.0.1:${port}/${encodeURIComponent(name)}`,
+    pause: () => server.proc.child.kill('SIGSTOP'),
+    resume: () => server.proc.child.kill('SIGCONT'),
     async stop() {
+      db.resume();
       await client.close().catch(() => undefined);
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });

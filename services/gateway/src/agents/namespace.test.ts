@@ -5,6 +5,7 @@ import {
   createLogger,
   forbidden,
   notFound,
+  unavailable,
   unauthenticated,
   type EventBus,
 } from '@coffer/common';
@@ -79,7 +80,17 @@ describe('agent namespace: agent:update', () => {
     const emit = connectedAgent(jest.fn().mockRejectedValue(notFound('Agent not found')));
     await expect(
       emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
-    ).resolves.toEqual({ ok: false, error: 'Agent not found' });
+    ).resolves.toEqual({ ok: false, error: 'Agent not found', retry: false });
+  });
+
+  it('asks the agent to send the report again when the orchestrator cannot take it right now', async () => {
+    const down = unavailable('A Coffer service is not answering right now. Please try again shortly.');
+    for (const err of [down, new Error('14 UNAVAILABLE: No connection established')]) {
+      const emit = connectedAgent(jest.fn().mockRejectedValue(err));
+      await expect(
+        emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
+      ).resolves.toMatchObject({ ok: false, retry: true });
+    }
   });
 });
 
@@ -148,7 +159,11 @@ describe('agent namespace: agent:leaving', () => {
 
   it("passes on the orchestrator's refusal (an older orchestrator does not know the call)", async () => {
     const emit = agentWith({ agentLeaving: jest.fn().mockRejectedValue(notFound('Agent not found')) });
-    await expect(emit('agent:leaving', {})).resolves.toEqual({ ok: false, error: 'Agent not found' });
+    await expect(emit('agent:leaving', {})).resolves.toEqual({
+      ok: false,
+      error: 'Agent not found',
+      retry: false,
+    });
   });
 });
 

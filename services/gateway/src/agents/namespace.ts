@@ -127,6 +127,8 @@ export function startAgentNamespace(deps: {
             ack?.({
               ok: false,
               error: err instanceof AppError ? err.message : 'The report could not be recorded',
+              // Only a refusal of the report itself (bad input, unknown job, wrong state) is final.
+              retry: !(err instanceof AppError) || err.kind === 'UNAVAILABLE' || err.kind === 'INTERNAL',
             });
           },
         );
