@@ -8,6 +8,7 @@ import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   cleanupAll,
   requirePrerequisites,
+  afterFirstScheduledSlot,
   setupAgent,
   startCustomerDb,
   uniqueName,
@@ -37,7 +38,8 @@ beforeAll(async () => {
   owner = await newUser('agent-web');
   await seedDatabase(customer.client, DB, { events: EVENTS });
   agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
-});
+  await afterFirstScheduledSlot(owner, LABEL);
+}, 180_000);
 
 afterAll(async () => {
   await cleanupAll();

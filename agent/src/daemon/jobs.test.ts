@@ -1,11 +1,14 @@
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DatabaseEntry } from '../config/config.js';
+import { encryptPayload } from '../crypto/encrypt.js';
+import { Compression } from '../crypto/format.js';
 import { generateMasterKey } from '../crypto/key.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
-import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
+import { createRestoreVerifier, type RestoreOptions, type RestoreResult } from '../pipeline/restore.js';
+import { buildArchive } from '../testing/archive-builder.js';
 import { LIMITS, type JobCommand, type ReportAck } from '@coffer/contracts';
 import { JobRunner, type JobDeps } from './jobs.js';
 import { silentLogger } from './log.js';
@@ -394,6 +397,65 @@ describe('restores', () => {
       'This backup was encrypted with a different key (fingerprint a, agent key b).',
     );
     expect(log.at(-1)).toBe('removed /tmp/fake-0');
+  });
+
+  describe('verified while downloading (the real verifier)', () => {
+    const backupOf = (masterKey: Buffer) =>
+      encryptPayload(buildArchive('shop', [{ name: 'c', documents: [{ _id: 1 }, { _id: 2 }] }]), {
+        masterKey,
+        compression: Compression.None,
+      });
+    /** Delivers `file` the way downloadRestore does: into `also` too, failing with its failure. */
+    const deliver = (file: Buffer) => async (_id: string, _f: string, o: { also?: Writable }) => {
+      o.also!.end(file);
+      await finished(o.also!);
+      return file.length;
+    };
+
+    it('a wrong key found during the download is the reported failure, and mongorestore is never reached', async () => {
+      const { runner, reports, log } = setup({
+        verifier: createRestoreVerifier,
+        download: deliver(backupOf(generateMasterKey())),
+      });
+      runner.accept(restoreCmd());
+      await runner.idle();
+      expect(log).not.toContain('restore');
+      expect(reports.at(-1)).toEqual({
+        event: 'restore:failed',
+        payload: {
+          restoreId: RESTORE_ID,
+          error: expect.stringMatching(
+            /^This backup was encrypted with a different key \(fingerprint [0-9a-f]{32}, agent key [0-9a-f]{32}\)\.$/,
+          ),
+        },
+      });
+      expect(log.at(-1)).toBe('removed /tmp/fake-0');
+    });
+
+    it('a good file reaches restore with its verification, so restore does not read it again', async () => {
+      let handed: RestoreOptions['verified'];
+      const { runner, reports } = setup({
+        verifier: createRestoreVerifier,
+        download: deliver(backupOf(key)),
+        restore: async (o) => {
+          handed = o.verified;
+          return {
+            restored: 2,
+            failed: 0,
+            clean: true,
+            sourceDb: 'shop',
+            collections: [],
+            dropped: [],
+            fingerprint: 'f',
+            durationMs: 1,
+          };
+        },
+      });
+      runner.accept(restoreCmd());
+      await runner.idle();
+      expect(handed).toMatchObject({ sourceDb: 'shop', collections: [{ name: 'c', documents: 2 }] });
+      expect(reports.at(-1)!.event).toBe('restore:completed');
+    });
   });
 
   it('sends its outcome again while the server cannot record it, until it is recorded', async () => {

@@ -9,7 +9,7 @@ import { fingerprintHex } from '../crypto/format.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
-import type { RestoreOptions, RestoreResult } from '../pipeline/restore.js';
+import type { RestoreOptions, RestoreResult, RestoreVerifier } from '../pipeline/restore.js';
 import {
   clipErrorText,
   type AgentEventPayload,
@@ -44,8 +44,18 @@ export interface JobDeps {
   download(
     restoreId: string,
     file: string,
-    opts: { onProgress: (bytes: number, total: number | undefined) => void; signal: AbortSignal },
+    opts: {
+      onProgress: (bytes: number, total: number | undefined) => void;
+      signal: AbortSignal;
+      /** Receives every downloaded byte too (the verifier's sink); its failure fails the download. */
+      also?: Writable;
+    },
   ): Promise<number>;
+  /**
+   * Verifies a restore's file while it downloads (createRestoreVerifier). Without it, restore
+   * verifies the file itself after the download (one more pass over it).
+   */
+  verifier?(masterKey: Buffer): RestoreVerifier;
   backup(opts: BackupOptions): Promise<BackupResult>;
   restore(opts: RestoreOptions): Promise<RestoreResult>;
   /** A fresh private (0700) directory for a restore's ciphertext. */
@@ -313,24 +323,34 @@ export class JobRunner {
       dir = await deps.makeTempDir();
       const file = path.join(dir, `${job.id}.coffer`);
       job.abort.signal.throwIfAborted();
+      const masterKey = deps.masterKey();
+      // The file is verified as it arrives: a wrong key or a damaged file stops the download.
+      const verifier = deps.verifier?.(masterKey);
       const bytes = await deps.download(job.id, file, {
         signal: job.abort.signal,
         onProgress: (n, total) => {
           job.downloaded = { bytes: n, ...(total !== undefined ? { total } : {}) };
           deps.onChange();
         },
+        ...(verifier ? { also: verifier.sink } : {}),
       });
-      deps.log.info('backup file downloaded; verifying', { jobId: job.id, bytes });
+      deps.log.info('backup file downloaded', { jobId: job.id, bytes });
       job.phase = 'verifying';
       deps.onChange();
+      const verified = await verifier?.result;
+      if (verified) {
+        job.phase = 'restoring';
+        deps.onChange();
+      }
       const result = await deps.restore({
         uri: db.uri,
         dbName: db.db,
         label: db.name,
         file,
-        masterKey: deps.masterKey(),
+        masterKey,
         onProgress,
         signal: job.abort.signal,
+        ...(verified ? { verified } : {}),
       });
       throttle.stop();
       job.phase = 'reporting';

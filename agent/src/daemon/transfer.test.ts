@@ -4,8 +4,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { encryptPayload } from '../crypto/encrypt.js';
+import { CofferFormatError } from '../crypto/errors.js';
+import { Compression } from '../crypto/format.js';
+import { generateMasterKey } from '../crypto/key.js';
+import { createRestoreVerifier } from '../pipeline/restore.js';
+import { buildArchive } from '../testing/archive-builder.js';
 import { downloadRestore, TransferError, UploadSink, type ServerAccess } from './transfer.js';
 
 const BACKUP_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -186,5 +192,127 @@ describe('downloadRestore', () => {
     await expect(downloadRestore(access, RESTORE_ID, path.join(dir, 'c'))).rejects.toThrow(
       /^The download of the backup file was cut off after 5000 of 100000 bytes/,
     );
+  });
+
+  describe('feeding a second Writable (the verifier) while downloading', () => {
+    /** Takes one chunk at a time, later, so the download must wait for it (backpressure). */
+    class SlowSink extends Writable {
+      readonly parts: Buffer[] = [];
+      ended = false;
+      constructor(private readonly failWith?: Error) {
+        super({ highWaterMark: 1024 });
+      }
+      override _write(chunk: Buffer, _e: BufferEncoding, cb: (e?: Error) => void) {
+        if (this.failWith) return cb(this.failWith);
+        setImmediate(() => {
+          this.parts.push(chunk);
+          cb();
+        });
+      }
+      override _final(cb: () => void) {
+        this.ended = true;
+        cb();
+      }
+    }
+
+    /** Sends `first`, then holds the response open until the client goes away. */
+    function holdAfter(first: Buffer, total: number): Promise<void> {
+      return new Promise((clientLeft) => {
+        handler = (_req, res) => {
+          res.setHeader('content-length', String(total));
+          res.write(first);
+          res.on('close', () => clientLeft());
+        };
+      });
+    }
+
+    it('gives it every byte in order, waits for it, and ends it with the download', async () => {
+      const data = randomBytes(2 * 1024 * 1024 + 5);
+      handler = (_req, res) => {
+        res.setHeader('content-length', String(data.length));
+        res.end(data);
+      };
+      const sink = new SlowSink();
+      const file = path.join(dir, 'v.coffer');
+      let maxAhead = 0;
+      const n = await downloadRestore(access, RESTORE_ID, file, {
+        also: sink,
+        onProgress: (bytes) => {
+          const taken = sink.parts.reduce((a, p) => a + p.length, 0);
+          maxAhead = Math.max(maxAhead, bytes - taken);
+        },
+      });
+      expect(n).toBe(data.length);
+      expect(sink.ended).toBe(true);
+      expect(Buffer.concat(sink.parts).equals(data)).toBe(true);
+      expect(readFileSync(file).equals(data)).toBe(true);
+      // Backpressure: the download never ran far ahead of what the slow sink had taken.
+      expect(maxAhead).toBeLessThan(data.length / 2);
+    });
+
+    it('stops at once when it fails, rejecting with its error unchanged', async () => {
+      const failure = new Error('This backup was encrypted with a different key');
+      const left = holdAfter(randomBytes(64 * 1024), 10 * 1024 * 1024);
+      const err = await downloadRestore(access, RESTORE_ID, path.join(dir, 'w.coffer'), {
+        also: new SlowSink(failure),
+      }).catch((e: unknown) => e);
+      expect(err).toBe(failure);
+      await left; // the connection was dropped, not read to its end
+    });
+
+    it("with the restore's verifier: a wrong key stops the download at the header", async () => {
+      const file = encryptPayload(buildArchive('shop', [{ name: 'c', documents: [{ _id: 1 }] }]), {
+        masterKey: generateMasterKey(),
+        compression: Compression.None,
+      });
+      const left = holdAfter(file.subarray(0, 1000), 10 * 1024 * 1024);
+      const verifier = createRestoreVerifier(generateMasterKey());
+      const err = await downloadRestore(access, RESTORE_ID, path.join(dir, 'k.coffer'), {
+        also: verifier.sink,
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CofferFormatError);
+      expect(err).toMatchObject({ code: 'WRONG_KEY' });
+      await expect(verifier.result).rejects.toBe(err);
+      await left;
+    });
+
+    it("with the restore's verifier: a good file downloads and verifies in one pass", async () => {
+      const key = generateMasterKey();
+      const file = encryptPayload(
+        buildArchive('shop', [{ name: 'c', documents: [{ _id: 1 }, { _id: 2 }] }]),
+        {
+          masterKey: key,
+          compression: Compression.None,
+        },
+      );
+      handler = (_req, res) => {
+        res.setHeader('content-length', String(file.length));
+        res.end(file);
+      };
+      const verifier = createRestoreVerifier(key);
+      await downloadRestore(access, RESTORE_ID, path.join(dir, 'g.coffer'), { also: verifier.sink });
+      await expect(verifier.result).resolves.toMatchObject({
+        sourceDb: 'shop',
+        collections: [{ name: 'c', documents: 2 }],
+        fileBytes: file.length,
+      });
+    });
+
+    it('a broken download fails the verifier with the download error', async () => {
+      handler = (_req, res) => {
+        res.setHeader('content-length', '100000');
+        res.write(randomBytes(5000));
+        setTimeout(() => res.destroy(), 20);
+      };
+      const also = new PassThrough().resume();
+      also.on('error', () => undefined);
+      const err = await downloadRestore(access, RESTORE_ID, path.join(dir, 'b.coffer'), { also }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(TransferError);
+      // The verifier behind it learns why its input stopped, instead of waiting for the rest.
+      expect(also.destroyed).toBe(true);
+      expect(also.errored).toBe(err);
+    });
   });
 });

@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Transform, Writable, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import {
   AGENT_HEADERS,
   backupUploadPath,
@@ -207,15 +207,97 @@ const cutOff = (bytes: number, total: number | undefined, why: string) =>
       'Try the restore again; if this keeps happening, the stored file may be damaged.',
   );
 
+/** Resolves when `w` takes more data; rejects when it fails first. */
+function drained(w: Writable): Promise<void> {
+  if (w.destroyed) return Promise.reject(w.errored ?? new Error('The stream was closed'));
+  return new Promise((resolve, reject) => {
+    const done = (e?: Error | null) => {
+      w.off('drain', onDrain);
+      w.off('error', onError);
+      w.off('close', onClose);
+      if (e) reject(e);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onError = (e: Error) => done(e);
+    const onClose = () => done(w.errored ?? new Error('The stream was closed'));
+    w.on('drain', onDrain).on('error', onError).on('close', onClose);
+  });
+}
+
+/**
+ * Writes every chunk to the file and to `also`, in order, taking the next one only when both
+ * have taken this one. A failure of `also` fails the tee at once (the download stops).
+ */
+class Tee extends Writable {
+  constructor(
+    private readonly file: Writable,
+    private readonly also: Writable,
+  ) {
+    super({ highWaterMark: 256 * 1024 });
+    file.on('error', (e) => this.destroy(e));
+    also.on('error', (e) => this.destroy(e));
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    const a = this.file.write(chunk);
+    const b = this.also.write(chunk);
+    if (a && b) return cb();
+    Promise.all([a || drained(this.file), b || drained(this.also)]).then(() => cb(), cb);
+  }
+
+  override _final(cb: (e?: Error | null) => void): void {
+    this.file.end();
+    this.also.end();
+    Promise.all([finished(this.file), finished(this.also)]).then(() => cb(), cb);
+  }
+
+  override _destroy(err: Error | null, cb: (e?: Error | null) => void): void {
+    // Closes the file; the partial file itself is the caller's to remove, as without a tee.
+    if (!this.file.destroyed) this.file.destroy();
+    cb(err);
+  }
+}
+
+export interface DownloadOptions {
+  onProgress?: (bytes: number, total: number | undefined) => void;
+  signal?: AbortSignal;
+  /**
+   * Also receives every downloaded byte, in order and with backpressure, and is ended when the
+   * body is complete (the restore's verifier: the file is verified while it downloads). When it
+   * fails, the download stops and rejects with its error unchanged; when the download fails, it is
+   * destroyed with the download's error.
+   */
+  also?: Writable;
+}
+
 /**
  * Downloads a restore's encrypted file into `file` (created with mode 0600; it must not exist).
- * Resolves with the byte count once the whole body (per Content-Length) is on disk.
+ * Resolves with the byte count once the whole body (per Content-Length) is on disk (and `also`
+ * has taken it all).
  */
 export async function downloadRestore(
   access: ServerAccess,
   restoreId: string,
   file: string,
-  opts: { onProgress?: (bytes: number, total: number | undefined) => void; signal?: AbortSignal } = {},
+  opts: DownloadOptions = {},
+): Promise<number> {
+  const { also } = opts;
+  try {
+    return await download(access, restoreId, file, opts);
+  } catch (e) {
+    // The verifier's own reason (wrong key, damaged file) is the one that matters.
+    if (also?.errored) throw also.errored;
+    if (also && !also.destroyed) also.destroy(e as Error);
+    throw e;
+  }
+}
+
+async function download(
+  access: ServerAccess,
+  restoreId: string,
+  file: string,
+  opts: DownloadOptions,
 ): Promise<number> {
   const url = new URL(restoreDownloadPath(restoreId), access.server);
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -232,11 +314,11 @@ export async function downloadRestore(
   const length = res.headers['content-length'];
   const total = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
   const counter = new Counter((n) => opts.onProgress?.(n, total));
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   try {
-    await pipeline(res, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }), {
-      signal: opts.signal,
-    });
+    await pipeline(res, counter, opts.also ? new Tee(out, opts.also) : out, { signal: opts.signal });
   } catch (e) {
+    if (opts.also?.errored) throw opts.also.errored;
     if (opts.signal?.aborted) throw e;
     if ((e as NodeJS.ErrnoException).syscall && (e as NodeJS.ErrnoException).path) throw e; // local file
     throw cutOff(counter.bytes, total, (e as Error).message);

@@ -1,15 +1,17 @@
 // Restore: verify the whole encrypted file first (every chunk, the end, and the archive inside),
 // then stream decrypt → decompress into `mongorestore --archive --drop`. Everything that can be
 // checked before mongorestore starts is: a wrong key, a damaged file, a missing tool or an
-// unreachable server leave the target database as it was.
+// unreachable server leave the target database as it was. The verification runs over a byte
+// stream (createRestoreVerifier): the agent runs it while the file downloads and hands the result
+// in, so the file is read once; without it runRestore reads the file twice (verify, then restore).
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { createDecryptor } from '../crypto/decrypt.js';
+import { Writable } from 'node:stream';
+import { createDecryptor, DecryptTransform } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
-import { checkFingerprint, Compression, HEADER_LENGTH, parseHeader } from '../crypto/format.js';
+import { Compression } from '../crypto/format.js';
 import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
-import { verifyFile } from '../crypto/verify.js';
 import { discard } from '../util/streams.js';
 import { ArchiveFormatError, ArchiveScanner } from './archive.js';
 import { discardRestore } from './bench.js';
@@ -47,6 +49,11 @@ export interface RestoreOptions {
    * replaced).
    */
   dropExtraCollections?: boolean;
+  /**
+   * The result of `createRestoreVerifier` over exactly this file's bytes (the agent verifies while
+   * it downloads). Given, the file is not verified again: it is read once, into mongorestore.
+   */
+  verified?: VerifiedBackup;
 }
 
 export interface RestoreResult {
@@ -65,64 +72,161 @@ export interface RestoreResult {
   durationMs: number;
 }
 
-interface Scan {
+/** What the verification learned about a backup file; `createRestoreVerifier` produces it. */
+export interface VerifiedBackup {
   fingerprint: string;
   compression: Compression;
   sourceDb: string | undefined;
   collections: Array<{ name: string; documents: number }>;
   documents: number;
+  /** Bytes of the encrypted file that were verified (restore checks the file still has them). */
+  fileBytes: number;
+}
+type Scan = VerifiedBackup;
+
+export interface RestoreVerifier {
+  /** Write the encrypted file's bytes here, in order, and end it. Fails with the reason at once. */
+  sink: Writable;
+  /** Settles once the sink has ended and everything in it was checked; rejects with the reason. */
+  result: Promise<VerifiedBackup>;
 }
 
-async function readHeader(handle: FileHandle, masterKey: Buffer) {
-  const buf = Buffer.alloc(HEADER_LENGTH);
-  const { bytesRead } = await handle.read(buf, 0, HEADER_LENGTH, 0);
-  const header = parseHeader(buf.subarray(0, bytesRead));
-  checkFingerprint(header, masterKey);
-  return header;
+/** Resolves when `w` takes more data; rejects when it fails first. */
+function drained(w: Writable): Promise<void> {
+  if (w.destroyed) return Promise.reject(w.errored ?? new Error('The stream was closed'));
+  return new Promise((resolve, reject) => {
+    const done = (e?: Error | null) => {
+      w.off('drain', onDrain);
+      w.off('error', onError);
+      w.off('close', onClose);
+      if (e) reject(e);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onError = (e: Error) => done(e);
+    const onClose = () => done(w.errored ?? new Error('The stream was closed'));
+    w.on('drain', onDrain).on('error', onError).on('close', onClose);
+  });
 }
 
-/** Pass 1: authenticate every chunk and walk the archive inside; nothing is written anywhere. */
-async function verifyAndScan(file: string, handle: FileHandle, masterKey: Buffer): Promise<Scan> {
-  const header = await readHeader(handle, masterKey);
-  const scanner = new ArchiveScanner({ strict: true });
-  const unzstd = header.compression === Compression.Zstd ? createZstdDecompressor() : undefined;
-  const [verified, inner] = await Promise.allSettled([
-    verifyFile(file, masterKey, { handle, payload: unzstd ?? scanner }),
-    unzstd ? pipeline(unzstd, scanner, discard()) : pipeline(scanner, discard()),
-  ]);
-  if (verified.status === 'rejected' || inner.status === 'rejected') {
-    // A damaged file explains everything downstream; otherwise the archive check's reason.
-    const errors = [verified, inner].flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
-    const format = errors.find((e) => e instanceof CofferFormatError);
-    if (format) throw format;
-    const archive = errors.find((e) => e instanceof ArchiveFormatError);
-    if (archive)
-      throw new PipelineError(
-        'BAD_ARCHIVE',
-        `The backup decrypts correctly but is not a complete mongodump archive: ${archive.message}.`,
-      );
-    if (inner.status === 'fulfilled') throw errors[0]!; // e.g. a read error
-    throw new PipelineError(
-      'BAD_ARCHIVE',
-      `The backup decrypts correctly but cannot be decompressed: ${(inner.reason as Error).message}.`,
+/**
+ * Authenticated payload in → (zstd) → strict archive walk. Which decompressor comes first is only
+ * known from the header, i.e. once bytes have arrived, so the chain is built at the first piece.
+ * Its failures come out already worded for the user (the texts of a restore's verification).
+ */
+class ArchiveCheck extends Writable {
+  private head: Writable | undefined;
+  private inner: Promise<void> | undefined;
+
+  constructor(
+    private readonly decrypt: DecryptTransform,
+    readonly scanner: ArchiveScanner,
+  ) {
+    super({ highWaterMark: 256 * 1024 });
+  }
+
+  private start(): { head: Writable; inner: Promise<void> } {
+    if (!this.head) {
+      const unzstd =
+        this.decrypt.header?.compression === Compression.Zstd ? createZstdDecompressor() : undefined;
+      this.head = unzstd ?? this.scanner;
+      this.inner = (
+        unzstd ? pipeline(unzstd, this.scanner, discard()) : pipeline(this.scanner, discard())
+      ).catch((e: unknown) => {
+        throw archiveError(e as Error);
+      });
+      this.inner.catch((e: Error) => this.destroy(e));
+    }
+    return { head: this.head, inner: this.inner! };
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    const { head, inner } = this.start();
+    if (head.write(chunk)) return cb();
+    // When the chain fails, report its worded reason, not the raw error of the stream that broke.
+    drained(head).then(
+      () => cb(),
+      (e: Error) => inner.then(() => cb(e), cb),
     );
   }
-  const dbs = scanner.sourceDatabases;
-  if (dbs.length > 1)
+
+  override _final(cb: (e?: Error | null) => void): void {
+    const { head, inner } = this.start();
+    head.end();
+    inner.then(() => cb(), cb);
+  }
+
+  override _destroy(err: Error | null, cb: (e?: Error | null) => void): void {
+    if (this.head && !this.head.destroyed) this.head.destroy(err ?? undefined);
+    cb(err);
+  }
+}
+
+function archiveError(e: Error): Error {
+  if (e instanceof CofferFormatError || e instanceof PipelineError) return e;
+  if (e instanceof ArchiveFormatError)
+    return new PipelineError(
+      'BAD_ARCHIVE',
+      `The backup decrypts correctly but is not a complete mongodump archive: ${e.message}.`,
+    );
+  return new PipelineError(
+    'BAD_ARCHIVE',
+    `The backup decrypts correctly but cannot be decompressed: ${e.message}.`,
+  );
+}
+
+/**
+ * The verification of a restore over a byte stream: authenticates the header, the key
+ * fingerprint, every chunk, their order, the final chunk and that nothing follows it, and walks the
+ * mongodump archive inside (strict). Nothing is written anywhere. The agent feeds it the bytes as
+ * they are downloaded, so the file needs no separate verification pass; verifyAndScan feeds it a
+ * file. Its failure destroys `sink` with the same error `result` rejects with.
+ */
+export function createRestoreVerifier(masterKey: Buffer): RestoreVerifier {
+  const decrypt = new DecryptTransform(masterKey);
+  const scanner = new ArchiveScanner({ strict: true });
+  const result = pipeline(decrypt, new ArchiveCheck(decrypt, scanner)).then((): VerifiedBackup => {
+    const dbs = scanner.sourceDatabases;
+    if (dbs.length > 1)
+      throw new PipelineError(
+        'BAD_ARCHIVE',
+        `The backup holds several databases (${dbs.join(', ')}); a Coffer backup holds one.`,
+      );
+    const opened = decrypt.result!;
+    const collections = (scanner.prelude?.collections ?? [])
+      .filter((c) => c.type !== 'view')
+      .map((c) => ({ name: c.collection, documents: scanner.counts.get(`${c.db}.${c.collection}`) ?? 0 }));
+    return {
+      fingerprint: opened.header.fingerprint.toString('hex'),
+      compression: opened.header.compression,
+      sourceDb: dbs[0],
+      collections,
+      documents: scanner.documents,
+      fileBytes: opened.fileBytes,
+    };
+  });
+  result.catch(() => undefined); // a caller that stops early (its download failed) need not wait
+  return { sink: decrypt, result };
+}
+
+/** The verification pass over a file already on disk (the CLI's restore and the benchmark). */
+async function verifyAndScan(handle: FileHandle, masterKey: Buffer): Promise<Scan> {
+  const verifier = createRestoreVerifier(masterKey);
+  const source = createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 });
+  // A read error destroys the sink, so `result` carries every failure, the verifier's or the read's.
+  await pipeline(source, verifier.sink).catch(() => undefined);
+  return verifier.result;
+}
+
+/** Pass 3 authenticates every chunk again, but only an unchanged length guarantees it reads all. */
+async function sameSize(handle: FileHandle, verified: number): Promise<void> {
+  const { size } = await handle.stat();
+  if (size !== verified)
     throw new PipelineError(
       'BAD_ARCHIVE',
-      `The backup holds several databases (${dbs.join(', ')}); a Coffer backup holds one.`,
+      `The backup file changed after it was verified (${verified} bytes verified, ${size} on disk). ` +
+        'Nothing was changed; restore the backup again.',
     );
-  const collections = (scanner.prelude?.collections ?? [])
-    .filter((c) => c.type !== 'view')
-    .map((c) => ({ name: c.collection, documents: scanner.counts.get(`${c.db}.${c.collection}`) ?? 0 }));
-  return {
-    fingerprint: verified.value.fingerprint,
-    compression: header.compression,
-    sourceDb: dbs[0],
-    collections,
-    documents: scanner.documents,
-  };
 }
 
 /**
@@ -139,7 +243,7 @@ function refuseForeign(scan: Scan, expected: string, label: string): void {
   );
 }
 
-/** Verifies `file`, then replaces the collections of `dbName` with the backup's. */
+/** Verifies `file` (unless `verified` is given), then replaces the collections of `dbName` with the backup's. */
 export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const started = Date.now();
   const label = opts.label ?? opts.dbName;
@@ -150,7 +254,8 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
 
   const handle = await open(opts.file, 'r');
   try {
-    const scan = await verifyAndScan(opts.file, handle, opts.masterKey);
+    const scan = opts.verified ?? (await verifyAndScan(handle, opts.masterKey));
+    if (opts.verified) await sameSize(handle, opts.verified.fileBytes);
     refuseForeign(scan, opts.sourceDb ?? opts.dbName, label);
     opts.signal?.throwIfAborted();
     const before = benchSink ? [] : await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));

@@ -328,3 +328,42 @@ export async function profile(token: string): Promise<any> {
 }
 
 export const uniqueName = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
+
+/**
+ * A new database's first automatic backup starts at the scheduler's next tick (every 30 s) once
+ * its agent is connected, so a test that wants to trigger the first backup itself would race it.
+ * This waits until the scheduler has handled the current slot of `databaseName`, then deletes
+ * whatever backup that started (once it has ended), so the user starts from an empty list and
+ * the slot is not scheduled again.
+ */
+export async function afterFirstScheduledSlot(user: TestUser, databaseName: string): Promise<void> {
+  const mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  try {
+    const databases = mongo.db('coffer_orchestrator').collection('databases');
+    await eventually(
+      async () => {
+        const db = await databases.findOne({ userId: user.id, name: databaseName });
+        if (!db?.lastScheduledSlot) throw new Error(`the scheduler has not handled ${databaseName} yet`);
+      },
+      75_000,
+      500,
+    );
+  } finally {
+    await mongo.close();
+  }
+  const list = async () => (await api('GET', '/api/backups', { token: user.token })).body as any[];
+  for (const backup of await list()) {
+    await eventually(
+      async () => {
+        const b = (await api('GET', `/api/backups/${backup._id}`, { token: user.token })).body as any;
+        if (b.status === 'pending' || b.status === 'in-progress') throw new Error(`backup is ${b.status}`);
+      },
+      90_000,
+      500,
+    );
+    await api('DELETE', `/api/backups/${backup._id}`, { token: user.token });
+  }
+  await eventually(async () => {
+    if ((await list()).length) throw new Error('backups are still listed');
+  }, 30_000);
+}
