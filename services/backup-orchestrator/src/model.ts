@@ -55,6 +55,11 @@ const jobFields = {
   error: { type: String, default: null },
   /** First heartbeat that no longer listed this running job (see jobs/watchdog.ts). */
   absentSince: { type: Date, default: null },
+  /**
+   * Set when the outcome's event could not be published as the job ended (NATS restarting); the
+   * watchdog publishes it again and clears it (domain/jobs.ts, publishOutcome).
+   */
+  outcomePending: { type: Boolean },
 };
 
 const backupSchema = new Schema(

@@ -245,6 +245,28 @@ describe('uploading and completing', () => {
     expect(completed[0]!.data.size).toBe(4096);
   });
 
+  it('completes even when NATS cannot take the event, and the event goes out later, once', async () => {
+    const { w, agentId, b } = await running();
+    w.blobs.stored.set(b.id, { size: 4096, keyFingerprint: 'fp-storage' });
+    w.events.failing.add('backup.backup.completed');
+    const done = await w.backups.complete({
+      userId: USER,
+      agentId,
+      backupId: b.id,
+      size: 1,
+      keyFingerprint: 'fp',
+    });
+    expect(done.status).toBe('completed');
+    expect(w.events.of('backup.backup.completed')).toEqual([]);
+    // Still down at the watchdog's next look: nothing is lost, the mark stays.
+    await expect(w.backups.lifecycle.publishPendingOutcomes()).resolves.toBe(0);
+    w.events.failing.delete('backup.backup.completed');
+    await expect(w.backups.lifecycle.publishPendingOutcomes()).resolves.toBe(1);
+    await expect(w.backups.lifecycle.publishPendingOutcomes()).resolves.toBe(0);
+    expect(w.events.of('backup.backup.completed').map((e) => e.id)).toEqual([`${b.id}:completed`]);
+    expect(w.stores.backups.rows.get(b.id)?.outcomePending).toBe(false);
+  });
+
   it('refuses completion while storage has no file for the backup', async () => {
     const { w, agentId, b } = await running();
     await expect(

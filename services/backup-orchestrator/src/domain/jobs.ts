@@ -17,9 +17,12 @@ export interface JobLifecycle<R extends { id: string; status: string }> {
   start(job: JobSelector): Promise<R | null>;
   /** `from` (default pending or in-progress) → failed with the reason; null when it was in no such state. */
   fail(job: JobSelector, error: string, from?: readonly JobStatus[]): Promise<R | null>;
+  /** Publishes the outcomes whose first publish failed; resolves to how many went out now. */
+  publishPendingOutcomes(): Promise<number>;
 }
 
 export const ACTIVE_JOB: readonly JobStatus[] = ['pending', 'in-progress'];
+const FINISHED_JOB: readonly JobStatus[] = ['completed', 'failed'];
 
 /** A delivery report of a job command, as the agent sends it through the gateway. */
 export interface DeliveryReport {
@@ -33,7 +36,7 @@ export interface DeliveryReport {
 
 /** The agent's delivery report of a job command: delivered starts the job, not delivered fails it. */
 export async function applyDelivery<R extends { id: string; status: string; userId: string }>(
-  lifecycle: JobLifecycle<R>,
+  lifecycle: Pick<JobLifecycle<R>, 'start' | 'fail'>,
   report: DeliveryReport,
 ): Promise<R | null> {
   const selector = {
@@ -60,6 +63,7 @@ export interface LifecycleJob {
   completedAt: Date | null;
   error: string | null;
   absentSince: Date | null;
+  outcomePending?: boolean;
 }
 
 /** What a job kind publishes at each step; message ids derive from the job and the step. */
@@ -108,8 +112,35 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
       absentSince: null,
     } as Partial<R>);
     if (r) recordJobOutcome(kind, r);
-    if (r) await events.failed(r);
+    if (r) await publishOutcome(r);
     return r;
+  }
+
+  /**
+   * Publishes a finished job's event. The job has moved already, so a failed publish (NATS
+   * restarting) is not the caller's failure: the job is marked `outcomePending` and the watchdog
+   * publishes it again (publishPendingOutcomes), with the same message id. The mark is written only
+   * then: on FerretDB every update rewrites the whole document, and a second write after each
+   * finish could undo a concurrent one (a deletion claimed in the same instant).
+   */
+  async function publishOutcome(r: R): Promise<boolean> {
+    try {
+      await republish(r);
+      return true;
+    } catch (err) {
+      deps.log.warn(
+        { err, [`${kind}Id`]: r.id },
+        `the ${kind}'s outcome event was not published; retried later`,
+      );
+      if (!r.outcomePending) {
+        await store
+          .transition({ id: r.id, status: statuses(FINISHED_JOB) }, { outcomePending: true } as Partial<R>)
+          .catch((e: unknown) =>
+            deps.log.warn({ err: e, [`${kind}Id`]: r.id }, 'could not mark the outcome pending'),
+          );
+      }
+      return false;
+    }
   }
 
   /** The job as its owner (and, for agent calls, its agent) may see it; otherwise NOT_FOUND. */
@@ -121,7 +152,9 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
   }
 
   /** The finished job's event once more (a repeated report). */
-  const republish = (r: R) => (r.status === 'failed' ? events.failed(r) : events.completed(r));
+  function republish(r: R): Promise<void> {
+    return r.status === 'failed' ? events.failed(r) : events.completed(r);
+  }
 
   return {
     kind,
@@ -151,7 +184,7 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
 
     /** The agent acknowledged (or could not be reached with) the command; unknown jobs are NOT_FOUND. */
     async delivery(report: DeliveryReport): Promise<void> {
-      const moved = await applyDelivery({ kind, store, start, fail }, report);
+      const moved = await applyDelivery({ start, fail }, report);
       if (!moved) await owned({ id: report.jobId, userId: report.userId }); // else a late report
     },
 
@@ -168,8 +201,21 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
       if (!done) throw conflict(messages.notInProgress);
       // Counted here, where the job moved: a repeated report republishes but is not counted again.
       recordJobOutcome(kind, done);
-      await republish(done);
+      await publishOutcome(done);
       return done;
+    },
+
+    /** Publishes the outcomes whose first publish failed; resolves to how many went out now. */
+    async publishPendingOutcomes(): Promise<number> {
+      let published = 0;
+      for (const r of await store.outcomeUnpublished()) {
+        if (!(await publishOutcome(r))) continue;
+        await store.transition({ id: r.id, status: statuses(FINISHED_JOB) }, {
+          outcomePending: false,
+        } as Partial<R>);
+        published++;
+      }
+      return published;
     },
 
     /** The agent gave up on the job; its error is kept (bounded). */
@@ -204,6 +250,8 @@ export interface WatchedJobs {
   fail(job: JobSelector, error: string, from: readonly JobStatus[]): Promise<unknown>;
   /** Notes (or clears) when a heartbeat first stopped listing the running job. */
   markAbsent(id: string, since: Date | null): Promise<void>;
+  /** Publishes outcomes whose first publish failed; how many went out. */
+  publishPendingOutcomes(): Promise<number>;
 }
 
 export function watched<R extends WatchedJob>(lc: JobLifecycle<R>): WatchedJobs {
@@ -214,6 +262,7 @@ export function watched<R extends WatchedJob>(lc: JobLifecycle<R>): WatchedJobs 
     ofAgent: (agentId) => lc.store.ofAgent(agentId, ACTIVE_JOB as readonly R['status'][]),
     start: (job) => lc.start(job),
     fail: (job, error, from) => lc.fail(job, error, from),
+    publishPendingOutcomes: () => lc.publishPendingOutcomes(),
     async markAbsent(id, since) {
       await lc.store.transition({ id, status: ['in-progress'] as readonly R['status'][] }, {
         absentSince: since,

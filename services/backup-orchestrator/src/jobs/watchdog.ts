@@ -111,6 +111,10 @@ export function watchdog(deps: {
             deps.log.info({ kind: jobs.kind, jobId: job.id, reason }, 'job failed by the watchdog');
           }
         }
+        // Outcomes whose event did not get out when the job ended (NATS was restarting).
+        const republished = await jobs.publishPendingOutcomes();
+        if (republished)
+          deps.log.info({ kind: jobs.kind, republished }, 'published outcome events that had not gone out');
       }
       return failed;
     },

@@ -234,6 +234,24 @@ describe.each([
       expect(await stores.backups.ofAgent('agent-2', ['pending'])).toEqual([]);
     });
 
+    it('finds the finished jobs whose outcome event is marked unpublished, and only those', async () => {
+      const [a, b, c, d] = ids('a', 'b', 'c', 'd') as [string, string, string, string];
+      for (const id of [a, b, c]) await stores.backups.insert(newBackup(id, 0, 'in-progress'));
+      await stores.backups.insert(newBackup(d, 0, 'completed')); // its event went out when it ended
+      const end = (id: string, status: 'completed' | 'failed') =>
+        stores.backups.transition({ id, status: ['in-progress'] }, { status, outcomePending: true });
+      await end(a, 'completed');
+      await end(b, 'failed');
+      await stores.backups.transition({ id: b, status: ['completed', 'failed'] }, { outcomePending: false });
+      expect((await stores.backups.outcomeUnpublished()).map((x) => x.id)).toEqual([a]);
+      await stores.restores.insert(newRestore(c, 0, { status: 'in-progress' }));
+      await stores.restores.transition(
+        { id: c, status: ['in-progress'] },
+        { status: 'completed', outcomePending: true },
+      );
+      expect((await stores.restores.outcomeUnpublished()).map((x) => x.id)).toEqual([c]);
+    });
+
     it('answers the queries of the scheduler, retention and the lists', async () => {
       const [a, b, c, d] = ids('a', 'b', 'c', 'd') as [string, string, string, string];
       await stores.backups.insert(newBackup(a, 0, 'completed'));

@@ -55,6 +55,11 @@ function jobCore<
     async ofAgent(agentId, status) {
       return [...rows.values()].filter((r) => r.agentId === agentId && status.includes(r.status)).map(copy);
     },
+    async outcomeUnpublished() {
+      return [...rows.values()]
+        .filter((r) => r.outcomePending === true && (r.status === 'completed' || r.status === 'failed'))
+        .map(copy);
+    },
   };
 }
 

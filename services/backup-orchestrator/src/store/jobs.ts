@@ -37,6 +37,10 @@ function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
       const docs = await M.find({ agentId, status: { $in: [...status] } }).lean<Lean[]>();
       return docs.map((d) => withId<R>(d));
     },
+    async outcomeUnpublished() {
+      const docs = await M.find({ outcomePending: true, status: { $in: FINISHED } }).lean<Lean[]>();
+      return docs.map((d) => withId<R>(d));
+    },
   };
 }
 

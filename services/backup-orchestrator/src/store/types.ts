@@ -43,6 +43,8 @@ interface JobRecord {
   completedAt: Date | null;
   error: string | null;
   absentSince: Date | null;
+  /** The outcome's event could not be published when the job ended (see model.ts). */
+  outcomePending?: boolean;
 }
 
 export interface BackupRecord extends JobRecord {
@@ -89,6 +91,8 @@ export interface JobStore<R extends { status: string }> {
   running(): Promise<R[]>;
   /** The agent's jobs in the given states. */
   ofAgent(agentId: string, status: readonly R['status'][]): Promise<R[]>;
+  /** Finished jobs whose outcome event is not known to be published (`outcomePending`). */
+  outcomeUnpublished(): Promise<R[]>;
 }
 
 export type NewBackup = Omit<BackupRecord, 'startedAt' | 'completedAt' | 'error' | 'absentSince'> & {
