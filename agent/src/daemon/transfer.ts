@@ -11,6 +11,7 @@ import {
   restoreDownloadPath,
   type BackupUploadAnswer,
 } from '@coffer/contracts';
+import { drained } from '../util/streams.js';
 
 export interface ServerAccess {
   /** Gateway base URL, e.g. https://coffer.example.com */
@@ -206,24 +207,6 @@ const cutOff = (bytes: number, total: number | undefined, why: string) =>
     `The download of the backup file was cut off after ${bytes}${total !== undefined ? ` of ${total}` : ''} bytes (${why}). ` +
       'Try the restore again; if this keeps happening, the stored file may be damaged.',
   );
-
-/** Resolves when `w` takes more data; rejects when it fails first. */
-function drained(w: Writable): Promise<void> {
-  if (w.destroyed) return Promise.reject(w.errored ?? new Error('The stream was closed'));
-  return new Promise((resolve, reject) => {
-    const done = (e?: Error | null) => {
-      w.off('drain', onDrain);
-      w.off('error', onError);
-      w.off('close', onClose);
-      if (e) reject(e);
-      else resolve();
-    };
-    const onDrain = () => done();
-    const onError = (e: Error) => done(e);
-    const onClose = () => done(w.errored ?? new Error('The stream was closed'));
-    w.on('drain', onDrain).on('error', onError).on('close', onClose);
-  });
-}
 
 /**
  * Writes every chunk to the file and to `also`, in order, taking the next one only when both

@@ -12,7 +12,7 @@ import { createDecryptor, DecryptTransform } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
 import { Compression } from '../crypto/format.js';
 import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
-import { discard } from '../util/streams.js';
+import { discard, drained } from '../util/streams.js';
 import { ArchiveFormatError, ArchiveScanner } from './archive.js';
 import { discardRestore } from './bench.js';
 import { describeExit, startTool } from './child.js';
@@ -89,24 +89,6 @@ export interface RestoreVerifier {
   sink: Writable;
   /** Settles once the sink has ended and everything in it was checked; rejects with the reason. */
   result: Promise<VerifiedBackup>;
-}
-
-/** Resolves when `w` takes more data; rejects when it fails first. */
-function drained(w: Writable): Promise<void> {
-  if (w.destroyed) return Promise.reject(w.errored ?? new Error('The stream was closed'));
-  return new Promise((resolve, reject) => {
-    const done = (e?: Error | null) => {
-      w.off('drain', onDrain);
-      w.off('error', onError);
-      w.off('close', onClose);
-      if (e) reject(e);
-      else resolve();
-    };
-    const onDrain = () => done();
-    const onError = (e: Error) => done(e);
-    const onClose = () => done(w.errored ?? new Error('The stream was closed'));
-    w.on('drain', onDrain).on('error', onError).on('close', onClose);
-  });
 }
 
 /**

@@ -27,3 +27,21 @@ type ComposeStage =
  * carried through every stage.
  */
 export const compose = (stream as unknown as { compose: (...stages: ComposeStage[]) => Duplex }).compose;
+
+/** Resolves when `w` takes more data; rejects when it fails first. */
+export function drained(w: Writable): Promise<void> {
+  if (w.destroyed) return Promise.reject(w.errored ?? new Error('The stream was closed'));
+  return new Promise((resolve, reject) => {
+    const done = (e?: Error | null) => {
+      w.off('drain', onDrain);
+      w.off('error', onError);
+      w.off('close', onClose);
+      if (e) reject(e);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onError = (e: Error) => done(e);
+    const onClose = () => done(w.errored ?? new Error('The stream was closed'));
+    w.on('drain', onDrain).on('error', onError).on('close', onClose);
+  });
+}
