@@ -19,7 +19,7 @@ import {
   type FaultOutcome,
   type FaultWorld,
 } from './kit';
-import { startFaultProxy, type FaultProxy } from './s3-proxy';
+import { startFaultProxy, type FaultProxy, type ProxyMode } from './s3-proxy';
 
 jest.setTimeout(240_000);
 
@@ -74,46 +74,43 @@ it('SIGKILL of MinIO mid-backup: nothing lost, the backup ends, the next one suc
   await outcome('minio', 'mid-upload', id, job, killedAt);
 });
 
-it('S3 answering 500s: the backup fails with a message, nothing partial is kept, usage is unchanged', async () => {
-  const before = await checkUsage(w);
-  await allowNextBackup(w);
-  proxy.setMode({ kind: 'error500' });
-  const since = Date.now();
-  const created = await triggerBackup(w.user.token, w.label);
-  let job: any;
+/** Runs `fn` with the proxy in `mode`, and back to passing through whatever happens. */
+async function whileS3(mode: ProxyMode, fn: () => Promise<any>): Promise<any> {
+  proxy.setMode(mode);
   try {
-    job = await jobEnded(w, created._id, 'backup');
+    return await fn();
   } finally {
     proxy.setMode({ kind: 'pass' });
   }
+}
+
+/** A backup triggered while S3 is in `mode`: it must fail cleanly, with usage and audit intact. */
+async function backupFailsWhileS3(mode: ProxyMode, fault: string): Promise<any> {
+  const before = await checkUsage(w);
+  await allowNextBackup(w);
+  const since = Date.now();
+  const { created, job } = await whileS3(mode, async () => {
+    const created = await triggerBackup(w.user.token, w.label);
+    return { created, job: await jobEnded(w, created._id, 'backup') };
+  });
   expect(job.status).toBe('failed');
-  expect(job.error).toMatch(/storage backend failed .*HTTP 500/);
   await checkNothingPartial(w);
   expect(await checkUsage(w)).toBe(before);
   await checkAudit(w, created._id, 'backup', 'failed');
-  await outcome('S3 answering 500', 'from the start of the backup', created._id, job, since);
+  await outcome(fault, 'from the start of the backup', created._id, job, since);
+  return job;
+}
+
+it('S3 answering 500s: the backup fails with a message, nothing partial is kept, usage is unchanged', async () => {
+  const job = await backupFailsWhileS3({ kind: 'error500' }, 'S3 answering 500');
+  expect(job.error).toMatch(/storage backend failed .*HTTP 500/);
 });
 
 it('S3 answering nothing: the backup fails with a message once S3 has been silent too long', async () => {
-  const before = await checkUsage(w);
-  await allowNextBackup(w);
-  proxy.setMode({ kind: 'silent' });
-  const since = Date.now();
-  const created = await triggerBackup(w.user.token, w.label);
-  let job: any;
-  try {
-    job = await jobEnded(w, created._id, 'backup');
-  } finally {
-    proxy.setMode({ kind: 'pass' });
-  }
-  expect(job.status).toBe('failed');
+  const job = await backupFailsWhileS3({ kind: 'silent' }, 'S3 answering nothing');
   expect(job.error).toBe(
     'The storage backend failed while saving the backup (S3 did not answer in time); nothing was kept',
   );
-  await checkNothingPartial(w);
-  expect(await checkUsage(w)).toBe(before);
-  await checkAudit(w, created._id, 'backup', 'failed');
-  await outcome('S3 answering nothing', 'from the start of the backup', created._id, job, since);
 });
 
 it('S3 failing while a backup is downloaded: 503 with words to act on, and the file comes once S3 is back', async () => {
@@ -124,13 +121,7 @@ it('S3 failing while a backup is downloaded: 503 with words to act on, and the f
       headers: { authorization: `Bearer ${w.user.token}` },
     });
   for (const mode of [{ kind: 'error500' }, { kind: 'silent' }] as const) {
-    proxy.setMode(mode);
-    let res: Response;
-    try {
-      res = await download();
-    } finally {
-      proxy.setMode({ kind: 'pass' });
-    }
+    const res: Response = await whileS3(mode, download);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { message: string };
     expect(body.message).toBe(
