@@ -35,6 +35,7 @@ let service: MongoClient;
 let owner: TestUser;
 let agent: Agent;
 let backup: any;
+let foreign: any;
 let blob: string;
 let original: Buffer;
 let before: Snapshot;
@@ -58,7 +59,12 @@ beforeAll(async () => {
     { label: LABEL, uri: customer.uri(DB) },
     { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
   ]);
-  backup = await backupCompleted(owner.token, LABEL, agent);
+  // Both first backups start together, at once: the scheduler starts a database's first automatic
+  // backup at its next tick, after which a manual one would be refused by the plan's interval.
+  [backup, foreign] = await Promise.all([
+    backupCompleted(owner.token, LABEL, agent),
+    backupCompleted(owner.token, OTHER_LABEL, agent),
+  ]);
   const files = blobFiles(owner.id, backup._id);
   expect(files).toHaveLength(1);
   blob = files[0]!;
@@ -140,7 +146,6 @@ describe('a restore refuses an altered or foreign backup and leaves the database
   });
 
   it("another database's backup, sealed with the same key (what a compromised server could hand over)", async () => {
-    const foreign = await backupCompleted(owner.token, OTHER_LABEL, agent);
     const [file] = blobFiles(owner.id, foreign._id);
     await expectFailedUntouched(
       await restoreAltered(fs.readFileSync(file!), { recordSize: true }),
