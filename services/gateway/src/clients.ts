@@ -1,5 +1,5 @@
 import { grpcClient } from '@coffer/common';
-import { audit, auth, kb, notification, orchestrator, storage } from '@coffer/proto';
+import { audit, auth, kb, notification, orchestrator, StorageBlobClient } from '@coffer/proto';
 import type { GatewayConfig } from './config.js';
 
 /** gRPC clients of the services behind the gateway. */
@@ -9,7 +9,8 @@ export function serviceClients(config: GatewayConfig) {
     notification: grpcClient(notification.NotificationServiceClient, config.NOTIFICATION_GRPC),
     audit: grpcClient(audit.AuditServiceClient, config.AUDIT_GRPC),
     orchestrator: grpcClient(orchestrator.OrchestratorServiceClient, config.ORCHESTRATOR_GRPC),
-    storage: grpcClient(storage.StorageServiceClient, config.STORAGE_GRPC),
+    // Backups pass through this client: its codec spares two copies of every chunk.
+    storage: grpcClient(StorageBlobClient, config.STORAGE_GRPC),
     kb: grpcClient(kb.KbServiceClient, config.KB_GRPC),
   };
 }

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { storage } from '@coffer/proto';
+import { StorageBlobWire } from '@coffer/proto';
 import {
   connectServiceBus,
   connectMongo,
@@ -69,7 +69,8 @@ export async function startStorage(
   });
 
   const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: storage.StorageServiceService, impl: built.handlers },
+    // The generated definition with a codec that spares two copies of every chunk.
+    { definition: StorageBlobWire, impl: built.handlers },
   ]);
   const consumers = await startStorageConsumers(events, built.blobs);
   const sweeper = built.cleanup.start(config.STORAGE_SWEEP_INTERVAL_SECONDS * 1000);
