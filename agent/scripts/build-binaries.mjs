@@ -35,6 +35,8 @@ const TARGETS = {
 };
 
 const agentDir = path.resolve(import.meta.dirname, '..');
+// From the compiled agent (`tsc -b` runs first): the same options the benchmark starts it with.
+const { AGENT_EXEC_ARGV } = createRequire(import.meta.url)(path.join(agentDir, 'dist/runtime/exec-argv.js'));
 const cache = process.env.COFFER_CACHE || path.join(os.homedir(), '.cache', 'coffer');
 const log = (msg) => process.stderr.write(`[agent binaries] ${msg}\n`);
 
@@ -179,6 +181,7 @@ async function main() {
       .update(fs.readFileSync(script))
       .update(fs.readFileSync(import.meta.filename))
       .update(NODE_SEA_VERSION)
+      .update(JSON.stringify(AGENT_EXEC_ARGV))
       .digest('hex')
       .slice(0, 16);
 
@@ -190,6 +193,7 @@ async function main() {
         main: script,
         output: blob,
         disableExperimentalSEAWarning: true,
+        execArgv: AGENT_EXEC_ARGV,
         // Code cache and snapshots are specific to the machine that makes them; the blob is not.
         useCodeCache: false,
         useSnapshot: false,

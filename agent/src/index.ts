@@ -55,3 +55,4 @@ export { checkDatabase, type CollectionInfo } from './pipeline/mongo.js';
 export { PipelineError, type PipelineErrorCode } from './pipeline/errors.js';
 export { redact, redactorFor } from './pipeline/redact.js';
 export type { Progress, ProgressListener } from './pipeline/progress.js';
+export { AGENT_EXEC_ARGV } from './runtime/exec-argv.js';

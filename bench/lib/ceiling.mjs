@@ -6,7 +6,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newUser, startAgent, startCoffer, storedBlobBytes, timedBackup, timedRestore } from './coffer.mjs';
+import {
+  AGENT_EXEC_ARGV,
+  newUser,
+  startAgent,
+  startCoffer,
+  storedBlobBytes,
+  timedBackup,
+  timedRestore,
+} from './coffer.mjs';
 import { cpuOf, memoryOf, timed } from './proc.mjs';
 
 const ENCRYPT = path.join(import.meta.dirname, 'encrypt-file.mjs');
@@ -20,9 +28,12 @@ export async function stageAlone(archive, work) {
   const out = path.join(work, 'alone.coffer');
   const json = path.join(work, 'alone.json');
   await timed('cat', [archive], { stdout: '/dev/null' }); // page cache warm, as for the pipeline
-  const enc = await timed(process.execPath, [ENCRYPT, archive, out], { stdout: json, env });
+  const enc = await timed(process.execPath, [...AGENT_EXEC_ARGV, ENCRYPT, archive, out], {
+    stdout: json,
+    env,
+  });
   const encInfo = JSON.parse(fs.readFileSync(json, 'utf8'));
-  const dec = await timed(process.execPath, [DECRYPT, out], { stdout: json, env });
+  const dec = await timed(process.execPath, [...AGENT_EXEC_ARGV, DECRYPT, out], { stdout: json, env });
   const decInfo = JSON.parse(fs.readFileSync(json, 'utf8'));
   const fileBytes = fs.statSync(out).size;
   const cat = await timed('cat', [out], { stdout: '/dev/null' });

@@ -11,6 +11,8 @@ import { cpuOf, loadavg, memoryOf } from './proc.mjs';
 const require = createRequire(import.meta.url);
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
+/** The V8 options the agent's binaries run with: the agent from source gets them too. */
+export const { AGENT_EXEC_ARGV } = require('../../agent/dist/runtime/exec-argv.js');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const randomIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
@@ -122,7 +124,7 @@ export async function startAgent(base, user, { dir, label, uri, env, noCheck = f
 export async function runAgent(base, user, { dir, name, env = {} }) {
   const config = path.join(dir, 'agent.json');
   const log = fs.openSync(path.join(dir, 'agent.log'), 'a');
-  const child = spawn(process.execPath, [AGENT_BIN, 'run', '--config', config], {
+  const child = spawn(process.execPath, [...AGENT_EXEC_ARGV, AGENT_BIN, 'run', '--config', config], {
     stdio: ['ignore', log, log],
     env: { ...process.env, HEARTBEAT_INTERVAL_MS: '2000', ...env },
   });

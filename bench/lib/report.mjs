@@ -215,8 +215,8 @@ export function renderReport(r) {
     out.push(`### 3. The encrypt+compress stage alone, ${r.stageMb} MiB input`, '');
     out.push(
       `Each tool reads the same file from the page cache; medians of ${r.stageRounds} interleaved rounds (the order rotates`,
-      'each round). Coffer is `createEncryptor` (zstd → AES-256-GCM chunks) in its own Node process writing the',
-      'encrypted file to disk; restic is `restic backup --stdin --stdin-filename` into a fresh repository',
+      'each round). Coffer is `createEncryptor` (zstd → AES-256-GCM chunks) in its own Node process, with the',
+      'V8 options the agent ships with (`agent/src/runtime/exec-argv.ts`), writing the encrypted file to disk; restic is `restic backup --stdin --stdin-filename` into a fresh repository',
       '(format 2: compression, deduplication, encryption) with `RESTIC_PASSWORD` set; gzip is `gzip -6 -c`,',
       'the compression `mongodump --gzip` adds; `cat FILE > /dev/null` is the ceiling for reading the file.',
       '"Coffer ÷ tool" is the throughput ratio: above 1 means Coffer is faster.',
@@ -312,7 +312,8 @@ export function renderCeiling(r) {
     'temporary file, verification of every chunk and of the archive, then decrypt → zstd) into a',
     'discarding sink standing for mongorestore (`COFFER_BENCH_DISCARD_RESTORE`). Times are trigger →',
     '`completed` as the user sees them (200 ms polling). "Stage alone" is `createEncryptor` (backup) and',
-    '`createDecryptor` (restore) on the same file in their own processes, measured just before.',
+    '`createDecryptor` (restore) on the same file in their own processes, measured just before. The agent',
+    'and the stage run with the V8 options the agent ships with (`agent/src/runtime/exec-argv.ts`).',
     'CPU is per GiB of archive, per process.',
     '',
   );

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AGENT_EXEC_ARGV } from './coffer.mjs';
 import { timed } from './proc.mjs';
 
 const ENCRYPT = path.join(import.meta.dirname, 'encrypt-file.mjs');
@@ -25,7 +26,7 @@ const tools = {
   async coffer(input, work) {
     const out = path.join(work, 'stage.coffer');
     const json = path.join(work, 'stage.json');
-    const r = await timed(process.execPath, [ENCRYPT, input, out], { stdout: json });
+    const r = await timed(process.execPath, [...AGENT_EXEC_ARGV, ENCRYPT, input, out], { stdout: json });
     const info = JSON.parse(fs.readFileSync(json, 'utf8'));
     const outBytes = fs.statSync(out).size;
     fs.rmSync(out, { force: true });

@@ -252,6 +252,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   log.info('starting', {
     version: opts.version,
     node: process.version,
+    ...(process.execArgv.length ? { nodeOptions: process.execArgv } : {}),
     ...(opts.tools ? { tools: opts.tools.map((t) => `${t.path} (${t.version})`) } : {}),
     stateDir,
     server: displayServer(server),

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
+import { AGENT_EXEC_ARGV } from '../../../agent/src/runtime/exec-argv';
 import {
   cleanupAll,
   startCustomerDb,
@@ -124,6 +125,9 @@ describe('the Linux installer on a server without Node.js', () => {
     const active = await waitActive();
     agentId = active.id;
     console.log(`installer start to agent active: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The binary starts Node with the agent's V8 options (its SEA configuration), no flags needed.
+    const starting = service.output.split('\n').find((l) => l.includes('"msg":"starting"'));
+    expect(JSON.parse(starting!).nodeOptions).toEqual(AGENT_EXEC_ARGV);
 
     // The connection string goes in on stdin; the running service picks the database up.
     const add = await root.run(['coffer-agent', 'db', 'add', 'production-db', '--uri', '-'], {
