@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ADMIN, REPO, api, newUser, startAgent } from '../lib/coffer.mjs';
+import { ADMIN, REPO, api, newUser, startAgent, startBackup } from '../lib/coffer.mjs';
 import { startProxy } from './proxy.mjs';
 
 const require = createRequire(import.meta.url);
@@ -507,12 +507,7 @@ async function failover() {
 
     // The upload goes through the survivor: a cut upload fails its backup by design (agent protocol).
     proxy.pin = 1;
-    const trig = await api(proxy.url, 'POST', '/api/backups', {
-      token: user.token,
-      body: { databaseName: 'bench_load' },
-    });
-    if (trig.status >= 300) throw new Error(`trigger: ${trig.status} ${JSON.stringify(trig.body)}`);
-    const backupId = trig.body._id ?? trig.body.id;
+    const backupId = (await startBackup(proxy.url, user, 'bench_load')).backup._id;
     const t0 = Date.now();
     while (!events.some((e) => e.backupId === backupId && e.progress) && Date.now() - t0 < 120_000)
       await sleep(100);
