@@ -81,11 +81,10 @@ export function agents(deps: {
       const at = now();
       // A reset retires the installation's identity for good: a copy still holding it (or the agent
       // itself, offline when the reset was sent) must come back as a new instance.
-      if ((await store.findInstance(reg.userId, reg.instanceId))?.retired)
-        throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
+      const existing = await store.findInstance(reg.userId, reg.instanceId);
+      if (existing?.retired) throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
       // Caps checked before anything is written, so a refused registration leaves no trace. Two
       // registrations racing can each pass; the overshoot is bounded by the gateway's connect rate.
-      const existing = await store.findInstance(reg.userId, reg.instanceId);
       if (!existing) {
         const others = (await store.list(reg.userId)).filter(
           // The ones this registration replaces (below) do not count.
@@ -105,7 +104,7 @@ export function agents(deps: {
         );
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, fresh, at);
-      const { agent, isNew } = await store.register(reg, at);
+      const { agent, isNew } = await store.register(reg, at, existing);
       // The same host and name under a new instance id is the agent set up again (`init` again, a
       // fresh state folder): it replaces its old registrations that are not connected.
       for (const old of await store.list(reg.userId)) {

@@ -9,15 +9,17 @@ const shape = (d: Lean | null) => (d ? withId<AgentRecord>(d) : null);
 export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentStore {
   const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
 
+  const registered = (reg: AgentRegistration, now: Date) => {
+    const { userId: _u, instanceId: _i, ...fields } = reg;
+    return { ...fields, connected: true, lastSeen: now, disconnectedAt: null, retired: false };
+  };
+
   async function upsert(reg: AgentRegistration, now: Date) {
-    const { userId, instanceId, ...fields } = reg;
+    const { userId, instanceId } = reg;
     // The pre-image tells whether the instance is new (null) or was retired before this registration.
     const before = await Agent.findOneAndUpdate(
       { userId, instanceId },
-      {
-        $set: { ...fields, connected: true, lastSeen: now, disconnectedAt: null, retired: false },
-        $setOnInsert: { createdAt: now },
-      },
+      { $set: registered(reg, now), $setOnInsert: { createdAt: now } },
       { upsert: true, new: false },
     ).lean<Lean>();
     const after = await Agent.findOne({ userId, instanceId }).lean<Lean>();
@@ -25,7 +27,17 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
   }
 
   return {
-    async register(reg, now) {
+    async register(reg, now, known) {
+      // A known instance is updated by _id, the one filter FerretDB answers without reading the
+      // whole collection: agents reconnecting together after a gateway restart re-register at once.
+      if (known && known.userId === reg.userId && known.instanceId === reg.instanceId && validId(known.id)) {
+        const after = await Agent.findOneAndUpdate(
+          { _id: known.id },
+          { $set: registered(reg, now) },
+          { new: true },
+        ).lean<Lean>();
+        if (after) return { agent: shape(after)!, isNew: known.retired };
+      }
       try {
         return await upsert(reg, now);
       } catch (err) {
@@ -51,15 +63,16 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
     },
     async heartbeat(userId, agentId, now, databases) {
       if (!validId(agentId)) return null;
+      // Every agent beats every 15 s: read and written by _id alone, the one filter FerretDB answers
+      // without reading the whole collection, with the owner and retirement checked in between.
+      const current = await Agent.findById(agentId, { userId: 1, retired: 1 }).lean<Lean>();
+      if (!current || current.userId !== userId || current.retired) return null;
       const set: Record<string, unknown> = { lastSeen: now, connected: true, disconnectedAt: null };
       if (databases) set.databases = databases;
-      return shape(
-        await Agent.findOneAndUpdate(
-          { _id: agentId, userId, retired: false },
-          { $set: set },
-          { new: true },
-        ).lean<Lean>(),
+      const after = shape(
+        await Agent.findOneAndUpdate({ _id: agentId }, { $set: set }, { new: true }).lean<Lean>(),
       );
+      return after && !after.retired ? after : null; // retired in between: as if it had been before
     },
     async disconnect(userId, agentId, now) {
       if (!validId(agentId)) return null;

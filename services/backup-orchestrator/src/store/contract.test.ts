@@ -109,6 +109,24 @@ describe.each([
       expect((await stores.agents.register(reg(), hours(2))).isNew).toBe(true);
     });
 
+    it('given the record it just read, updates that instance in place', async () => {
+      const first = (await stores.agents.register(reg(), t0)).agent;
+      await stores.agents.disconnect(USER, first.id, hours(1));
+      const known = await stores.agents.findInstance(USER, 'i1');
+      const again = await stores.agents.register({ ...reg(), version: '2.0.0' }, hours(2), known);
+      expect(again).toMatchObject({
+        isNew: false,
+        agent: { id: first.id, version: '2.0.0', connected: true, disconnectedAt: null, createdAt: t0 },
+      });
+      expect(again.agent.lastSeen).toEqual(hours(2));
+      expect(await stores.agents.list(USER)).toHaveLength(1);
+      // A record that vanished meanwhile (the agent was removed): registered anew.
+      await stores.agents.remove(first.id, USER);
+      const back = await stores.agents.register(reg(), hours(3), known);
+      expect(back.isNew).toBe(true);
+      expect(await stores.agents.findInstance(USER, 'i1')).toMatchObject({ id: back.agent.id });
+    });
+
     it('heartbeats and disconnects only the owner’s live agent; lists oldest first', async () => {
       const a = (await stores.agents.register(reg('i1'), t0)).agent;
       const b = (await stores.agents.register(reg('i2'), hours(1))).agent;

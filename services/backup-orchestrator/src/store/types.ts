@@ -147,9 +147,15 @@ export interface AgentRegistration {
 export interface AgentStore {
   /**
    * Upserts by (userId, instanceId): connected, lastSeen = now, not retired. `isNew` is true when the
-   * instance was unknown or had been retired (it reappears in the lists).
+   * instance was unknown or had been retired (it reappears in the lists). `known` is the instance's
+   * record as the caller just read it (`findInstance`), if any: a store may update it by id instead
+   * of looking the instance up again.
    */
-  register(reg: AgentRegistration, now: Date): Promise<{ agent: AgentRecord; isNew: boolean }>;
+  register(
+    reg: AgentRegistration,
+    now: Date,
+    known?: AgentRecord | null,
+  ): Promise<{ agent: AgentRecord; isNew: boolean }>;
   get(agentId: string): Promise<AgentRecord | null>;
   /** The record of one installation of the agent (retired or not), if it ever registered. */
   findInstance(userId: string, instanceId: string): Promise<AgentRecord | null>;
