@@ -146,6 +146,8 @@ function agentSocket(base, apiKey, { reconnection = false } = {}) {
       instanceId: instanceId(),
       name: 'bench-load',
       hostname: 'bench',
+      // Each its own configuration file: one host's agents, not one agent set up again and again.
+      configId: crypto.randomBytes(16).toString('hex'),
       platform: 'linux',
       version: '',
       databases: [],

@@ -61,6 +61,9 @@ export const DATABASE_LABEL_RULE =
 /** Instance ids: letters, digits, dash and underscore (a UUID fits). */
 export const INSTANCE_ID_PATTERN = /^[\w-]{8,100}$/;
 
+/** Configuration ids (agent handshake): a hex hash, or empty from agents that do not send one. */
+export const CONFIG_ID_PATTERN = /^(?:[0-9a-f]{16,64})?$/;
+
 /** Key fingerprints: hex today; the wider set leaves room for a prefixed format ('v2:…'). */
 export const KEY_FINGERPRINT_PATTERN = /^[A-Za-z0-9_:.-]{1,128}$/;
 

@@ -10,9 +10,11 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CONFIG_ID_PATTERN } from '@coffer/contracts';
 import { encodeKey, generateMasterKey } from '../crypto/key.js';
 import {
   ConfigError,
+  configIdFor,
   instancePathFor,
   loadConfig,
   masterKeyOf,
@@ -95,6 +97,14 @@ describe('state folder', () => {
     expect(stateDirFor('/etc/coffer/agent.json')).toBe('/etc/coffer');
     expect(statusPathFor('/etc/coffer/agent.json', {})).toBe('/etc/coffer/agent.status.json');
     expect(stateDirFor('/etc/coffer/agent.json', { stateDir: 'rel/state' })).toBe(path.resolve('rel/state'));
+  });
+
+  it('gives the server a configuration id per file, not the path itself', () => {
+    const prod = configIdFor('/srv/coffer/prod.json');
+    expect(prod).toMatch(CONFIG_ID_PATTERN);
+    expect(prod).not.toBe('');
+    expect(configIdFor('/srv/coffer/../coffer/prod.json')).toBe(prod);
+    expect(configIdFor('/srv/coffer/staging.json')).not.toBe(prod);
   });
 
   it('names the status and instance files after the config, so two configs in one folder never share them', () => {

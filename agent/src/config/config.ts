@@ -1,6 +1,7 @@
 // The agent's local config file: server, API key, master key and the databases it backs up.
 // It is the only place connection strings and the key live (architecture §3): mode 0600, in a
 // 0700 directory, never sent anywhere.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -134,6 +135,16 @@ export function statusPathFor(configPath: string, config?: Pick<AgentConfig, 'st
 }
 
 /** The file keeping the agent's instance id, in its state folder: `<config name>.instance-id`. */
+/**
+ * Which configuration file the agent runs from, as the server knows it (handshake `configId`): a
+ * hash of the file's absolute path, so the path itself stays on the host. An agent set up again
+ * with the same file replaces its old registration; two agents of one host, each with its own
+ * file, stay two even under the same (default: the host's) name.
+ */
+export function configIdFor(configPath: string): string {
+  return createHash('sha256').update(path.resolve(configPath)).digest('hex').slice(0, 32);
+}
+
 export function instancePathFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
   return path.join(stateDirFor(configPath, config), `${configBaseName(configPath)}.instance-id`);
 }

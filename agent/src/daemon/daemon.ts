@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { AgentHandshake } from '@coffer/contracts';
 import {
+  configIdFor,
   findDatabase,
   instancePathFor,
   loadConfig,
@@ -104,6 +105,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     instanceId,
     name: config.name,
     hostname: os.hostname(),
+    configId: configIdFor(opts.configPath),
     platform: `${os.platform()}-${os.arch()}`,
     version: opts.version,
     databases: databaseNames(),

@@ -7,6 +7,7 @@ const real: AgentHandshake = {
   instanceId: 'f2d3c4b5-a697-4881-9a0b-1c2d3e4f5a6b',
   name: 'db-box',
   hostname: 'db-box.internal',
+  configId: '9f86d081884c7d659a2feaa0c55ad015',
   platform: 'linux-x64',
   version: '0.2.0',
   databases: ['shop', 'big-db', 'shop.prod'],
@@ -24,6 +25,7 @@ describe('agent handshake', () => {
       instanceId: real.instanceId,
       name: 'x',
       hostname: '',
+      configId: '',
       platform: '',
       version: '',
       databases: [],
@@ -45,6 +47,13 @@ describe('agent handshake', () => {
       expect(ok({ [field]: over })).toBe(false);
     },
   );
+
+  it('configId: a hex hash of 16 to 64 digits, or nothing', () => {
+    for (const good of ['', 'a'.repeat(16), '0123456789abcdef'.repeat(4)])
+      expect(ok({ configId: good })).toBe(true);
+    for (const bad of ['a'.repeat(15), 'a'.repeat(65), 'G'.repeat(32), '/etc/coffer/agent.json', 5])
+      expect(ok({ configId: bad })).toBe(false);
+  });
 
   it('databases: labels only, at most one agent’s worth', () => {
     const many = Array.from({ length: LIMITS.databasesPerAgent }, (_, i) => `db-${i}`);

@@ -1,7 +1,7 @@
 // How an agent connects (docs/agent-protocol.md): Socket.IO namespace AGENT_NAMESPACE at
 // SOCKET_IO_PATH, with this `auth`. The gateway resolves the key and registers the agent.
 import { z } from 'zod';
-import { INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
+import { CONFIG_ID_PATTERN, INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
 import { safeText } from '../text.js';
 import { databaseLabels, version } from './fields.js';
 
@@ -12,6 +12,12 @@ export const agentHandshakeSchema = z.object({
   instanceId: z.string().regex(INSTANCE_ID_PATTERN),
   name: safeText(z.string().trim().min(1).max(LIMITS.agentName), 'Agent name'),
   hostname: z.string().max(LIMITS.hostname).default(''),
+  /**
+   * Which configuration file on that host the agent runs from, as a hash: an agent set up again
+   * there replaces its old registration, two agents of one host (their own files) are kept apart.
+   * Agents older than this field do not send it.
+   */
+  configId: z.string().regex(CONFIG_ID_PATTERN).default(''),
   platform: z.string().max(LIMITS.platform).default(''),
   version: version.default(''),
   databases: databaseLabels.default([]),

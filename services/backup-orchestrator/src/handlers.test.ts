@@ -85,6 +85,7 @@ describe('orchestrator gRPC handlers', () => {
       instanceId: 'i-1',
       name: 'db-host',
       hostname: 'db-host.lan',
+      configId: '',
       platform: 'linux',
       version: '1.2.3',
       databases: ['shop', 'shop', 'crm'],

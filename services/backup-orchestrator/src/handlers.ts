@@ -9,7 +9,13 @@ import {
   unaryHandlers,
   type Logger,
 } from '@coffer/common';
-import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS, safeText } from '@coffer/contracts';
+import {
+  CONFIG_ID_PATTERN,
+  DATABASE_LABEL_PATTERN,
+  DATABASE_LABEL_RULE,
+  LIMITS,
+  safeText,
+} from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
@@ -165,6 +171,7 @@ export function orchestratorHandlers(deps: {
             .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
           name: safeText(text('Agent name', LIMITS.agentName), 'Agent name'),
           hostname: text('Hostname', LIMITS.hostname),
+          configId: z.string().regex(CONFIG_ID_PATTERN, 'Agent configuration id must be a hex hash'),
           platform: text('Platform', LIMITS.platform),
           version: text('Version', LIMITS.version),
           databases: agentDatabases,

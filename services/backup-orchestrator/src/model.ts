@@ -10,6 +10,8 @@ const agentSchema = new Schema(
     instanceId: { type: String, required: true },
     name: { type: String, default: '' },
     hostname: { type: String, default: '' },
+    /** Hash of the configuration file it runs from ('' from older agents): see the replacement rule. */
+    configId: { type: String, default: '' },
     platform: { type: String, default: '' },
     version: { type: String, default: '' },
     /** Database names the agent last reported (names only; connection strings never leave it). */

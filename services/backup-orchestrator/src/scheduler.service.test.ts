@@ -167,6 +167,7 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
       instanceId: 'service-test-agent',
       name: 'db-1',
       hostname: 'db-1.test',
+      configId: '',
       platform: 'linux',
       version: '1.0.0',
       databases: ['shop'],

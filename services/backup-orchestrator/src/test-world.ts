@@ -118,6 +118,7 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
       instanceId,
       name: 'web-1',
       hostname: 'web-1.internal',
+      configId: '',
       platform: 'linux',
       version: '1.0.0',
       databases: dbs,

@@ -157,16 +157,71 @@ describe('an agent that stops', () => {
 });
 
 describe('two agents whose configs share a folder', () => {
+  const cli = async (args: string[], config: string, stdin = '') => {
+    const r = await agentCli(args, config, stdin);
+    if (r.code !== 0) throw new Error(`coffer-agent ${args.join(' ')}: ${r.code} ${r.stderr}${r.stdout}`);
+    return r.stdout;
+  };
+
+  /** `coffer-agent run` of another config, with its output kept; `stop` ends it with SIGTERM. */
+  function runConfig(config: string) {
+    let output = '';
+    const child = spawn(process.execPath, [AGENT_BIN, 'run', '--config', config], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HEARTBEAT_INTERVAL_MS: '1000' },
+    });
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    return {
+      output: () => output,
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        return exited;
+      },
+    };
+  }
+
+  it('under the host’s one name, stay two when one restarts while the other is away', async () => {
+    const owner = await newUser('same-name');
+    const first = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const secondConfig = path.join(first.dir, 'second.json');
+    await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', first.name], secondConfig);
+    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
+    const agents = async () =>
+      ((await api('GET', '/api/settings/system-status', { token: owner.token })).body.agents as any[]).filter(
+        (a) => a.name === first.name,
+      );
+    let second = runConfig(secondConfig);
+    try {
+      const both = await eventually(async () => {
+        const list = await agents();
+        if (list.filter((a) => a.status === 'active').length !== 2)
+          throw new Error(`${JSON.stringify(list)}\nsecond agent:\n${second.output().slice(-2000)}`);
+        return list;
+      }, 30_000);
+      expect(await second.stop()).toBe(0);
+      // The first restarts while the second is away: it must not take the second for its old self.
+      await first.stop();
+      await first.start();
+      await waitAgentActive(owner.token, first.name);
+      expect((await agents()).map((a) => a.id).sort()).toEqual(both.map((a) => a.id).sort());
+      // The second comes back as itself, not as a new agent.
+      second = runConfig(secondConfig);
+      await eventually(async () => {
+        const list = await agents();
+        expect(list.map((a) => [a.id, a.status]).sort()).toEqual(both.map((a) => [a.id, 'active']).sort());
+      }, 30_000);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('keep a status file and an identity each, and `status --config` reads its own', async () => {
     const owner = await newUser('shared-folder');
     const first = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
     const secondConfig = path.join(first.dir, 'second.json');
     const secondName = uniqueName('e2e-second-');
-    const cli = async (args: string[], config: string, stdin = '') => {
-      const r = await agentCli(args, config, stdin);
-      if (r.code !== 0) throw new Error(`coffer-agent ${args.join(' ')}: ${r.code} ${r.stderr}${r.stdout}`);
-      return r.stdout;
-    };
     await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', secondName], secondConfig);
     await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
 

@@ -504,6 +504,8 @@ export interface RegisterAgentRequest {
   version: string;
   /** names only */
   databases: string[];
+  /** hash of the configuration file the agent runs from; empty from agents older than this field */
+  configId: string;
 }
 
 export interface RegisterAgentResponse {
@@ -2972,7 +2974,7 @@ export const BackupStatsInfo: MessageFns<BackupStatsInfo> = {
 };
 
 function createBaseRegisterAgentRequest(): RegisterAgentRequest {
-  return { userId: "", instanceId: "", name: "", hostname: "", platform: "", version: "", databases: [] };
+  return { userId: "", instanceId: "", name: "", hostname: "", platform: "", version: "", databases: [], configId: "" };
 }
 
 export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
@@ -2997,6 +2999,9 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     }
     for (const v of message.databases) {
       writer.uint32(58).string(v!);
+    }
+    if (message.configId !== "") {
+      writer.uint32(66).string(message.configId);
     }
     return writer;
   },
@@ -3070,6 +3075,14 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
             message.databases.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.configId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3101,6 +3114,11 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
       databases: globalThis.Array.isArray(object?.databases)
         ? object.databases.map((e: any) => globalThis.String(e))
         : [],
+      configId: isSet(object.configId)
+        ? globalThis.String(object.configId)
+        : isSet(object.config_id)
+        ? globalThis.String(object.config_id)
+        : "",
     };
   },
 
@@ -3127,6 +3145,9 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     if (message.databases?.length) {
       obj.databases = message.databases;
     }
+    if (message.configId !== "") {
+      obj.configId = message.configId;
+    }
     return obj;
   },
 
@@ -3142,6 +3163,7 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     message.platform = object.platform ?? "";
     message.version = object.version ?? "";
     message.databases = object.databases?.map((e) => e) || [];
+    message.configId = object.configId ?? "";
     return message;
   },
 };

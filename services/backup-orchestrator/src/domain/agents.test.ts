@@ -8,6 +8,7 @@ const reg = (over = {}) => ({
   instanceId: 'inst-1',
   name: 'web-1',
   hostname: 'web-1.internal',
+  configId: '',
   platform: 'linux',
   version: '1.0.0',
   databases: ['shop'],
@@ -204,6 +205,32 @@ describe('agents', () => {
       expect(w.events.of('agent.agent.registered')).toHaveLength(2);
       // The old identity, should a copy of it come back, registers as a new instance.
       await expect(w.connectAgent(['shop'], USER, 'inst-1')).rejects.toMatchObject({ kind: 'CONFLICT' });
+    });
+
+    it('tells two agents of one host apart by their configuration files, when both say which', async () => {
+      const w = testWorld();
+      const { agent: first } = await w.agents.register(
+        reg({ instanceId: 'inst-1', configId: 'a'.repeat(32) }),
+      );
+      await w.agents.disconnected(USER, first.id); // restarting, or away for maintenance
+      // The host's other agent (same default name: the host's) restarts meanwhile: both stay.
+      const { agent: second } = await w.agents.register(
+        reg({ instanceId: 'inst-2', configId: 'b'.repeat(32) }),
+      );
+      expect((await w.agents.list(USER)).map((a) => a.id).sort()).toEqual([first.id, second.id].sort());
+      expect(
+        (await w.agents.register(reg({ instanceId: 'inst-1', configId: 'a'.repeat(32) }))).agent.id,
+      ).toBe(first.id);
+      // Set up again from the same file: that one replaces its old registration.
+      await w.agents.disconnected(USER, first.id);
+      const { agent: again } = await w.agents.register(
+        reg({ instanceId: 'inst-3', configId: 'a'.repeat(32) }),
+      );
+      expect((await w.agents.list(USER)).map((a) => a.id).sort()).toEqual([second.id, again.id].sort());
+      // An agent too old to say which file it runs from is taken for the same installation, as before.
+      await w.agents.disconnected(USER, second.id);
+      const { agent: legacy } = await w.agents.register(reg({ instanceId: 'inst-4' }));
+      expect((await w.agents.list(USER)).map((a) => a.id).sort()).toEqual([again.id, legacy.id].sort());
     });
 
     it("keeps connected ones, other names, other hosts and other users' agents", async () => {

@@ -29,6 +29,19 @@ export interface UpdateReport {
   error?: string;
 }
 
+/**
+ * Whether a registration is the same installation as an older record: same host and name, and
+ * the same configuration file when both say which (older agents do not), so two agents of one
+ * host, each with its own file and the host's name as their default name, are not taken for one.
+ */
+export function sameInstallation(
+  a: Pick<AgentRecord, 'name' | 'hostname' | 'configId'>,
+  b: Pick<AgentRegistration, 'name' | 'hostname' | 'configId'>,
+): boolean {
+  if (a.name !== b.name || a.hostname !== b.hostname) return false;
+  return !a.configId || !b.configId || a.configId === b.configId;
+}
+
 const agentEvent = (a: AgentRecord): AgentEvent => ({
   userId: a.userId,
   agentId: a.id,
@@ -88,7 +101,7 @@ export function agents(deps: {
       if (!existing) {
         const others = (await store.list(reg.userId)).filter(
           // The ones this registration replaces (below) do not count.
-          (a) => a.connected || a.name !== reg.name || a.hostname !== reg.hostname,
+          (a) => a.connected || !sameInstallation(a, reg),
         );
         if (others.length >= LIMITS.agentsPerAccount)
           throw limitReached(
@@ -105,11 +118,10 @@ export function agents(deps: {
       // Databases first: once the agent shows as active, a backup of them must be possible.
       await deps.databaseStore.ensure(reg.userId, fresh, at);
       const { agent, isNew } = await store.register(reg, at, existing);
-      // The same host and name under a new instance id is the agent set up again (`init` again, a
+      // The same installation under a new instance id is the agent set up again (`init` again, a
       // fresh state folder): it replaces its old registrations that are not connected.
       for (const old of await store.list(reg.userId)) {
-        if (old.id === agent.id || old.connected || old.name !== reg.name || old.hostname !== reg.hostname)
-          continue;
+        if (old.id === agent.id || old.connected || !sameInstallation(old, reg)) continue;
         await store.retire(reg.userId, old.id);
         deps.log.info(
           { userId: reg.userId, agentId: old.id, by: agent.id },

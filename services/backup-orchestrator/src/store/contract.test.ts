@@ -44,6 +44,7 @@ const reg = (instanceId = 'i1', userId = USER) => ({
   instanceId,
   name: 'web-1',
   hostname: 'web-1.internal',
+  configId: '',
   platform: 'linux',
   version: '1.0.0',
   databases: ['shop'],

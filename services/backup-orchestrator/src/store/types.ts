@@ -12,6 +12,7 @@ export interface AgentRecord {
   instanceId: string;
   name: string;
   hostname: string;
+  configId: string;
   platform: string;
   version: string;
   databases: string[];
@@ -139,6 +140,7 @@ export interface AgentRegistration {
   instanceId: string;
   name: string;
   hostname: string;
+  configId: string;
   platform: string;
   version: string;
   databases: string[];

@@ -82,6 +82,7 @@ export function startAgentNamespace(deps: {
           instanceId: h.instanceId,
           name: h.name,
           hostname: h.hostname,
+          configId: h.configId,
           platform: h.platform,
           version: h.version,
           databases: h.databases,
