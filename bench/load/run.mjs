@@ -505,7 +505,11 @@ async function failover() {
     let browserReconnectedAt;
     browser.io.on('reconnect', () => (browserReconnectedAt ??= Date.now()));
     let reconnected = 0;
-    for (const s of agents.sockets) s.io.on('reconnect', () => reconnected++);
+    const disconnectReasons = {};
+    for (const s of agents.sockets) {
+      s.io.on('reconnect', () => reconnected++);
+      s.on('disconnect', (why) => (disconnectReasons[why] = (disconnectReasons[why] ?? 0) + 1));
+    }
 
     // The upload goes through the survivor: a cut upload fails its backup by design (agent protocol).
     proxy.pin = 1;
@@ -540,6 +544,8 @@ async function failover() {
       loadSockets: { agents: agents.sockets.length, browsers: browsers.sockets.length },
       connectionsOnKilled: onFirst,
       agentSocketsReconnected: reconnected,
+      agentSocketsConnectedAfter: agents.sockets.filter((s) => s.connected).length,
+      agentDisconnectReasons: disconnectReasons,
       connectionsOnSurvivorAfter: onSurvivor,
       browserReconnectMs: browserReconnectedAt ? browserReconnectedAt - killedAt : undefined,
       progressEventsBeforeKill: progressBefore,
