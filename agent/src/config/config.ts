@@ -134,7 +134,6 @@ export function statusPathFor(configPath: string, config?: Pick<AgentConfig, 'st
   return path.join(stateDirFor(configPath, config), `${configBaseName(configPath)}.status.json`);
 }
 
-/** The file keeping the agent's instance id, in its state folder: `<config name>.instance-id`. */
 /**
  * Which configuration file the agent runs from, as the server knows it (handshake `configId`): a
  * hash of the file's absolute path, so the path itself stays on the host. An agent set up again
@@ -145,6 +144,7 @@ export function configIdFor(configPath: string): string {
   return createHash('sha256').update(path.resolve(configPath)).digest('hex').slice(0, 32);
 }
 
+/** The file keeping the agent's instance id, in its state folder: `<config name>.instance-id`. */
 export function instancePathFor(configPath: string, config?: Pick<AgentConfig, 'stateDir'>): string {
   return path.join(stateDirFor(configPath, config), `${configBaseName(configPath)}.instance-id`);
 }
