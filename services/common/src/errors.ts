@@ -98,11 +98,19 @@ export function fromServiceError(err: ServiceError): AppError {
       // fall through to the status-code mapping
     }
   }
+  // What the call failed with stays on the error as its cause, for the log (never for the answer).
+  const cause = { grpcCode: GrpcStatus[err.code] ?? err.code, grpcDetails: err.details };
   if (err.code === GrpcStatus.DEADLINE_EXCEEDED || err.code === GrpcStatus.UNAVAILABLE) {
-    return unavailable('A Coffer service is not answering right now. Please try again shortly.');
+    return Object.assign(
+      unavailable('A Coffer service is not answering right now. Please try again shortly.'),
+      {
+        cause,
+      },
+    );
   }
   const kind = FROM_GRPC[err.code as GrpcStatus] ?? 'INTERNAL';
-  return new AppError(kind, kind === 'INTERNAL' ? 'Internal error' : err.details);
+  if (kind !== 'INTERNAL') return new AppError(kind, err.details);
+  return Object.assign(new AppError(kind, 'Internal error'), { cause });
 }
 
 /** HTTP status of an error kind (gateway's error middleware). */

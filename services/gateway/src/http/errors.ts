@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '@coffer/contracts';
 import { AppError, type Logger } from '@coffer/common';
+import { routeLabel } from './access-log.js';
 
 const errorCode = z
   .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
@@ -55,6 +56,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof AppError) {
+      // A service that failed or did not answer: the answer says little, the log says what happened.
+      if (err.httpStatus >= 500 && err.cause)
+        log[err.httpStatus === 503 ? 'warn' : 'error'](
+          { cause: err.cause, method: req.method, route: routeLabel(req, err.httpStatus) },
+          'service call failed',
+        );
       res.status(err.httpStatus).json({ message: err.message, code: err.code, ...err.details });
       return;
     }
@@ -71,7 +78,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(e.status).json({ message: 'Bad request', code: 'BAD_INPUT' });
       return;
     }
-    log.error({ err, method: req.method, path: req.path }, 'request failed');
+    // The route's template, not the path: a path can hold a secret (a reset link's token).
+    log.error({ err, method: req.method, route: routeLabel(req, 500) }, 'request failed');
     res.status(500).json({ message: 'Internal error', code: 'INTERNAL' });
   };
 }
