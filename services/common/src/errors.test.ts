@@ -12,10 +12,19 @@ describe('errors across a gRPC call', () => {
     expect(back.cause).toBeUndefined();
   });
 
-  it('answers a failed call with a bare message and keeps what happened as the cause, for the log', () => {
-    const internal = fromServiceError(serviceError(GrpcStatus.INTERNAL, 'Received RST_STREAM with code 2'));
-    expect(internal).toMatchObject({ kind: 'INTERNAL', message: 'Internal error', httpStatus: 500 });
-    expect(internal.cause).toEqual({ grpcCode: 'INTERNAL', grpcDetails: 'Received RST_STREAM with code 2' });
+  it('keeps a service’s unexpected error a 500 with nothing of it in the answer', () => {
+    const sent = toServiceError(new Error('E11000 duplicate key: mongodb://user:secret@db/x'));
+    expect(sent).toMatchObject({ code: GrpcStatus.INTERNAL, details: 'Internal error' });
+    const back = fromServiceError(serviceError(sent.code!, sent.details!, sent.metadata));
+    expect(back).toMatchObject({ kind: 'INTERNAL', message: 'Internal error', httpStatus: 500 });
+  });
+
+  it('answers a failure of the call itself with 503 and keeps what happened as the cause, for the log', () => {
+    // What grpc-js reports when the connection drops under a call (its keepalive went unanswered).
+    const dropped = 'Received RST_STREAM with code 2 triggered by internal client error: Session closed';
+    const cut = fromServiceError(serviceError(GrpcStatus.INTERNAL, dropped));
+    expect(cut).toMatchObject({ kind: 'UNAVAILABLE', httpStatus: 503 });
+    expect(cut.cause).toEqual({ grpcCode: 'INTERNAL', grpcDetails: dropped });
     const late = fromServiceError(serviceError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
     expect(late).toMatchObject({ kind: 'UNAVAILABLE', httpStatus: 503 });
     expect(late.message).toBe('A Coffer service is not answering right now. Please try again shortly.');

@@ -66,18 +66,28 @@ export const unavailable = (message: string) => new AppError('UNAVAILABLE', mess
 
 const DETAILS_KEY = 'coffer-error-bin';
 
-/** Turns any error into a gRPC ServiceError; unknown errors become a bare INTERNAL. */
+/**
+ * Turns any error into a gRPC ServiceError; unknown errors become INTERNAL "Internal error". Every
+ * error a Coffer service answers carries its kind in the metadata, so the caller can tell it from
+ * a failure of the call itself (a dropped connection), which has none.
+ */
 export function toServiceError(err: unknown): Partial<ServiceError> {
-  if (err instanceof AppError) {
-    const metadata = new Metadata();
-    metadata.set(
-      DETAILS_KEY,
-      Buffer.from(JSON.stringify({ kind: err.kind, code: err.code, details: err.details })),
-    );
-    return { code: err.grpcStatus, details: err.message, metadata };
-  }
-  return { code: GrpcStatus.INTERNAL, details: 'Internal error' };
+  const appError = err instanceof AppError ? err : new AppError('INTERNAL', 'Internal error');
+  const metadata = new Metadata();
+  metadata.set(
+    DETAILS_KEY,
+    Buffer.from(JSON.stringify({ kind: appError.kind, code: appError.code, details: appError.details })),
+  );
+  return { code: appError.grpcStatus, details: appError.message, metadata };
 }
+
+/** Failures of the call itself, not answers of a service: a service was slow, down or cut off. */
+const PASSING: readonly GrpcStatus[] = [
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.UNAVAILABLE,
+  // grpc-js's own: the connection dropped under the call (e.g. its keepalive went unanswered).
+  GrpcStatus.INTERNAL,
+];
 
 const FROM_GRPC: Partial<Record<GrpcStatus, ErrorKind>> = Object.fromEntries(
   Object.entries(GRPC).map(([kind, grpc]) => [grpc, kind as ErrorKind]),
@@ -100,7 +110,7 @@ export function fromServiceError(err: ServiceError): AppError {
   }
   // What the call failed with stays on the error as its cause, for the log (never for the answer).
   const cause = { grpcCode: GrpcStatus[err.code] ?? err.code, grpcDetails: err.details };
-  if (err.code === GrpcStatus.DEADLINE_EXCEEDED || err.code === GrpcStatus.UNAVAILABLE) {
+  if (PASSING.includes(err.code)) {
     return Object.assign(
       unavailable('A Coffer service is not answering right now. Please try again shortly.'),
       {
