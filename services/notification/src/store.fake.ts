@@ -44,11 +44,26 @@ export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox>
     async release(eventId, error, now) {
       patch(eventId, { lockedUntil: now, lastError: error });
     },
-    async forgetUser(userId) {
+    async forgetUser(userId, now = new Date()) {
+      const id = `account-deleted:${userId}`;
+      if (!records.has(id))
+        records.set(id, {
+          eventId: id,
+          userId,
+          kind: 'account-deleted',
+          to: FORGOTTEN,
+          status: 'failed',
+          lockedUntil: now,
+          attempts: 1,
+          createdAt: now,
+        });
       for (const [k, r] of records) {
         if (r.userId !== userId) continue;
         records.set(k, { ...r, to: FORGOTTEN, status: r.status === 'sending' ? 'failed' : r.status });
       }
+    },
+    async forgotten(userId) {
+      return records.has(`account-deleted:${userId}`);
     },
     async prune(before) {
       let n = 0;

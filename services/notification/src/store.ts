@@ -3,6 +3,8 @@ import type { NotificationModels } from './model.js';
 const DUPLICATE_KEY = 11000;
 /** Stands in for the address of a deleted account in its outbox records. */
 export const FORGOTTEN = '(deleted account)';
+/** The outbox record that says an account was deleted (kept, then pruned, like the others). */
+const forgottenId = (userId: string) => `account-deleted:${userId}`;
 const isDuplicate = (err: unknown) => (err as { code?: number })?.code === DUPLICATE_KEY;
 
 export interface PreferencesRecord {
@@ -266,14 +268,34 @@ export function outboxStore({ Outbox }: Pick<NotificationModels, 'Outbox'>) {
 
     /**
      * Drops a deleted account's addresses but keeps the records: they still stop a replayed event
-     * from mailing again. Mails not yet sent never will be.
+     * from mailing again. Mails not yet sent never will be. A record saying so comes first, so that
+     * a mail on its way meanwhile finds it (`forgotten`) and drops its address too.
      */
-    async forgetUser(userId: string): Promise<void> {
+    async forgetUser(userId: string, now = new Date()): Promise<void> {
+      try {
+        await Outbox.create({
+          eventId: forgottenId(userId),
+          userId,
+          kind: 'account-deleted',
+          to: FORGOTTEN,
+          status: 'failed',
+          lockedUntil: now,
+          lastError: 'account deleted',
+          createdAt: now,
+        });
+      } catch (err) {
+        if (!isDuplicate(err)) throw err;
+      }
       await Outbox.updateMany(
         { userId, status: 'sending' },
         { $set: { status: 'failed', lastError: 'account deleted' } },
       );
       await Outbox.updateMany({ userId }, { $set: { to: FORGOTTEN } });
+    },
+
+    /** Whether the account was deleted (forgetUser ran for it). */
+    async forgotten(userId: string): Promise<boolean> {
+      return (await Outbox.exists({ eventId: forgottenId(userId) })) !== null;
     },
 
     /** Deletes records older than `before` (long after JetStream could redeliver their event). */

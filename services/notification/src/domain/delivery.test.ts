@@ -30,6 +30,27 @@ describe('exactly-once delivery', () => {
     expect(outbox.records.get('evt-1')).toMatchObject({ status: 'sent', messageId: '<1@test>' });
   });
 
+  it('keeps no address of an account deleted while its mail was on the way', async () => {
+    // Deleted before the mail's record was written: the mail is not sent at all.
+    const early = setup();
+    await early.outbox.forgetUser(USER);
+    await expect(early.d.sendOnce(early.input)).resolves.toBe('refused');
+    expect(early.mailer.sent).toEqual([]);
+    expect(early.outbox.records.get('evt-1')).toMatchObject({ to: '(deleted account)', status: 'failed' });
+
+    // Deleted while the SMTP server took it: the record written as 'sent' afterwards loses the address.
+    const late = setup();
+    const send = late.mailer.send;
+    late.mailer.send = async (to, mail) => {
+      await late.outbox.forgetUser(USER);
+      return send(to, mail);
+    };
+    await expect(late.d.sendOnce(late.input)).resolves.toBe('sent');
+    const record = late.outbox.records.get('evt-1')!;
+    expect(record.to).toBe('(deleted account)');
+    expect(JSON.stringify([...late.outbox.records.values()])).not.toContain('ada@example.com');
+  });
+
   it('does not send again when the event is delivered a second time', async () => {
     const { d, input, mailer } = setup();
     await d.sendOnce(input);

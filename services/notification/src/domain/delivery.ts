@@ -15,7 +15,10 @@ export type DeliveryResult = 'sent' | 'already-handled' | 'refused' | 'expired';
  * mail (there is no transaction spanning SMTP and the database).
  */
 export function delivery(deps: {
-  outbox: Pick<OutboxStore, 'insert' | 'find' | 'claim' | 'markSent' | 'markFailed' | 'release'>;
+  outbox: Pick<
+    OutboxStore,
+    'insert' | 'find' | 'claim' | 'markSent' | 'markFailed' | 'release' | 'forgotten' | 'forgetUser'
+  >;
   mailer: Pick<Mailer, 'send'>;
   log: Pick<Logger, 'info' | 'warn' | 'debug'>;
   now?: () => Date;
@@ -65,9 +68,18 @@ export function delivery(deps: {
         }
       }
 
+      // The account may be deleted while its mail is on the way. Checked after this mail's record
+      // was written: a deletion either finds the record (and drops its address) or is found here.
+      if (await outbox.forgotten(input.userId)) {
+        await outbox.forgetUser(input.userId);
+        log.info(ctx, 'mail not sent: the account was deleted');
+        return 'refused';
+      }
       try {
         const { messageId } = await mailer.send(input.to, input.build());
         await outbox.markSent(input.eventId, messageId, now());
+        // Deleted during the sending: 'sent' may have rewritten the record with its address.
+        if (await outbox.forgotten(input.userId)) await outbox.forgetUser(input.userId);
         log.info(ctx, 'mail sent');
         return 'sent';
       } catch (err) {
