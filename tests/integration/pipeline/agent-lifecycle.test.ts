@@ -163,7 +163,7 @@ describe('two agents whose configs share a folder', () => {
     return r.stdout;
   };
 
-  /** `coffer-agent run` of another config, with its output kept; `stop` ends it with SIGTERM. */
+  /** `coffer-agent run` of another config, with its output kept; `stop` ends it (SIGTERM unless said). */
   function runConfig(config: string) {
     let output = '';
     const child = spawn(process.execPath, [AGENT_BIN, 'run', '--config', config], {
@@ -174,9 +174,10 @@ describe('two agents whose configs share a folder', () => {
     child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     return {
+      pid: child.pid,
       output: () => output,
-      async stop() {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      async stop(signal: NodeJS.Signals = 'SIGTERM') {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
         return exited;
       },
     };
@@ -225,20 +226,13 @@ describe('two agents whose configs share a folder', () => {
     await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', secondName], secondConfig);
     await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
 
-    let output = '';
-    const second = spawn(process.execPath, [AGENT_BIN, 'run', '--config', secondConfig], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HEARTBEAT_INTERVAL_MS: '1000' },
-    });
-    second.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
-    second.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
-    const exited = new Promise<number | null>((r) => second.once('exit', (code) => r(code)));
+    const second = runConfig(secondConfig);
     try {
       const secondAgent = await eventually(async () => {
         try {
           return await waitAgentActive(owner.token, secondName, 1000);
         } catch (err) {
-          throw new Error(`${(err as Error).message}\nsecond agent:\n${output.slice(-2000)}`);
+          throw new Error(`${(err as Error).message}\nsecond agent:\n${second.output().slice(-2000)}`);
         }
       }, 30_000);
       const firstAgent = await waitAgentActive(owner.token, first.name);
@@ -262,15 +256,13 @@ describe('two agents whose configs share a folder', () => {
       expect(await cli(['status'], first.config)).toContain(`running (pid ${first.child!.pid},`);
 
       // The second stops; the first is still running and still says so.
-      second.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await second.stop()).toBe(0);
       expect(await cli(['status'], secondConfig)).toMatch(/^not running/);
       expect(await cli(['status'], first.config)).toContain(`running (pid ${first.child!.pid},`);
       expect((await listed(owner.token, secondName)).status).toBe('offline');
       expect((await listed(owner.token, first.name)).status).toBe('active');
     } finally {
-      if (second.exitCode === null && second.signalCode === null) second.kill('SIGKILL');
-      await exited;
+      await second.stop('SIGKILL');
     }
   });
 });
