@@ -132,19 +132,31 @@ const MAX_SOCKET_PATH = 100;
 
 /**
  * A folder for a server's Unix socket, mode 0700 and owned by this OS user: `<dataDir>/<name>-socket`
- * when a socket path in it fits sun_path, else a fresh short one under the temporary folder (or
- * /tmp), which `remove` deletes.
+ * when a socket path in it fits sun_path and has no capital letter (the Go driver of mongodump and
+ * mongorestore lower-cases the host, socket paths included), else a fresh short one under the
+ * temporary folder (or /tmp), which `remove` deletes.
  */
 export function privateSocketFolder(dataDir: string, name: string): { path: string; remove: () => void } {
+  const usable = (folder: string) => {
+    const socket = path.join(folder, `${name}.sock`);
+    return socket.length <= MAX_SOCKET_PATH && socket === socket.toLowerCase();
+  };
   const inData = path.join(dataDir, `${name}-socket`);
-  const fits = (folder: string) => path.join(folder, `${name}.sock`).length <= MAX_SOCKET_PATH;
-  let folder: string;
-  if (fits(inData)) {
+  let folder = inData;
+  if (usable(inData)) {
     fs.mkdirSync(inData, { recursive: true, mode: 0o700 });
-    folder = inData;
   } else {
-    const parent = fits(path.join(os.tmpdir(), 'coffer-XXXXXX')) ? os.tmpdir() : '/tmp';
-    folder = fs.mkdtempSync(path.join(parent, 'coffer-'));
+    const parent = usable(path.join(os.tmpdir(), 'coffer-0123456789ab')) ? os.tmpdir() : '/tmp';
+    // mkdtemp's names have capitals: a lower-case one, made exclusively (mkdir fails if it exists).
+    for (;;) {
+      folder = path.join(parent, `coffer-${crypto.randomBytes(6).toString('hex')}`);
+      try {
+        fs.mkdirSync(folder, { mode: 0o700 });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
   }
   // mkdir keeps an existing folder's mode and owner: both are checked, not assumed.
   fs.chmodSync(folder, 0o700);
