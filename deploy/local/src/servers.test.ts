@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { serverUsers, startFerretDb, startRedis, urlWithUser, type RunningServer } from './servers';
+import {
+  REDIS_RULES,
+  serverUsers,
+  startFerretDb,
+  startRedis,
+  urlWithUser,
+  type RunningServer,
+} from './servers';
 
 jest.setTimeout(60_000);
 
@@ -91,6 +98,28 @@ describe('Redis with ACL users', () => {
     );
     for (const u of users) expect(acl).not.toContain(u.password);
   });
+});
+
+it("gives the gateway the same Redis rules in k8s's ACL file example as here", () => {
+  const acl = fs.readFileSync(
+    path.resolve(__dirname, '../../../k8s/secrets/redis-users.acl.example'),
+    'utf8',
+  );
+  expect(acl).toContain(`\nuser gateway on #SHA256_OF_PASSWORD ${REDIS_RULES.gateway}\n`);
+  expect(acl).toContain('\nuser default off ');
+});
+
+it('gives the gateway the same Redis rules in docker-compose.yml as here', () => {
+  const compose = fs.readFileSync(path.resolve(__dirname, '../../../docker-compose.yml'), 'utf8');
+  // The redis service's command list, one item a line; the gateway's rules follow `gateway on >…`.
+  const command = /\n {2}redis:\n[\s\S]*?\n {4}command:\n((?: {6}- .*\n)+)/.exec(compose)?.[1] ?? '';
+  const items = command
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.replace(/^\s*- /, '').replace(/^'(.*)'$/, '$1'));
+  const at = items.indexOf('gateway');
+  expect(items.slice(at, at + 2)).toEqual(['gateway', 'on']);
+  expect(items.slice(at + 3).join(' ')).toBe(REDIS_RULES.gateway);
 });
 
 describe('FerretDB on a private Unix socket', () => {
