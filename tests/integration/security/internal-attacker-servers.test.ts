@@ -127,6 +127,20 @@ describeAsRoot('an unprivileged local user, without credentials', () => {
     });
   });
 
+  describe("the stack's logs", () => {
+    it('carry no connection string with a password in it', () => {
+      const logDir = process.env.COFFER_LOG_DIR!;
+      const logs = fs.readdirSync(logDir).filter((f) => f.endsWith('.log'));
+      expect(logs).toEqual(expect.arrayContaining(['gateway-1.log', 'redis.log', 'ferretdb.log']));
+      // scheme://user:password@ (a scrubbed one reads scheme://***@).
+      const withPassword = /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@/i;
+      const leaks = logs.filter((f) => withPassword.test(fs.readFileSync(path.join(logDir, f), 'utf8')));
+      expect(leaks).toEqual([]);
+      // The tools' own URL is such a string: the pattern finds it.
+      expect(withPassword.test(process.env.COFFER_REDIS_URL!)).toBe(true);
+    });
+  });
+
   describe('MinIO', () => {
     let stack: Stack | undefined;
     let dataDir: string | undefined;
@@ -183,6 +197,13 @@ describeAsRoot('an unprivileged local user, without credentials', () => {
         client.destroy();
       }
     };
+
+    it("keeps its keys out of the stack's logs", () => {
+      const logDir = stack?.logDir ?? process.env.COFFER_LOG_DIR!;
+      for (const f of fs.readdirSync(logDir)) {
+        expect(fs.readFileSync(path.join(logDir, f), 'utf8')).not.toContain(s3.secretAccessKey);
+      }
+    });
 
     it("runs with credentials of this installation's own, which the storage service has", async () => {
       expect(s3.accessKeyId).not.toMatch(/^(minioadmin|coffer-local)$/);
