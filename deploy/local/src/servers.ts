@@ -136,10 +136,10 @@ const MAX_SOCKET_PATH = 100;
  * mongorestore lower-cases the host, socket paths included), else a fresh short one under the
  * temporary folder (or /tmp), which `remove` deletes.
  */
-export function privateSocketFolder(dataDir: string, name: string): { path: string; remove: () => void } {
+function privateSocketFolder(dataDir: string, name: string): { path: string; remove: () => void } {
   const usable = (folder: string) => {
     const socket = path.join(folder, `${name}.sock`);
-    return socket.length <= MAX_SOCKET_PATH && socket === socket.toLowerCase();
+    return Buffer.byteLength(socket) <= MAX_SOCKET_PATH && socket === socket.toLowerCase();
   };
   const inData = path.join(dataDir, `${name}-socket`);
   let folder = inData;
