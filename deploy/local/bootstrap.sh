@@ -28,6 +28,10 @@ done
 apt_needed=()
 command -v redis-server >/dev/null || apt_needed+=(redis-server)
 command -v protoc >/dev/null || apt_needed+=(protobuf-compiler)
+# The internal-attacker tests try the servers as `nobody` with these (nothing under /root runs for it).
+command -v curl >/dev/null || apt_needed+=(curl)
+command -v ss >/dev/null || apt_needed+=(iproute2)
+[ -x /usr/bin/python3 ] || apt_needed+=(python3)
 # The agent downloads: zstd compresses them; the arm64 strip makes that binary a sixth smaller.
 command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)

@@ -55,8 +55,10 @@ export default async function globalSetup(): Promise<void> {
     COFFER_DATA_DIR: dataDir,
     COFFER_DOWNLOADS_DIR: downloads,
     COFFER_STORAGE_BACKEND: stack.urls.s3 ? 's3' : 'fs',
-    // Where the S3 backend's objects are (MinIO, MINIO_LOCAL_CREDENTIALS), for tests that look.
+    // Where the S3 backend's objects are (MinIO, with the credentials the stack made), for tests that look.
     COFFER_S3_URL: stack.urls.s3 ?? '',
+    COFFER_S3_ACCESS_KEY_ID: stack.env.S3_ACCESS_KEY_ID ?? '',
+    COFFER_S3_SECRET_ACCESS_KEY: stack.env.S3_SECRET_ACCESS_KEY ?? '',
     COFFER_LOG_DIR: stack.logDir,
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,

@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
-import { MINIO_LOCAL_CREDENTIALS } from '@coffer/local-stack';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectOptions } from '@coffer/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
@@ -111,8 +110,8 @@ async function storedOf(u: TestUser): Promise<string[]> {
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: {
-      accessKeyId: MINIO_LOCAL_CREDENTIALS.accessKey,
-      secretAccessKey: MINIO_LOCAL_CREDENTIALS.secretKey,
+      accessKeyId: process.env.COFFER_S3_ACCESS_KEY_ID!,
+      secretAccessKey: process.env.COFFER_S3_SECRET_ACCESS_KEY!,
     },
   });
   try {

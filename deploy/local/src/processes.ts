@@ -89,9 +89,12 @@ function canBind(port: number): Promise<boolean> {
 }
 
 /** True when something already listens on the port. */
-export function portInUse(port: number): Promise<boolean> {
+export const portInUse = (port: number) => accepts({ port, host: '127.0.0.1' });
+
+/** True when a connection to the TCP port or the Unix socket path is accepted. */
+function accepts(where: net.NetConnectOpts): Promise<boolean> {
   return new Promise((resolve) => {
-    const sock = net.connect(port, '127.0.0.1');
+    const sock = net.connect(where);
     sock.once('connect', () => {
       sock.destroy();
       resolve(true);
@@ -102,6 +105,9 @@ export function portInUse(port: number): Promise<boolean> {
 
 /** A readiness check: something accepts TCP connections on the port. */
 export const listening = (port: number) => () => portInUse(port);
+
+/** A readiness check: something accepts connections on the Unix socket. */
+export const listeningOn = (socketPath: string) => () => accepts({ path: socketPath });
 
 /** A readiness check: the URL answers without a server error. */
 export function httpOk(url: string): () => Promise<boolean> {
@@ -147,11 +153,20 @@ export function startProcess(
   name: string,
   cmd: string,
   args: string[],
-  opts: { logDir: string; env?: NodeJS.ProcessEnv; cwd?: string },
+  opts: {
+    logDir: string;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /** Runs before every start, restarts included (removes what a crash left behind). */
+    beforeStart?: () => void;
+    /** Runs after stop() (not after the stop inside restart()). */
+    afterStop?: () => void;
+  },
 ): Proc {
   fs.mkdirSync(opts.logDir, { recursive: true });
   const logFile = path.join(opts.logDir, `${name}.log`);
   const spawnChild = () => {
+    opts.beforeStart?.();
     const out = fs.openSync(logFile, 'a');
     const child = spawn(cmd, args, {
       cwd: opts.cwd,
@@ -167,21 +182,25 @@ export function startProcess(
   const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
   const exited = (child: ChildProcess) =>
     gone(child) ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  const terminate = () =>
+    new Promise<void>((resolve) => {
+      const child = proc.child;
+      if (gone(child)) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
   const proc: Proc = {
     name,
     logFile,
     child: spawnChild(),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const child = proc.child;
-        if (gone(child)) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    async stop() {
+      await terminate();
+      opts.afterStop?.();
+    },
     async kill(signal = 'SIGKILL') {
       const child = proc.child;
       const done = exited(child);
@@ -189,7 +208,7 @@ export function startProcess(
       await done;
     },
     async restart(timeoutMs = 60_000) {
-      if (!gone(proc.child)) await proc.stop();
+      if (!gone(proc.child)) await terminate();
       proc.child = spawnChild();
       if (proc.ready) await waitFor(`${name} (restarted)`, proc.ready, timeoutMs, proc);
     },

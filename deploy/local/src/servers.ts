@@ -2,7 +2,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, httpOk, listening, startProcess, waitFor, which, type Proc } from './processes.js';
+import {
+  freePort,
+  httpOk,
+  listening,
+  listeningOn,
+  startProcess,
+  waitFor,
+  which,
+  type Proc,
+} from './processes.js';
 
 // The real servers Coffer needs (architecture §6), each a local process: the local run and the
 // integration tests start them all through startServers; service and agent tests start the few
@@ -33,12 +42,16 @@ export interface ServerOptions {
 async function launch(
   name: string,
   opts: ServerOptions,
-  spec: (ctx: { port: number; dir: (sub: string) => string }) => {
+  spec: (ctx: { port: number; dataDir: string; dir: (sub: string) => string }) => {
     cmd: string;
     args: string[];
     env?: NodeJS.ProcessEnv;
     url: string;
     ready: () => Promise<boolean>;
+    /** Before every start, restarts included. */
+    beforeStart?: () => void;
+    /** After the server stopped for good. */
+    afterStop?: () => void;
   },
 ): Promise<RunningServer> {
   const scratch = opts.dataDir === undefined;
@@ -49,16 +62,19 @@ async function launch(
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
-  const s = spec({ port, dir });
+  const s = spec({ port, dataDir, dir });
   const proc = startProcess(name, s.cmd, s.args, {
     logDir: opts.logDir ?? path.join(dataDir, 'logs'),
     env: s.env,
+    beforeStart: s.beforeStart,
+    // The stack stops its servers through their processes: clean-up belongs to the process' stop.
+    afterStop: () => {
+      s.afterStop?.();
+      if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   });
   proc.ready = s.ready;
-  const stop = async () => {
-    await proc.stop();
-    if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const stop = () => proc.stop();
   try {
     await waitFor(name, s.ready, opts.timeoutMs ?? 60_000, proc);
   } catch (err) {
@@ -68,22 +84,86 @@ async function launch(
   return { name, port, url: s.url, proc, stop };
 }
 
-/** FerretDB on SQLite: the MongoDB Coffer's services (and the customer databases in tests) use. */
-export function startFerretDb(opts: ServerOptions = {}): Promise<RunningServer> {
-  return launch('ferretdb', opts, ({ port, dir }) => ({
-    cmd: which('ferretdb'),
-    args: [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir('ferretdb')}/`,
-      `--state-dir=${dir('ferretdb-state')}`,
-      '--telemetry=disable',
-      '--log-level=warn',
-      '--debug-addr=-',
-      `--listen-addr=127.0.0.1:${port}`,
-    ],
-    url: `mongodb://127.0.0.1:${port}`,
-    ready: listening(port),
-  }));
+/**
+ * FerretDB on SQLite. That backend knows no users, so Coffer's own FerretDB (`unixSocket`)
+ * listens on no port at all, only on a Unix socket in a folder that only this OS user may enter:
+ * another local user's connect fails with EACCES. Without `unixSocket` it listens on a loopback
+ * port: the customers' MongoDB in agent and pipeline tests, and the services' store tests.
+ */
+export function startFerretDb(opts: ServerOptions & { unixSocket?: boolean } = {}): Promise<RunningServer> {
+  return launch('ferretdb', opts, ({ port, dataDir, dir }) => {
+    const common = {
+      cmd: which('ferretdb'),
+      args: [
+        '--handler=sqlite',
+        `--sqlite-url=file:${dir('ferretdb')}/`,
+        `--state-dir=${dir('ferretdb-state')}`,
+        '--telemetry=disable',
+        '--log-level=warn',
+        '--debug-addr=-',
+      ],
+    };
+    if (!opts.unixSocket) {
+      return {
+        ...common,
+        args: [...common.args, `--listen-addr=127.0.0.1:${port}`],
+        url: `mongodb://127.0.0.1:${port}`,
+        ready: listening(port),
+      };
+    }
+    const folder = privateSocketFolder(dataDir, 'ferretdb');
+    const socket = path.join(folder.path, 'ferretdb.sock');
+    return {
+      ...common,
+      // An empty TCP address turns the TCP listener off.
+      args: [...common.args, '--listen-addr=', `--listen-unix=${socket}`],
+      // The drivers (and mongodump) take a socket path, URL-encoded, as the host.
+      url: `mongodb://${encodeURIComponent(socket)}`,
+      ready: listeningOn(socket),
+      // A killed FerretDB leaves its socket file, and Go's listener does not bind over one.
+      beforeStart: () => fs.rmSync(socket, { force: true }),
+      afterStop: folder.remove,
+    };
+  });
+}
+
+/** The longest socket path that fits sockaddr_un's sun_path (108 bytes with its NUL) everywhere. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * A folder for a server's Unix socket, mode 0700 and owned by this OS user: `<dataDir>/<name>-socket`
+ * when a socket path in it fits sun_path and has no capital letter (the Go driver of mongodump and
+ * mongorestore lower-cases the host, socket paths included), else a fresh short one under the
+ * temporary folder (or /tmp), which `remove` deletes.
+ */
+function privateSocketFolder(dataDir: string, name: string): { path: string; remove: () => void } {
+  const usable = (folder: string) => {
+    const socket = path.join(folder, `${name}.sock`);
+    return Buffer.byteLength(socket) <= MAX_SOCKET_PATH && socket === socket.toLowerCase();
+  };
+  const inData = path.join(dataDir, `${name}-socket`);
+  let folder = inData;
+  if (usable(inData)) {
+    fs.mkdirSync(inData, { recursive: true, mode: 0o700 });
+  } else {
+    const parent = usable(path.join(os.tmpdir(), 'coffer-0123456789ab')) ? os.tmpdir() : '/tmp';
+    // mkdtemp's names have capitals: a lower-case one, made exclusively (mkdir fails if it exists).
+    for (;;) {
+      folder = path.join(parent, `coffer-${crypto.randomBytes(6).toString('hex')}`);
+      try {
+        fs.mkdirSync(folder, { mode: 0o700 });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+  }
+  // mkdir keeps an existing folder's mode and owner: both are checked, not assumed.
+  fs.chmodSync(folder, 0o700);
+  const owner = fs.statSync(folder).uid;
+  if (typeof process.getuid === 'function' && owner !== process.getuid())
+    throw new Error(`${folder} belongs to another user (uid ${owner}); remove it and start again`);
+  return { path: folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
 /** NATS with JetStream (file storage under the data folder). */
@@ -100,15 +180,17 @@ export function startNats(opts: ServerOptions & { users?: NatsUser[] } = {}): Pr
   });
 }
 
-/** A NATS user: one per service, plus one for tools and tests. */
-export interface NatsUser {
+/** A user of a server (NATS, Redis): one per service, plus `client` for tools and tests. */
+export interface ServerUser {
   user: string;
   password: string;
 }
+export type NatsUser = ServerUser;
 
-/** One random password per name, for a stack's NATS users. */
-export const natsUsers = (names: readonly string[]): NatsUser[] =>
+/** One random password per name, for a stack's server users. */
+export const serverUsers = (names: readonly string[]): ServerUser[] =>
   names.map((user) => ({ user, password: crypto.randomBytes(18).toString('base64url') }));
+export const natsUsers = serverUsers;
 
 /** nats-server's `authorization` block for these users (JSON strings are valid in its config). */
 export const natsAuthorization = (users: NatsUser[]) =>
@@ -116,28 +198,77 @@ export const natsAuthorization = (users: NatsUser[]) =>
     .map((u) => `    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`)
     .join('\n')}\n  ]\n}\n`;
 
-/** `nats://user:password@host:port`: the form the kit's clients accept (natsConnectOptions). */
-export const natsUrlFor = (url: string, u: NatsUser) =>
+/** `scheme://user:password@host:port`: the form the kit's NATS and Redis clients accept. */
+export const urlWithUser = (url: string, u: ServerUser) =>
   url.replace('://', `://${encodeURIComponent(u.user)}:${encodeURIComponent(u.password)}@`);
+export const natsUrlFor = urlWithUser;
 
-export function startRedis(opts: ServerOptions = {}): Promise<RunningServer> {
-  return launch('redis', opts, ({ port, dir }) => ({
-    cmd: which('redis-server'),
-    args: [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir('redis'),
-      '--save',
-      '60 1',
-      '--appendonly',
-      'no',
-    ],
-    url: `redis://127.0.0.1:${port}`,
-    ready: listening(port),
-  }));
+/**
+ * What each Redis user may do. The gateway: its rate-limit counters and locks (keys under
+ * `coffer:`) and the Socket.IO Redis adapter's channels (`socket.io#<namespace>#...` for room
+ * broadcasts, which it subscribes to by pattern, and its request/response channels); nothing
+ * else, so it can neither read other keys nor reconfigure the server. `client` (tools and
+ * tests): everything.
+ */
+export const REDIS_RULES: Record<string, string> = {
+  gateway: [
+    'resetkeys ~coffer:*',
+    // Patterns are matched literally on PSUBSCRIBE: one per Socket.IO namespace of the gateway.
+    'resetchannels &socket.io#/#* &socket.io#/agents#* &socket.io-request#* &socket.io-response#*',
+    '-@all +@connection -@admin -@dangerous',
+    '+multi +exec +discard +get +incr +expire +del +set',
+    '+publish +subscribe +unsubscribe +psubscribe +punsubscribe +pubsub|numsub',
+  ].join(' '),
+  client: '~* &* +@all',
+};
+
+/**
+ * Redis's ACL file: `default` (every connection before AUTH) off, each user with its password's
+ * SHA-256 (the file holds no password) and its rules from REDIS_RULES.
+ */
+export function redisAcl(users: ServerUser[]): string {
+  const lines = users.map((u) => {
+    const rules = REDIS_RULES[u.user];
+    if (!rules) throw new Error(`no Redis rules for user ${u.user}`);
+    const hash = crypto.createHash('sha256').update(u.password).digest('hex');
+    return `user ${u.user} on #${hash} ${rules}`;
+  });
+  return ['user default off resetkeys resetchannels -@all', ...lines, ''].join('\n');
+}
+
+/**
+ * Redis, which takes only the given users (a `client` user when none are given). `url` carries
+ * the `client` user's credentials when there is one.
+ */
+export async function startRedis(
+  opts: ServerOptions & { users?: ServerUser[] } = {},
+): Promise<RunningServer> {
+  const users = opts.users ?? serverUsers(['client']);
+  const server = await launch('redis', opts, ({ port, dir }) => {
+    const aclFile = path.join(dir('redis-conf'), 'users.acl');
+    fs.writeFileSync(aclFile, redisAcl(users), { mode: 0o600 });
+    return {
+      cmd: which('redis-server'),
+      args: [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir('redis'),
+        '--save',
+        '60 1',
+        '--appendonly',
+        'no',
+        '--aclfile',
+        aclFile,
+      ],
+      url: `redis://127.0.0.1:${port}`,
+      ready: listening(port),
+    };
+  });
+  const client = users.find((u) => u.user === 'client');
+  return client ? { ...server, url: urlWithUser(server.url, client) } : server;
 }
 
 /**
@@ -177,17 +308,17 @@ export async function startMailDev(
   return { ...server, smtpPort: server.port };
 }
 
-/** The local run's MinIO credentials; tests may pass their own. */
-export const MINIO_LOCAL_CREDENTIALS = { accessKey: 'coffer-local', secretKey: 'coffer-local-secret' };
-
-/** MinIO: a real S3 API for the storage service's S3 backend. */
+/** MinIO: a real S3 API for the storage service's S3 backend; root credentials made here unless given. */
 export async function startMinio(
   opts: ServerOptions & {
     consolePort?: number;
     credentials?: { accessKey: string; secretKey: string };
   } = {},
 ): Promise<RunningServer & { accessKey: string; secretKey: string }> {
-  const { accessKey, secretKey } = opts.credentials ?? MINIO_LOCAL_CREDENTIALS;
+  const { accessKey, secretKey } = opts.credentials ?? {
+    accessKey: `coffer-${crypto.randomBytes(6).toString('hex')}`,
+    secretKey: crypto.randomBytes(24).toString('base64url'),
+  };
   const consolePort = opts.consolePort ?? (await freePort());
   const server = await launch('minio', opts, ({ port, dir }) => ({
     cmd: which('minio'),
@@ -210,7 +341,6 @@ export async function startMinio(
 /** The fixed ports of the local run, or the free ones the tests' stack picked. */
 export interface ServerPorts {
   nats: number;
-  mongo: number;
   redis: number;
   smtp: number;
   mailWeb: number;
@@ -219,21 +349,25 @@ export interface ServerPorts {
 /** Process names of the servers (the stack stops them after the services). */
 export const SERVER_NAMES = ['nats', 'ferretdb', 'redis', 'maildev', 'minio'];
 
-/** Every server the stack needs, in parallel, data and logs under `dataDir`; all or none. */
+/**
+ * Every server the stack needs, in parallel, data and logs under `dataDir`; all or none. FerretDB
+ * listens on its private Unix socket (`mongoUrl`).
+ */
 export async function startServers(
   dataDir: string,
   ports: ServerPorts,
-  opts: { natsUsers?: NatsUser[] } = {},
-): Promise<Proc[]> {
+  opts: { natsUsers?: NatsUser[]; redisUsers?: ServerUser[] } = {},
+): Promise<{ procs: Proc[]; mongoUrl: string }> {
   for (const [name, port] of Object.entries(ports)) {
     if (await listening(port)())
       throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
   }
   const where = { dataDir, logDir: path.join(dataDir, 'logs') };
+  const ferretDb = startFerretDb({ ...where, unixSocket: true });
   const started = await Promise.allSettled([
     startNats({ ...where, port: ports.nats, users: opts.natsUsers }),
-    startFerretDb({ ...where, port: ports.mongo }),
-    startRedis({ ...where, port: ports.redis }),
+    ferretDb,
+    startRedis({ ...where, port: ports.redis, users: opts.redisUsers }),
     startMailDev({ ...where, port: ports.smtp, webPort: ports.mailWeb }),
   ]);
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -242,5 +376,5 @@ export async function startServers(
     await Promise.all(servers.map((s) => s.stop()));
     throw failed.reason;
   }
-  return servers.map((s) => s.proc);
+  return { procs: servers.map((s) => s.proc), mongoUrl: (await ferretDb).url };
 }

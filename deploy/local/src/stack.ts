@@ -5,11 +5,14 @@ import { freePort, startProcess, waitFor, type Proc } from './processes.js';
 import {
   natsUrlFor,
   natsUsers,
+  serverUsers,
   startMinio,
   startServers,
   SERVER_NAMES,
+  urlWithUser,
   type NatsUser,
   type ServerPorts,
+  type ServerUser,
 } from './servers.js';
 
 /** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
@@ -53,7 +56,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const LOCAL: ServerPorts = { nats: 4222, mongo: 27017, redis: 6379, smtp: 1025, mailWeb: 1080 };
+const LOCAL: ServerPorts = { nats: 4222, redis: 6379, smtp: 1025, mailWeb: 1080 };
 const LOCAL_GRPC: Record<BackendService, number> = {
   auth: 50051,
   notification: 50052,
@@ -82,7 +85,6 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ? LOCAL
     : {
         nats: await freePort(),
-        mongo: await freePort(),
         redis: await freePort(),
         smtp: await freePort(),
         mailWeb: await freePort(),
@@ -118,7 +120,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     'client',
   ]);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
-  const procs: Proc[] = await startServers(opts.dataDir, ports, { natsUsers: nats });
+  // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
+  const redisUsers = serverUsers(['gateway', 'client']);
+  const redisUser = (name: string) => redisUsers.find((u) => u.user === name) as ServerUser;
+  const servers = await startServers(opts.dataDir, ports, { natsUsers: nats, redisUsers });
+  const procs: Proc[] = servers.procs;
   let minio: Awaited<ReturnType<typeof startMinio>> | undefined;
   if (s3) {
     minio = await startMinio({
@@ -135,8 +141,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
     NATS_URL: `nats://127.0.0.1:${ports.nats}`,
-    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}`,
-    REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
+    MONGODB_URI: servers.mongoUrl,
+    REDIS_URL: urlWithUser(`redis://127.0.0.1:${ports.redis}`, redisUser('gateway')),
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(ports.smtp),
     PUBLIC_URL: appUrl,
@@ -231,7 +237,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       // With the tools' credentials in it (natsConnectOptions takes them out again).
       nats: natsUrlFor(env.NATS_URL!, natsUser('client')),
       mongo: env.MONGODB_URI!,
-      redis: env.REDIS_URL!,
+      redis: urlWithUser(`redis://127.0.0.1:${ports.redis}`, redisUser('client')),
     },
     env,
     procs,
