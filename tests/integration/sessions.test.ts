@@ -1,7 +1,9 @@
-// Sessions end where they should (issue 19): signing out ends the session on the server, and a ban
-// or a password change ends what they end on every gateway: the REST API refuses the old token and
-// the sockets opened with it (browsers') or with the owner's key (agents', on a ban) are closed
-// and refused on reconnect. A token without an expiry or a session id is refused.
+// Sessions end where they should (issue 19), on the shared stack (each case bans, deactivates or
+// deletes only a user of its own): signing out ends the session on the server, and a ban, an
+// inactivation, a deletion or a password change ends what they end on every gateway: the REST API
+// refuses the old token and the sockets opened with it (browsers') or with the owner's key
+// (agents', on a ban) are closed and refused on reconnect. A browser socket closes when its token
+// expires; a token without an expiry or a session id is refused.
 import crypto from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { AGENT_NAMESPACE, SOCKET_IO_PATH, type RegisteredMessage } from '@coffer/contracts';
@@ -158,6 +160,20 @@ describe('tokens', () => {
   });
 });
 
+describe('a browser socket', () => {
+  it('closes when the token it was opened with expires', async () => {
+    const user = await newUser('socket-expiry');
+    const now = Math.floor(Date.now() / 1000);
+    // What auth issues, but living 5 s.
+    const token = forged({ sub: user.id, role: 'user', sv: 0, sid: 'short', iat: now, exp: now + 5 });
+    const s = keep(await browser(gateways()[0]!, token));
+    await closedByServer(s);
+    await expect(browser(gateways()[0]!, token)).rejects.toMatchObject({
+      message: 'Invalid or expired token',
+    });
+  });
+});
+
 describe('a ban', () => {
   it("refuses the user's token and closes their browsers' and agents' sockets on every gateway; reconnects are refused", async () => {
     const user = await newUser('ban-sockets');
@@ -183,6 +199,25 @@ describe('a ban', () => {
         message: 'Your account has been suspended',
       });
       await expect(agent(g, user.apiKey)).rejects.toMatchObject({ data: { code: 'ACCOUNT_SUSPENDED' } });
+    }
+  });
+});
+
+describe('an inactivation and a deletion', () => {
+  it("close the user's browser sockets on every gateway", async () => {
+    const admin = await adminToken();
+    const [g1, g2] = gateways();
+    for (const end of [
+      (id: string) =>
+        api('PUT', `/api/admin/users/${id}`, { token: admin.token, body: { status: 'inactive' } }),
+      (id: string) => api('DELETE', `/api/admin/users/${id}`, { token: admin.token }),
+    ]) {
+      const user = await newUser('ended-sockets');
+      const closed = [keep(await browser(g1!, user.token)), keep(await browser(g2!, user.token))].map(
+        closedByServer,
+      );
+      expect((await end(user.id)).status).toBe(200);
+      await Promise.all(closed);
     }
   });
 });

@@ -9,6 +9,8 @@ export const userRoom = (userId: string) => `user:${userId}`;
 /** The sockets of one sign-in (its token's `sid`), closed when it signs out. */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What the gateway keeps on a browser's socket. */
 export interface BrowserSocketData {
   userId: string;
@@ -59,7 +61,14 @@ export async function startRealtime(deps: {
   io.on('connection', (socket) => {
     const { userId, session } = socket.data;
     void socket.join([userRoom(userId), sessionRoom(session.id)]);
-    const expiry = setTimeout(() => socket.disconnect(true), Math.max(0, session.expiresAt - Date.now()));
+    // A timer waits at most MAX_TIMER_MS (longer ones fire at once): a longer-lived token re-arms it.
+    let expiry: NodeJS.Timeout | undefined;
+    const closeWhenExpired = () => {
+      const left = session.expiresAt - Date.now();
+      if (left <= 0) socket.disconnect(true);
+      else expiry = setTimeout(closeWhenExpired, Math.min(left, MAX_TIMER_MS));
+    };
+    closeWhenExpired();
     socket.on('disconnect', () => clearTimeout(expiry));
   });
   return io;
