@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { AGENT_NAMESPACE, SOCKET_IO_PATH, type RegisteredMessage } from '@coffer/contracts';
 import { TEST_SECRETS } from '@coffer/local-stack';
-import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
+import { adminToken, api, eventually, newUser, waitForMail, type TestUser } from './helpers';
 
 jest.setTimeout(90_000);
 
@@ -249,5 +249,24 @@ describe('a password change', () => {
     // The socket the changing browser reopened with its new token is a session the change admits.
     expect(renewed.connected).toBe(true);
     await everyGatewayAnswers(res.body.token, 200);
+  });
+
+  it('by reset link closes the sockets of every session from before it', async () => {
+    const user = await newUser('reset-sockets');
+    const [g1, g2] = gateways();
+    const closed = [keep(await browser(g1!, user.token)), keep(await browser(g2!, user.token))].map(
+      closedByServer,
+    );
+    expect((await api('POST', '/api/auth/forgot-password', { body: { email: user.email } })).status).toBe(
+      200,
+    );
+    const mail = await waitForMail(user.email, (m) => /reset-password/.test(m.text));
+    const link = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    const reset = await api('POST', `/api/auth/reset-password/${link}`, {
+      body: { password: 'another-horse-2' },
+    });
+    expect(reset.status).toBe(200);
+    await Promise.all(closed);
+    await everyGatewayAnswers(user.token, 401);
   });
 });
