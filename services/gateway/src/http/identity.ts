@@ -58,7 +58,7 @@ export function identity(deps: {
     }
   }
 
-  /** The session a token names, its signature and expiry checked (a token without either is refused). */
+  /** The session a token names, its signature and expiry checked (one without `exp`, `sid` or `sv` is refused). */
   function sessionOf(token: string): Session {
     let claims: jwt.JwtPayload;
     try {
