@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { launch, newSession, newUser, pathname, TEXT, toast, visible, expectTitle } from './helpers';
+import { eventually } from '../integration/helpers';
+import { api, launch, newSession, newUser, pathname, TEXT, toast, visible, expectTitle } from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -40,6 +41,11 @@ describe('register and sign out', () => {
       await visible(toast(page, TEXT.signedOut));
       await visible(toast(page, 'You have been signed out.'));
       expect(await page.evaluate(() => window.localStorage.getItem('coffer-vault'))).toBeNull();
+      // The session ended on the server too: a copy of its token is refused (on every gateway
+      // within its cached state's few seconds).
+      await eventually(async () =>
+        expect((await api('GET', '/api/user/profile', { token: record.token })).status).toBe(401),
+      );
 
       // Signed out means protected pages send you back to /login.
       await page.goto('/profile');

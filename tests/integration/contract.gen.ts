@@ -17,6 +17,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    logout: build.mutation<LogoutApiResponse, LogoutApiArg>({
+      query: () => ({ url: `/api/auth/logout`, method: 'POST' }),
+    }),
     forgotPassword: build.mutation<ForgotPasswordApiResponse, ForgotPasswordApiArg>({
       query: (queryArg) => ({
         url: `/api/auth/forgot-password`,
@@ -329,6 +332,10 @@ export type RegisterApiArg = {
     password: string;
   };
 };
+export type LogoutApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type LogoutApiArg = void;
 export type ForgotPasswordApiResponse = /** status 200 OK */ {
   message: string;
   resetToken?: string;
@@ -979,6 +986,12 @@ export interface ApiPaths {
     arg: RegisterApiArg;
     response: RegisterApiResponse;
     errors: ApiError | RateLimitedError;
+  };
+  'POST /api/auth/logout': {
+    operationId: 'logout';
+    arg: LogoutApiArg;
+    response: LogoutApiResponse;
+    errors: ApiError;
   };
   'POST /api/auth/forgot-password': {
     operationId: 'forgotPassword';

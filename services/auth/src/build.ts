@@ -19,6 +19,7 @@ import { stripeProvider } from './domain/billing-stripe.js';
 import { passwordReset } from './domain/password-reset.js';
 import { plans as plansFactory } from './domain/plans.js';
 import { apiKeyVault } from './domain/secrets.js';
+import { sessions as sessionsFactory } from './domain/sessions.js';
 import { tokenIssuer } from './domain/tokens.js';
 import { views as viewsFactory } from './domain/views.js';
 import { authHandlers } from './handlers.js';
@@ -81,10 +82,16 @@ export function buildAuth(deps: {
     events,
     now,
   });
+  const sessions = sessionsFactory({
+    store: stores.endedSessions,
+    maxTtlSeconds: config.JWT_TTL_SECONDS,
+    now,
+  });
   const views = viewsFactory(vault);
   const handlers = authHandlers({
     log: deps.log,
     accounts,
+    sessions,
     plans,
     reset,
     admin,
@@ -92,7 +99,7 @@ export function buildAuth(deps: {
     billing,
     exposeResetToken: config.DEV_EXPOSE_RESET_TOKEN,
   });
-  return { vault, plans, accounts, reset, admin, views, billing, handlers };
+  return { vault, plans, accounts, reset, admin, sessions, views, billing, handlers };
 }
 
 const CANCELLATION_SWEEP_MS = 10 * 60_000;

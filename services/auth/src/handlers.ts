@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountStatus, fields, parseInput, role, unaryHandlers, type Logger } from '@coffer/common';
 import { auth } from '@coffer/proto';
 import type { Accounts } from './domain/accounts.js';
+import type { Sessions } from './domain/sessions.js';
 import type { PasswordReset } from './domain/password-reset.js';
 import type { Plans } from './domain/plans.js';
 import { toPlanMessage } from './domain/plans.js';
@@ -16,6 +17,7 @@ const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset t
 export function authHandlers(deps: {
   log: Logger;
   accounts: Accounts;
+  sessions: Sessions;
   reset: PasswordReset;
   plans: Plans;
   admin: Admin;
@@ -53,7 +55,16 @@ export function authHandlers(deps: {
       return {};
     },
     async getAccountState(req) {
-      return views.accountState(await accounts.load(parseInput(z.object({ userId }), req).userId));
+      const user = await accounts.load(parseInput(z.object({ userId }), req).userId);
+      return views.accountState(user, await deps.sessions.ended(user.id));
+    },
+    async endSession(req) {
+      const input = parseInput(
+        z.object({ userId, sessionId: z.string().min(1).max(64), expiresAt: z.iso.datetime() }),
+        req,
+      );
+      await deps.sessions.end(input.userId, input.sessionId, new Date(input.expiresAt));
+      return {};
     },
     async getProfile(req) {
       return views.profile(await accounts.load(parseInput(z.object({ userId }), req).userId));

@@ -46,6 +46,17 @@ const resetTokenSchema = new Schema(
   { collection: 'reset_tokens' },
 );
 
+// Sessions signed out before their tokens expired; a record is useless once the token has expired.
+const endedSessionSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true },
+    sessionId: { type: String, required: true },
+    expiresAt: { type: Date, required: true, index: true }, // expired by query: FerretDB has no TTL index
+  },
+  { collection: 'ended_sessions' },
+);
+endedSessionSchema.index({ userId: 1, sessionId: 1 }, { unique: true });
+
 const subscriptionSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, unique: true },
@@ -76,6 +87,7 @@ export interface AuthModels {
   ResetToken: Model<InferSchemaType<typeof resetTokenSchema>>;
   Subscription: Model<InferSchemaType<typeof subscriptionSchema>>;
   BillingEvent: Model<InferSchemaType<typeof billingEventSchema>>;
+  EndedSession: Model<InferSchemaType<typeof endedSessionSchema>>;
 }
 
 export function authModels(conn: Connection): AuthModels {
@@ -85,5 +97,6 @@ export function authModels(conn: Connection): AuthModels {
     ResetToken: conn.model('ResetToken', resetTokenSchema),
     Subscription: conn.model('Subscription', subscriptionSchema),
     BillingEvent: conn.model('BillingEvent', billingEventSchema),
+    EndedSession: conn.model('EndedSession', endedSessionSchema),
   };
 }

@@ -58,6 +58,7 @@ async function fakeServices() {
         email: 'ada@example.com',
         name: 'Ada',
         sessionVersion: 0,
+        endedSessions: [],
       }),
   } as unknown as auth.AuthServiceServer);
   server.addService(storage.StorageServiceService, {

@@ -15,7 +15,8 @@ import { rateLimiter } from './http/rate-limit.js';
 import { guardRequest, serverOptions } from './http/timeouts.js';
 import { RouteTable } from './http/route.js';
 import { startFanout } from './realtime/fanout.js';
-import { startRealtime } from './realtime/socket.js';
+import { browserSockets } from './realtime/sessions.js';
+import { startRealtime, type RealtimeServer } from './realtime/socket.js';
 import { apiRoutes } from './routes/index.js';
 import {
   agentSockets,
@@ -33,6 +34,8 @@ export function buildGateway(deps: {
   log: Logger;
   /** Closes agents' sockets (the agents' namespace starts after the app; until then a no-op). */
   sockets?: AgentSockets;
+  /** The browsers' Socket.IO server, once it has started (the routes close sockets of ended sessions). */
+  io?: () => RealtimeServer | undefined;
 }) {
   const { config, clients, log } = deps;
   const identity = identityFactory({
@@ -41,6 +44,7 @@ export function buildGateway(deps: {
     accountState: (userId) => clients.auth.getAccountState({ userId }),
     resolveApiKey: (apiKey) => clients.auth.resolveApiKey({ apiKey }),
   });
+  const browsers = browserSockets({ io: deps.io ?? (() => undefined), identity });
   const routes = apiRoutes(new RouteTable(identity), {
     clients,
     config,
@@ -48,6 +52,7 @@ export function buildGateway(deps: {
     rateLimit: rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS),
     log,
     sockets: deps.sockets ?? agentSockets(() => undefined),
+    browsers,
     storageUsed: async (userId) => (await clients.storage.usage({ userId })).bytesUsed,
   });
   const app = createApp({
@@ -57,7 +62,7 @@ export function buildGateway(deps: {
     downloads: config.AGENT_DOWNLOADS_DIR,
     trustProxy: config.TRUST_PROXY,
   });
-  return { identity, routes, app };
+  return { identity, browsers, routes, app };
 }
 
 /** Connects to Redis, NATS and the services; serves HTTP, Socket.IO and the agents' namespace. */
@@ -66,9 +71,16 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const redis = await connectRedis(config.REDIS_URL);
   const bus = await connectServiceBus(config, 'gateway', log, ['AUTH', 'BACKUP', 'RESTORE', 'AGENT']);
   // The routes close agents' sockets; the namespace they live in starts once the server exists.
-  const started: { nsp?: AgentNamespace } = {};
+  const started: { nsp?: AgentNamespace; io?: RealtimeServer } = {};
   const sockets = agentSockets(() => started.nsp);
-  const { identity, app } = buildGateway({ config, clients, redis, log, sockets });
+  const { identity, browsers, app } = buildGateway({
+    config,
+    clients,
+    redis,
+    log,
+    sockets,
+    io: () => started.io,
+  });
 
   // Headers, bodies and idle connections are bounded; agent uploads and downloads, which stream for
   // as long as a backup takes, are bounded by inactivity instead (http/timeouts.ts).
@@ -84,11 +96,18 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
     app(req, res);
   });
   const io = await startRealtime({ server, redis, identity, log });
+  started.io = io;
   const fanout = await startFanout(bus, io);
   const agents = startAgentNamespace({ io, identity, clients, bus, log });
   started.nsp = agents;
   const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
-  const accessRevocation = await startAccessRevocation({ bus, sockets, log, forget: identity.forget });
+  const accessRevocation = await startAccessRevocation({
+    bus,
+    sockets,
+    browsers,
+    log,
+    forget: identity.forget,
+  });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   return {

@@ -75,6 +75,10 @@ interface Expectation {
   owned?: boolean;
   /** Runs after every role's other calls (it deletes or retires a fixture). */
   destructive?: boolean;
+  /** Ends the session it is called with: each role calls it with a session of its own. */
+  endsSession?: boolean;
+  /** A banned account may call it too (signing out). */
+  suspendedAllowed?: boolean;
   body?: (f: Fixtures, role: Role) => unknown;
 }
 
@@ -108,6 +112,8 @@ const EXPECTATIONS: Record<string, Expectation> = {
   getPublicConfig: { access: 'public' },
   // Unsigned here: the signature, not a session, is what admits a webhook.
   billingWebhook: { access: 'public' },
+
+  logout: { access: 'user', endsSession: true, suspendedAllowed: true },
 
   getProfile: { access: 'user' },
   updateProfile: { access: 'user', body: () => ({ name: 'Matrix User' }) },
@@ -269,7 +275,7 @@ async function call(o: Operation, role: Role, f: Fixtures): Promise<{ status: nu
   // Every call poses as its own client, so per-IP limits never decide an answer here.
   const headers: Record<string, string> = { 'x-forwarded-for': randomIp() };
   if (user) {
-    headers.authorization = `Bearer ${user.token}`;
+    headers.authorization = `Bearer ${e.endsSession && role !== 'forged' ? await signIn(user) : user.token}`;
     headers['x-api-key'] = user.apiKey;
     headers['x-coffer-agent-id'] = agentId;
   }
@@ -294,13 +300,20 @@ async function call(o: Operation, role: Role, f: Fixtures): Promise<{ status: nu
   return { status: res.status, body: parsed };
 }
 
+/** A session of its own for a call that ends the one it is made with. */
+async function signIn(user: TestUser): Promise<string> {
+  const res = await api('POST', '/api/auth/login', { body: { email: user.email, password: user.password } });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
+  return res.body.token;
+}
+
 /** The conventions (docs/engineering.md, REST contract) as one rule per access × role. */
 function judge(e: Expectation, role: Role, status: number, body: any): string | undefined {
   if (status >= 500) return `server error ${status}`;
   if (e.access === 'public') return undefined;
   if (role === 'anonymous' || role === 'forged')
     return status === 401 ? undefined : `expected 401, got ${status}`;
-  if (role === 'banned')
+  if (role === 'banned' && !e.suspendedAllowed)
     return status === 403 && body?.code === 'ACCOUNT_BANNED'
       ? undefined
       : `expected 403 ACCOUNT_BANNED, got ${status} ${body?.code ?? ''}`;

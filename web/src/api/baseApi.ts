@@ -51,7 +51,8 @@ const rawBaseQuery = fetchBaseQuery({
 
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const result = await rawBaseQuery(args, api, extra);
-  if (result.error && !PUBLIC_ENDPOINTS.has(api.endpoint)) {
+  // A refused sign-out is no session problem to report: the session ends here either way.
+  if (result.error && !PUBLIC_ENDPOINTS.has(api.endpoint) && api.endpoint !== 'logout') {
     const status = httpStatus(result.error);
     if (status === 401 || status === 403) {
       api.dispatch(requestRejected({ status, body: result.error.data }));

@@ -17,6 +17,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg,
       }),
     }),
+    logout: build.mutation<LogoutApiResponse, LogoutApiArg>({
+      query: () => ({ url: `/api/auth/logout`, method: 'POST' }),
+    }),
     forgotPassword: build.mutation<ForgotPasswordApiResponse, ForgotPasswordApiArg>({
       query: (queryArg) => ({
         url: `/api/auth/forgot-password`,
@@ -295,6 +298,10 @@ export type RegisterApiArg = {
   email: string;
   password: string;
 };
+export type LogoutApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type LogoutApiArg = void;
 export type ForgotPasswordApiResponse = /** status 200 OK */ {
   message: string;
   resetToken?: string;
@@ -868,6 +875,7 @@ export type PublicConfig = {
 export const {
   useLoginMutation,
   useRegisterMutation,
+  useLogoutMutation,
   useForgotPasswordMutation,
   useVerifyResetTokenQuery,
   useResetPasswordMutation,

@@ -205,6 +205,8 @@ export interface AccountState {
   name: string;
   /** Tokens carrying an older session version are refused: a password reset bumps it. */
   sessionVersion: number;
+  /** Sessions signed out before their tokens expire (their `sid` claims); tokens of these are refused. */
+  endedSessions: string[];
 }
 
 export interface Profile {
@@ -239,6 +241,14 @@ export interface ChangePasswordResult {
 
 export interface ApiKey {
   apiKey: string;
+}
+
+export interface EndSessionRequest {
+  userId: string;
+  /** the token's `sid` */
+  sessionId: string;
+  /** ISO 8601: the token's expiry, after which the record is not needed */
+  expiresAt: string;
 }
 
 export interface PlanFeature {
@@ -1331,6 +1341,7 @@ function createBaseAccountState(): AccountState {
     email: "",
     name: "",
     sessionVersion: 0,
+    endedSessions: [],
   };
 }
 
@@ -1362,6 +1373,9 @@ export const AccountState: MessageFns<AccountState> = {
     }
     if (message.sessionVersion !== 0) {
       writer.uint32(72).int32(message.sessionVersion);
+    }
+    for (const v of message.endedSessions) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -1451,6 +1465,14 @@ export const AccountState: MessageFns<AccountState> = {
             message.sessionVersion = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.endedSessions.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1494,6 +1516,11 @@ export const AccountState: MessageFns<AccountState> = {
         : isSet(object.session_version)
         ? globalThis.Number(object.session_version)
         : 0,
+      endedSessions: globalThis.Array.isArray(object?.endedSessions)
+        ? object.endedSessions.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.ended_sessions)
+        ? object.ended_sessions.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1526,6 +1553,9 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.sessionVersion !== 0) {
       obj.sessionVersion = Math.round(message.sessionVersion);
     }
+    if (message.endedSessions?.length) {
+      obj.endedSessions = message.endedSessions;
+    }
     return obj;
   },
 
@@ -1543,6 +1573,7 @@ export const AccountState: MessageFns<AccountState> = {
     message.email = object.email ?? "";
     message.name = object.name ?? "";
     message.sessionVersion = object.sessionVersion ?? 0;
+    message.endedSessions = object.endedSessions?.map((e) => e) || [];
     return message;
   },
 };
@@ -2074,6 +2105,119 @@ export const ApiKey: MessageFns<ApiKey> = {
   fromPartial(object: DeepPartial<ApiKey>): ApiKey {
     const message = createBaseApiKey();
     message.apiKey = object.apiKey ?? "";
+    return message;
+  },
+};
+
+function createBaseEndSessionRequest(): EndSessionRequest {
+  return { userId: "", sessionId: "", expiresAt: "" };
+}
+
+export const EndSessionRequest: MessageFns<EndSessionRequest> = {
+  encode(message: EndSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(18).string(message.sessionId);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(26).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndSessionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: EndSessionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EndSessionRequest>): EndSessionRequest {
+    return EndSessionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EndSessionRequest>): EndSessionRequest {
+    const message = createBaseEndSessionRequest();
+    message.userId = object.userId ?? "";
+    message.sessionId = object.sessionId ?? "";
+    message.expiresAt = object.expiresAt ?? "";
     return message;
   },
 };
@@ -3977,6 +4121,19 @@ export const AuthServiceService = {
     responseSerialize: (value: AccountState): Buffer => Buffer.from(AccountState.encode(value).finish()),
     responseDeserialize: (value: Buffer): AccountState => AccountState.decode(value),
   },
+  /**
+   * Sign-out: the session's tokens are refused from now on (the gateway reads the ended sessions
+   * in GetAccountState).
+   */
+  endSession: {
+    path: "/coffer.auth.v1.AuthService/EndSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndSessionRequest): Buffer => Buffer.from(EndSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndSessionRequest => EndSessionRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
   listPlans: {
     path: "/coffer.auth.v1.AuthService/ListPlans" as const,
     requestStream: false as const,
@@ -4081,6 +4238,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   changePassword: handleUnaryCall<ChangePasswordRequest, ChangePasswordResult>;
   regenerateApiKey: handleUnaryCall<UserRef, ApiKey>;
   resolveApiKey: handleUnaryCall<ApiKey, AccountState>;
+  /**
+   * Sign-out: the session's tokens are refused from now on (the gateway reads the ended sessions
+   * in GetAccountState).
+   */
+  endSession: handleUnaryCall<EndSessionRequest, Ok>;
   listPlans: handleUnaryCall<Empty, PlanList>;
   getUserPlan: handleUnaryCall<UserRef, Plan>;
   /**
@@ -4253,6 +4415,22 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AccountState) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sign-out: the session's tokens are refused from now on (the gateway reads the ended sessions
+   * in GetAccountState).
+   */
+  endSession(request: EndSessionRequest, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
+  endSession(
+    request: EndSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  endSession(
+    request: EndSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
   listPlans(request: Empty, callback: (error: ServiceError | null, response: PlanList) => void): ClientUnaryCall;
   listPlans(

@@ -24,7 +24,8 @@ export function views(vault: ApiKeyVault) {
       apiKey: vault.unseal(u.apiKeySealed),
       role: role.toProto(u.role),
     }),
-    accountState: (u: UserRecord): auth.AccountState => ({
+    /** `endedSessions`: the user's signed-out sessions whose tokens have not expired (none for agents). */
+    accountState: (u: UserRecord, endedSessions: string[] = []): auth.AccountState => ({
       userId: u.id,
       role: role.toProto(u.role),
       isBanned: u.isBanned,
@@ -34,6 +35,7 @@ export function views(vault: ApiKeyVault) {
       email: u.email,
       name: u.name,
       sessionVersion: u.sessionVersion,
+      endedSessions,
     }),
     adminUser: (u: UserRecord): auth.AdminUser => ({
       id: u.id,

@@ -211,6 +211,30 @@ describe.each([
     });
   });
 
+  describe('ended sessions', () => {
+    const t0 = new Date('2025-06-02T10:00:00Z');
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
+    const USER = 'e'.repeat(24);
+    const OTHER = 'f'.repeat(24);
+
+    it("lists a user's ended sessions until their tokens expire, each once", async () => {
+      await stores.endedSessions.add({ userId: USER, sessionId: 's1', expiresAt: at(60) });
+      await stores.endedSessions.add({ userId: USER, sessionId: 's1', expiresAt: at(60) });
+      await stores.endedSessions.add({ userId: USER, sessionId: 's2', expiresAt: at(10) });
+      await stores.endedSessions.add({ userId: OTHER, sessionId: 's3', expiresAt: at(60) });
+      expect((await stores.endedSessions.activeFor(USER, at(0))).sort()).toEqual(['s1', 's2']);
+      expect(await stores.endedSessions.activeFor(USER, at(10))).toEqual(['s1']);
+      expect(await stores.endedSessions.activeFor(OTHER, at(0))).toEqual(['s3']);
+    });
+
+    it('removes the records that expired before the given time', async () => {
+      await stores.endedSessions.add({ userId: USER, sessionId: 'old', expiresAt: at(0) });
+      await stores.endedSessions.add({ userId: USER, sessionId: 'new', expiresAt: at(120) });
+      await stores.endedSessions.removeExpired(at(60));
+      expect(await stores.endedSessions.activeFor(USER, at(-10))).toEqual(['new']);
+    });
+  });
+
   describe('billing', () => {
     const USER_ID = 'd'.repeat(24);
     const sub = {

@@ -1,6 +1,8 @@
 import type {
   AuthStores,
   BillingStore,
+  EndedSessionRecord,
+  EndedSessionStore,
   SubscriptionRecord,
   PlanRecord,
   PlanStore,
@@ -179,11 +181,30 @@ export function fakeBillingStore(): BillingStore & {
   };
 }
 
+export function fakeEndedSessionStore(): EndedSessionStore & { rows: Map<string, EndedSessionRecord> } {
+  const rows = new Map<string, EndedSessionRecord>();
+  return {
+    rows,
+    async add(record) {
+      rows.set(`${record.userId}/${record.sessionId}`, copy(record));
+    },
+    async activeFor(userId, now) {
+      return [...rows.values()]
+        .filter((r) => r.userId === userId && r.expiresAt > now)
+        .map((r) => r.sessionId);
+    },
+    async removeExpired(before) {
+      for (const [key, r] of [...rows]) if (r.expiresAt < before) rows.delete(key);
+    },
+  };
+}
+
 export type FakeAuthStores = {
   plans: ReturnType<typeof fakePlanStore>;
   users: ReturnType<typeof fakeUserStore>;
   resetTokens: ReturnType<typeof fakeResetTokenStore>;
   billing: ReturnType<typeof fakeBillingStore>;
+  endedSessions: ReturnType<typeof fakeEndedSessionStore>;
 } & AuthStores;
 
 export function fakeAuthStores(now?: () => Date): FakeAuthStores {
@@ -192,5 +213,6 @@ export function fakeAuthStores(now?: () => Date): FakeAuthStores {
     users: fakeUserStore(now),
     resetTokens: fakeResetTokenStore(),
     billing: fakeBillingStore(),
+    endedSessions: fakeEndedSessionStore(),
   };
 }

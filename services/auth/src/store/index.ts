@@ -1,6 +1,7 @@
 import type { AuthModels } from '../model.js';
 import type { AuthStores } from './types.js';
 import { billingStore } from './billing.js';
+import { endedSessionStore } from './ended-sessions.js';
 import { planStore } from './plans.js';
 import { resetTokenStore } from './reset-tokens.js';
 import { userStore } from './users.js';
@@ -12,5 +13,6 @@ export function mongoAuthStores(models: AuthModels): AuthStores {
     users: userStore(models),
     resetTokens: resetTokenStore(models),
     billing: billingStore(models),
+    endedSessions: endedSessionStore(models),
   };
 }

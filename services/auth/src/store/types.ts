@@ -118,6 +118,24 @@ export interface ResetTokenStore {
   removeForUser(userId: string): Promise<void>;
 }
 
+/** A session signed out before its token expired: its tokens are refused until `expiresAt`. */
+export interface EndedSessionRecord {
+  userId: string;
+  /** The token's `sid` claim. */
+  sessionId: string;
+  /** The token's expiry: after it the token is refused anyway and the record can go. */
+  expiresAt: Date;
+}
+
+export interface EndedSessionStore {
+  /** Records the session as ended; recording it again is harmless. */
+  add(record: EndedSessionRecord): Promise<void>;
+  /** The ids of the user's ended sessions whose tokens have not expired by `now`. */
+  activeFor(userId: string, now: Date): Promise<string[]>;
+  /** Removes records that expired before `before` (FerretDB has no TTL indexes). */
+  removeExpired(before: Date): Promise<void>;
+}
+
 /** A user's paid subscription as the payment provider last reported it (nothing of a card). */
 export interface SubscriptionRecord {
   userId: string;
@@ -152,4 +170,5 @@ export interface AuthStores {
   users: UserStore;
   resetTokens: ResetTokenStore;
   billing: BillingStore;
+  endedSessions: EndedSessionStore;
 }

@@ -1,6 +1,7 @@
 import { commandKind, type EventBus, type Logger } from '@coffer/common';
 import { COMMAND_ACK_TIMEOUT_MS } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
+import type { BrowserSockets } from '../realtime/sessions.js';
 import { agentRoom, type AgentNamespace, type AgentSockets } from './namespace.js';
 
 /**
@@ -65,16 +66,24 @@ export async function startCommandRelay(deps: {
 
 /**
  * The owner's access ended or changed: `auth.user.api_key_regenerated` (the old key stops working),
- * `auth.user.ban_changed` to banned, `auth.user.status_changed` to inactive, `auth.user.deleted`. Every socket opened with the owner's key
- * goes at once (the gateways share one durable consumer; the Redis adapter reaches every gateway),
- * each is recorded as a disconnect as usual, and the reconnect is refused at the handshake
- * (INVALID_API_KEY for a replaced key or a deleted account, ACCOUNT_SUSPENDED for a ban,
- * ACCOUNT_INACTIVE for an inactive account), which
+ * `auth.user.ban_changed` to banned, `auth.user.status_changed` to inactive, `auth.user.deleted`,
+ * `auth.user.password_changed` (every session issued before it ended). The gateways share one
+ * durable consumer; the Redis adapter reaches every gateway's sockets.
+ *
+ * Agents (their owner's key): every socket goes at once on all but a password change (agents sign
+ * in with the API key, which a password change leaves as it is); each is recorded as a disconnect
+ * as usual, and the reconnect is refused at the handshake (INVALID_API_KEY for a replaced key or a
+ * deleted account, ACCOUNT_SUSPENDED for a ban, ACCOUNT_INACTIVE for an inactive account), which
  * reads the account fresh from auth.
+ *
+ * Browsers (a session token): on all but a key change, the sockets whose session the account no
+ * longer admits are closed (all of them for a ban, an inactivation or a deletion; for a password
+ * change, those opened before it, not the one the changing browser reopened with its new token).
  */
 export async function startAccessRevocation(deps: {
   bus: EventBus;
   sockets: AgentSockets;
+  browsers: BrowserSockets;
   log: Logger;
   /** Drops this gateway's cached account state so the user's next request sees the change. */
   forget?: (userId: string) => void;
@@ -87,13 +96,17 @@ export async function startAccessRevocation(deps: {
       'auth.user.ban_changed',
       'auth.user.status_changed',
       'auth.user.deleted',
+      'auth.user.password_changed',
     ],
     handler: async (event) => {
       const { userId } = event.data;
       if (event.subject === 'auth.user.ban_changed' && !event.data.isBanned) return;
       if (event.subject === 'auth.user.status_changed' && event.data.status !== 'inactive') return;
       deps.forget?.(userId);
-      deps.sockets.disconnectUser(userId);
+      if (event.subject !== 'auth.user.password_changed') deps.sockets.disconnectUser(userId);
+      // The deletion is announced before the account goes: its state may still admit the sessions.
+      if (event.subject === 'auth.user.deleted') deps.browsers.closeAll(userId);
+      else if (event.subject !== 'auth.user.api_key_regenerated') await deps.browsers.closeEnded(userId);
       const why =
         event.subject === 'auth.user.api_key_regenerated'
           ? 'API key replaced'
@@ -101,8 +114,10 @@ export async function startAccessRevocation(deps: {
             ? 'account deleted'
             : event.subject === 'auth.user.status_changed'
               ? 'account inactive'
-              : 'account suspended';
-      deps.log.info({ userId, why }, "the user's agents were disconnected");
+              : event.subject === 'auth.user.password_changed'
+                ? 'password changed'
+                : 'account suspended';
+      deps.log.info({ userId, why }, "the user's ended sessions and agents were disconnected");
     },
   });
 }

@@ -301,9 +301,10 @@ describe('agent namespace: rooms', () => {
     expect(() => agentSockets(() => undefined).disconnectUser(USER)).not.toThrow();
   });
 
-  it("closes all of a user's agents when their key is replaced, they are banned, made inactive or deleted; not on an unban or a reactivation", async () => {
+  it("closes all of a user's agents when their key is replaced, they are banned, made inactive or deleted, and their browsers' ended sessions on all but a key change; nothing on an unban or a reactivation", async () => {
     const closed: string[] = [];
     const forgotten: string[] = [];
+    const browsers = { ended: [] as string[], all: [] as string[] };
     const sockets = { disconnectAgent: () => {}, disconnectUser: (u: string) => closed.push(u) };
     let handler: ((e: { subject: string; data: object }) => Promise<void>) | undefined;
     const bus = {
@@ -313,6 +314,7 @@ describe('agent namespace: rooms', () => {
           'auth.user.api_key_regenerated',
           'auth.user.ban_changed',
           'auth.user.deleted',
+          'auth.user.password_changed',
           'auth.user.status_changed',
         ]);
         handler = o.handler;
@@ -322,6 +324,11 @@ describe('agent namespace: rooms', () => {
     await startAccessRevocation({
       bus,
       sockets,
+      browsers: {
+        closeSession: () => {},
+        closeAll: (u) => browsers.all.push(u),
+        closeEnded: async (u) => browsers.ended.push(u),
+      },
       log: createLogger('test', 'silent'),
       forget: (u) => forgotten.push(u),
     });
@@ -345,8 +352,12 @@ describe('agent namespace: rooms', () => {
       subject: 'auth.user.status_changed',
       data: { userId: f, email: 'f@example.com', status: 'active', actorId: d },
     });
+    const g = 'g'.repeat(24);
+    await handler!({ subject: 'auth.user.password_changed', data: { userId: g, via: 'profile' } });
     expect(closed).toEqual([a, b, d, e]);
+    // A deleted account's state may still admit its sessions for a moment: all of its sockets go.
+    expect(browsers).toEqual({ ended: [b, e, g], all: [d] });
     // The gateway's cached account state goes too, so the next request sees the ban at once.
-    expect(forgotten).toEqual([a, b, d, e]);
+    expect(forgotten).toEqual([a, b, d, e, g]);
   });
 });

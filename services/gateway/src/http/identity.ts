@@ -7,6 +7,19 @@ export interface Caller {
   role: string;
   email: string;
   name: string;
+  /** The session a token names (absent for an agent's API key). */
+  session?: Session;
+}
+
+/** One sign-in's session, as its token names it. */
+export interface Session {
+  userId: string;
+  /** The token's `sid`: signing out ends this session alone. */
+  id: string;
+  /** The session version the token was issued with (a password change or reset moves it on). */
+  version: number;
+  /** When the token expires, in ms since the epoch. */
+  expiresAt: number;
 }
 
 /** An agent calling with its owner's API key. */
@@ -45,6 +58,32 @@ export function identity(deps: {
     }
   }
 
+  /** The session a token names, its signature and expiry checked (one without `exp`, `sid` or `sv` is refused). */
+  function sessionOf(token: string): Session {
+    let claims: jwt.JwtPayload;
+    try {
+      claims = jwt.verify(token, deps.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    } catch {
+      throw unauthenticated('Invalid or expired token');
+    }
+    // jsonwebtoken accepts a token without `exp` for ever; auth never issues one, so it is forged
+    // or from before sessions had ids (those users sign in once more).
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.sid !== 'string' ||
+      typeof claims.sv !== 'number'
+    )
+      throw unauthenticated('Invalid or expired token');
+    return { userId: claims.sub, id: claims.sid, version: claims.sv, expiresAt: claims.exp * 1000 };
+  }
+
+  /** Whether the account's state still admits the session (version and sign-out; not the ban). */
+  const refuseEnded = (session: Session, s: auth.AccountState) => {
+    if (session.version !== s.sessionVersion || s.endedSessions.includes(session.id))
+      throw unauthenticated('Session expired');
+  };
+
   // Banned first: a banned account sees the suspended page whatever its status.
   const refuseBanned = (s: auth.AccountState) => {
     if (s.isBanned) {
@@ -63,26 +102,53 @@ export function identity(deps: {
     /** Drops the cached state so a change made through this gateway shows at once. */
     forget: (userId: string) => cache.delete(userId),
 
-    async fromToken(token: string | undefined): Promise<Caller> {
+    /**
+     * The caller a session token names. `fresh` reads the account from auth rather than the cache
+     * (a socket's handshake: the socket outlives any cache). `evenIfSuspended` admits a banned or
+     * inactive account (signing out is always allowed).
+     */
+    async fromToken(
+      token: string | undefined,
+      opts: { fresh?: boolean; evenIfSuspended?: boolean } = {},
+    ): Promise<Caller> {
       if (!token) throw unauthenticated('Authentication required');
-      let claims: jwt.JwtPayload;
-      try {
-        claims = jwt.verify(token, deps.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-      } catch {
-        throw unauthenticated('Invalid or expired token');
-      }
-      if (typeof claims.sub !== 'string') throw unauthenticated('Invalid or expired token');
-      const sv = typeof claims.sv === 'number' ? claims.sv : 0;
-      let s = await state(claims.sub);
+      const session = sessionOf(token);
+      if (opts.fresh) cache.delete(session.userId);
+      let s = await state(session.userId);
       // A token newer than the cached state (a password changed through another gateway a moment
       // ago) means the cache is stale, not the token: ask auth again.
-      if (sv > s.sessionVersion) {
-        cache.delete(claims.sub);
-        s = await state(claims.sub);
+      if (session.version > s.sessionVersion) {
+        cache.delete(session.userId);
+        s = await state(session.userId);
       }
-      if (sv !== s.sessionVersion) throw unauthenticated('Session expired');
-      refuseBanned(s);
-      return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name };
+      refuseEnded(session, s);
+      if (!opts.evenIfSuspended) refuseBanned(s);
+      return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name, session };
+    },
+
+    /**
+     * A test of sessions against the account as auth has it now (not the cache): false for a
+     * session ended by sign-out, a password change or reset, for a banned, inactive or deleted
+     * account, and for an expired token. Open sockets are checked with it when something ended.
+     */
+    async sessionTest(userId: string): Promise<(session: Session) => boolean> {
+      cache.delete(userId);
+      let s: auth.AccountState;
+      try {
+        s = await state(userId);
+      } catch (err) {
+        if (err instanceof AppError && err.kind === 'UNAUTHENTICATED') return () => false;
+        throw err;
+      }
+      return (session) => {
+        try {
+          refuseEnded(session, s);
+          refuseBanned(s);
+          return session.expiresAt > now();
+        } catch {
+          return false;
+        }
+      };
     },
 
     /** An agent's identity: its owner's API key (looked up by auth) and the agent id it was given. */

@@ -51,6 +51,8 @@ function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
             body: z.union([accountBannedBody, errorBody]),
           };
   }
+  // Signing out is allowed to a banned or inactive account.
+  if (spec.allowSuspended) delete implied.FORBIDDEN;
   const all: RouteErrors = { ...implied };
   for (const [kind, own] of Object.entries(spec.errors ?? {}) as Array<[keyof RouteErrors, RouteError]>) {
     const base = implied[kind];

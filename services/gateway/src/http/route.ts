@@ -41,6 +41,8 @@ export interface RouteSpec<
   summary: string;
   tag: string;
   access: A;
+  /** A signed-in user's route a banned or inactive account may call too (signing out). */
+  allowSuspended?: boolean;
   /** JSON body schema, or `binary` for a streamed body the handler reads from `req`. */
   body?: B;
   query?: Q;
@@ -93,7 +95,7 @@ export class RouteTable {
           caller = await this.identity.fromApiKey(req.header('x-api-key'), agentId);
         } else if (spec.access !== 'public') {
           const token = this.identity.bearer(req.headers.authorization);
-          caller = await this.identity.fromToken(token);
+          caller = await this.identity.fromToken(token, { evenIfSuspended: spec.allowSuspended });
           if (spec.access === 'admin' && caller.role !== 'admin') throw forbidden('Admin access required');
         }
         noteCaller(res, caller?.id);

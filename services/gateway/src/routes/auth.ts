@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { fields } from '@coffer/common';
+import { fields, unauthenticated } from '@coffer/common';
 import type { Clients } from '../clients.js';
+import type { Identity } from '../http/identity.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { BrowserSockets } from '../realtime/sessions.js';
 import { rateLimitedBody } from '../http/errors.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { toUser, userView } from '../views.js';
@@ -10,10 +12,16 @@ import type { GatewayConfig } from '../config.js';
 const FORGOT_MESSAGE = 'If an account with that email exists, a password reset link has been sent.';
 const tokenParam = z.object({ token: z.string().min(1).max(200) });
 
-/** /api/auth/*: sign-up, sign-in and password recovery (spec §7). */
+/** /api/auth/*: sign-up, sign-in, sign-out and password recovery (spec §7). */
 export function authRoutes(
   t: RouteTable,
-  deps: { clients: Clients; rateLimit: RateLimiter; config: GatewayConfig },
+  deps: {
+    clients: Clients;
+    rateLimit: RateLimiter;
+    config: GatewayConfig;
+    identity: Pick<Identity, 'forget'>;
+    browsers: Pick<BrowserSockets, 'closeSession'>;
+  },
 ) {
   const { clients, rateLimit, config } = deps;
   const sessionAnswer = z.object({ message: z.string(), token: z.string(), user: userView });
@@ -85,6 +93,32 @@ export function authRoutes(
       http.setHeader('Cache-Control', 'no-store');
       const res = await clients.auth.register(body);
       return { message: 'Registration successful', token: res.token, user: toUser(res.user) };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/logout',
+    operationId: 'logout',
+    summary:
+      "Sign out: this session's token is refused from now on and its live connections close (other sessions stay)",
+    tag: 'auth',
+    access: 'user',
+    // A suspended account may still end its session (the suspended page has Sign Out).
+    allowSuspended: true,
+    response: messageBody,
+    handler: async ({ caller }) => {
+      const { session } = caller;
+      if (!session) throw unauthenticated('Authentication required');
+      await clients.auth.endSession({
+        userId: caller.id,
+        sessionId: session.id,
+        expiresAt: new Date(session.expiresAt).toISOString(),
+      });
+      // Refused here at once; other gateways see it when their cached state expires.
+      deps.identity.forget(caller.id);
+      deps.browsers.closeSession(session.id);
+      return { message: 'Logged out' };
     },
   });
 

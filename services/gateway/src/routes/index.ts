@@ -4,6 +4,7 @@ import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { BrowserSockets } from '../realtime/sessions.js';
 import { RouteTable, type RouteSpec } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { agentDataRoutes } from './agent-data.js';
@@ -24,12 +25,19 @@ export interface ApiRouteDeps {
   log: Logger;
   storageUsed: (userId: string) => Promise<number>;
   sockets: AgentSockets;
+  browsers: BrowserSockets;
 }
 
 /** Every REST route of the gateway, in the order they are matched (the OpenAPI document lists them all). */
 export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
   const { clients } = deps;
-  authRoutes(t, { clients, config: deps.config, rateLimit: deps.rateLimit });
+  authRoutes(t, {
+    clients,
+    config: deps.config,
+    rateLimit: deps.rateLimit,
+    identity: deps.identity,
+    browsers: deps.browsers,
+  });
   userRoutes(t, {
     clients,
     storageUsed: deps.storageUsed,

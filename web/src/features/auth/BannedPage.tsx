@@ -2,7 +2,7 @@ import { Box, Button, Card, Center, Heading, HStack, Stack, Text } from '@chakra
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { formatLongDate } from '../../lib/format';
-import { endSession } from './sessionActions';
+import { logOut } from './sessionActions';
 
 export function BannedPage() {
   const user = useAppSelector((s) => s.auth.user);
@@ -51,7 +51,7 @@ export function BannedPage() {
               <Button variant="outline" onClick={() => navigate('/')}>
                 Return to Home
               </Button>
-              <Button colorPalette="red" onClick={() => dispatch(endSession('logout'))}>
+              <Button colorPalette="red" onClick={() => void dispatch(logOut())}>
                 Sign Out
               </Button>
             </HStack>

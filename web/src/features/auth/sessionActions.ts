@@ -2,6 +2,7 @@
 import type { AppThunk } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { baseApi } from '../../api/baseApi';
+import { api } from '../../api/cache';
 import type { LoginApiResponse, AccountBannedError, SessionUser } from '../../api/generated';
 import { connectSocket, disconnectSocket } from '../../realtime/socket';
 import { notify } from '../shell/toaster';
@@ -52,6 +53,27 @@ export const endSession =
     navigateTo('/login', { replace: true });
     dispatch(baseApi.util.resetApiState());
   };
+
+/** How long Log out waits for the server before it signs out here regardless. */
+const LOGOUT_WAIT_MS = 3000;
+
+/**
+ * Log out: the server ends this session (a copy of its token stops working too), then it ends here
+ * as `endSession('logout')` does, whether or not the server could be told.
+ */
+export const logOut = (): AppThunk<Promise<void>> => async (dispatch) => {
+  const call = dispatch(api.endpoints.logout.initiate());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LOGOUT_WAIT_MS);
+  });
+  await Promise.race([
+    call.unwrap().catch((err: unknown) => console.warn('the server could not end the session', err)),
+    waited,
+  ]);
+  clearTimeout(timer);
+  dispatch(endSession('logout'));
+};
 
 /** Periodic check (every 30 s) and the 401/403 check share this. */
 export const checkSessionExpiry = (): AppThunk => (dispatch, getState) => {

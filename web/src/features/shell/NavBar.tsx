@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack, Text } from '@chakra-ui/react';
 import { NavLink, Link as RouterLink, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { endSession } from '../auth/sessionActions';
+import { logOut } from '../auth/sessionActions';
 import { HelpMenu } from './HelpMenu';
 import { CloseIcon, LogoMark, MenuIcon } from './icons';
 
@@ -73,7 +73,7 @@ export function NavBar() {
   const closeMobile = () => setMobileOpen(false);
   const logout = () => {
     closeMobile();
-    dispatch(endSession('logout'));
+    void dispatch(logOut());
   };
 
   const actions = isLoggedIn ? (
