@@ -30,7 +30,11 @@ const schema = z.object({
    * How long a requested turn-off of the retention lock waits before it takes effect (announced
    * by mail; the owner can cancel it meanwhile). 7 days; tests shrink it.
    */
-  RETENTION_LOCK_OFF_DELAY_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  RETENTION_LOCK_OFF_DELAY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24 * 3600),
   /** Runs the scheduler, retention and watchdog timers (every replica may; they are replica-safe). */
   JOBS_ENABLED: z.stringbool().default(true),
 });

@@ -146,7 +146,12 @@ export interface EventMap {
   'progress.restore': RestoreProgressMessage;
 }
 
-export const RETENTION_LOCK_CHANGES = ['enabled', 'disable_requested', 'disable_cancelled', 'disabled'] as const;
+export const RETENTION_LOCK_CHANGES = [
+  'enabled',
+  'disable_requested',
+  'disable_cancelled',
+  'disabled',
+] as const;
 export type RetentionLockChange = (typeof RETENTION_LOCK_CHANGES)[number];
 
 export interface BackupEvent {

@@ -23,8 +23,7 @@ async function lockedWorld(retention = 168) {
   return { w, agentId };
 }
 
-const lockEvents = (w: TestWorld) =>
-  w.events.of('settings.retention_lock.updated').map((e) => e.data.change);
+const lockEvents = (w: TestWorld) => w.events.of('settings.retention_lock.updated').map((e) => e.data.change);
 
 describe('retention lock state', () => {
   it('is off by default, on at once, and a requested turn-off waits for its date', async () => {
@@ -118,7 +117,9 @@ describe('backups under the retention lock', () => {
       code: 'BACKUP_LOCKED',
       details: { lockedUntil: b.lockedUntil!.toISOString() },
     });
-    expect((refusal as AppError).message).toMatch(/^This backup is locked until \w{3} \d+, \d{4}, .* UTC by your retention lock/);
+    expect((refusal as AppError).message).toMatch(
+      /^This backup is locked until \w{3} \d+, \d{4}, .* UTC by your retention lock/,
+    );
     expect(w.blobs.deleted).toEqual([]);
     w.clock.set(b.lockedUntil!);
     await w.backups.remove(USER, b.id);

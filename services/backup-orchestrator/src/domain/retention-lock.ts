@@ -67,7 +67,9 @@ export function retentionLock(deps: {
     deps.log.info({ userId }, 'retention lock turned off after its delay');
   }
 
-  async function current(userId: string): Promise<{ saved: RetentionLockRecord | null; state: RetentionLockState }> {
+  async function current(
+    userId: string,
+  ): Promise<{ saved: RetentionLockRecord | null; state: RetentionLockState }> {
     let saved = await store.lock(userId);
     if (saved?.enabled && saved.offAt && saved.offAt <= now()) {
       await settle(userId, saved.offAt);

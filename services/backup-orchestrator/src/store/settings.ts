@@ -50,10 +50,7 @@ export function settingsStore({ Settings }: Pick<OrchestratorModels, 'Settings'>
       }
       // The saved state must still be the one the caller decided from (a turn-off that came due,
       // a cancel from another tab): one conditional update, no transaction needed.
-      const r = await Settings.updateOne(
-        { userId, ...lockFilter(expected) },
-        { $set: set },
-      );
+      const r = await Settings.updateOne({ userId, ...lockFilter(expected) }, { $set: set });
       return r.matchedCount === 1;
     },
     async lockTurnOffsDue(now) {
