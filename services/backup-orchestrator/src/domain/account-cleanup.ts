@@ -6,9 +6,9 @@ import { lockHolds } from './retention-lock.js';
  * A deleted account takes its orchestrator data along (docs/architecture.md, "Deleting an
  * account"): agents first, so no new job can be dispatched to them, then databases (so the
  * scheduler finds nothing due), settings, restores, and the backup records, pending and running
- * ones included (but not completed ones under the retention lock): a job dropped here answers its agent's late report with 'not found'. The blobs
- * are storage's own, removed by its consumer of the same event, so this cascade does not wait for
- * storage to be up. Every step is idempotent, so a redelivered event finishes what a crashed
+ * ones included (but not finished ones under the retention lock): a job dropped here answers its
+ * agent's late report with 'not found'. The blobs are storage's own, removed by its consumer of
+ * the same event, so this cascade does not wait for storage to be up. Every step is idempotent, so a redelivered event finishes what a crashed
  * attempt began.
  */
 export function accountCleanup(deps: {

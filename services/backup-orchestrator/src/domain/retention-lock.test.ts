@@ -89,7 +89,8 @@ describe('retention lock state', () => {
     expect(lockStateAt({ enabled: true, offAt: later }, now)).toEqual({ enabled: true, offAt: later });
     expect(lockHolds({ status: 'completed', lockedUntil: later }, now)).toBe(true);
     expect(lockHolds({ status: 'completed', lockedUntil: now }, now)).toBe(false);
-    expect(lockHolds({ status: 'failed', lockedUntil: later }, now)).toBe(false);
+    expect(lockHolds({ status: 'failed', lockedUntil: later }, now)).toBe(true);
+    expect(lockHolds({ status: 'in-progress', lockedUntil: later }, now)).toBe(false);
     expect(lockHolds({ status: 'completed', lockedUntil: null }, now)).toBe(false);
   });
 });
@@ -152,11 +153,13 @@ describe('backups under the retention lock', () => {
     expect((await completedBackup(w, agentId)).lockedUntil).toBeNull();
   });
 
-  it('a failed backup holds nothing and may be deleted at once', async () => {
+  it('a failed backup stays with the file storage may have locked for it, until its date', async () => {
     const { w, agentId } = await lockedWorld();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
     await w.backups.fail({ userId: USER, agentId, backupId: b.id, error: 'mongodump exited with 1' });
+    await expect(w.backups.remove(USER, b.id)).rejects.toMatchObject({ code: 'BACKUP_LOCKED' });
+    w.clock.set(b.lockedUntil!);
     await w.backups.remove(USER, b.id);
     expect(w.stores.backups.rows.has(b.id)).toBe(false);
   });

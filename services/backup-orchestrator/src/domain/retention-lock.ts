@@ -21,11 +21,13 @@ export function lockStateAt(saved: RetentionLockRecord | null, now: Date): Reten
 }
 
 /**
- * Whether a backup is protected at `now`: made under the lock, completed, date not reached. A
- * failed backup holds no data worth keeping and is never locked.
+ * Whether a finished backup is protected at `now`: made under the lock, date not reached. A failed
+ * one too: its upload may have reached storage before it failed, and storage keeps that file
+ * locked (on S3 nobody can remove it), so the record stays with it. Pending and running jobs are
+ * not yet backups (a deleted account's are dropped; their uploads with them).
  */
 export const lockHolds = (b: Pick<BackupRecord, 'status' | 'lockedUntil'>, now: Date): boolean =>
-  b.status === 'completed' && !!b.lockedUntil && b.lockedUntil > now;
+  (b.status === 'completed' || b.status === 'failed') && !!b.lockedUntil && b.lockedUntil > now;
 
 /** Refuses (409 BACKUP_LOCKED, naming the date) to delete a backup the lock still protects. */
 export function assertDeletable(b: Pick<BackupRecord, 'status' | 'lockedUntil'>, now: Date): void {

@@ -86,8 +86,8 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
         userId,
         status: { $in: FINISHED },
         createdAt: { $lt: before },
-        // Never a completed backup still under the retention lock (domain/retention-lock.ts).
-        $or: [{ status: 'failed' }, { lockedUntil: null }, { lockedUntil: { $lte: now } }],
+        // Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds).
+        $or: [{ lockedUntil: null }, { lockedUntil: { $lte: now } }],
       };
       if (skip.length) query._id = { $nin: skip.map((s) => new Types.ObjectId(s)) };
       const d = await Backup.findOneAndUpdate(

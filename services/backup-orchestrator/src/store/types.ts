@@ -122,8 +122,8 @@ export interface BackupStore extends JobStore<BackupRecord> {
   usersWithFinishedBefore(before: Date): Promise<string[]>;
   /**
    * Claims the oldest completed or failed backup of the user created before `before` for deletion
-   * (status → deleting) and returns it as it was before the claim. A completed backup whose
-   * `lockedUntil` is after `now` is never claimed.
+   * (status → deleting) and returns it as it was before the claim. A backup whose `lockedUntil`
+   * is after `now` is never claimed.
    */
   claimExpired(userId: string, before: Date, now: Date, skip: string[]): Promise<BackupRecord | null>;
   /** Takes over a deletion whose claim is older than `staleBefore` (its worker died). */
