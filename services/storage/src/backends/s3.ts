@@ -60,9 +60,16 @@ const isMissing = (err: unknown) => {
 };
 const isNoSuchUpload = (err: unknown) => (err as { name?: string })?.name === 'NoSuchUpload';
 
-/** Compliance mode: nobody, root credentials included, deletes the version before the date. */
-export function lockHeaders(objectLock: boolean | undefined, retainUntil: Date | undefined) {
-  if (!objectLock || !retainUntil) return {};
+/**
+ * Compliance mode: nobody, root credentials included, deletes the version before the date. A date
+ * already past (S3 refuses one) needs no lock.
+ */
+export function lockHeaders(
+  objectLock: boolean | undefined,
+  retainUntil: Date | undefined,
+  now = new Date(),
+) {
+  if (!objectLock || !retainUntil || retainUntil <= now) return {};
   return { ObjectLockMode: 'COMPLIANCE' as const, ObjectLockRetainUntilDate: retainUntil };
 }
 
