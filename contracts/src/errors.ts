@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   AGENT_UNAVAILABLE: 'UNAVAILABLE',
   /** The agent's identity was retired by 'Reset Connection'; it must register as a new instance. */
   AGENT_RESET: 'CONFLICT',
+  /** The backup is under the account's retention lock; the body carries lockedUntil (ISO). */
+  BACKUP_LOCKED: 'CONFLICT',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

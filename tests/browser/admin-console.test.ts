@@ -167,7 +167,10 @@ describe('admin console', () => {
       await detail.getByRole('button', { name: 'Delete User' }).click();
       const dialog = page.getByTestId('confirm-dialog');
       await visible(
-        dialog.getByText('This action cannot be undone. All user data may be lost.', { exact: true }),
+        dialog.getByText(
+          "This action cannot be undone. All user data may be lost. Backups under the user's retention lock are kept until their retention date, then deleted.",
+          { exact: true },
+        ),
       );
       await dialog.getByRole('button', { name: 'Delete User' }).click();
       await page.getByTestId('admin-user-row').first().waitFor({ state: 'detached' });

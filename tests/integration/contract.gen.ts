@@ -101,6 +101,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    setRetentionLock: build.mutation<SetRetentionLockApiResponse, SetRetentionLockApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/retention-lock`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
     resendNotificationEmailConfirmation: build.mutation<
       ResendNotificationEmailConfirmationApiResponse,
       ResendNotificationEmailConfirmationApiArg
@@ -449,6 +456,10 @@ export type GetAuditLogsApiArg = {
     | 'DATABASE_DISABLED'
     | 'NOTIFICATION_EMAIL_CHANGE_REQUESTED'
     | 'NOTIFICATION_EMAIL_CHANGED'
+    | 'RETENTION_LOCK_ENABLED'
+    | 'RETENTION_LOCK_DISABLE_REQUESTED'
+    | 'RETENTION_LOCK_DISABLE_CANCELLED'
+    | 'RETENTION_LOCK_DISABLED'
     | 'ARTICLE_CREATED'
     | 'ARTICLE_UPDATED'
     | 'ARTICLE_DELETED'
@@ -487,6 +498,12 @@ export type UpdateSettingsApiArg = {
       agentDisconnection?: boolean;
     };
     email?: string;
+  };
+};
+export type SetRetentionLockApiResponse = /** status 200 OK */ Settings;
+export type SetRetentionLockApiArg = {
+  body: {
+    enabled: boolean;
   };
 };
 export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
@@ -736,7 +753,8 @@ export type ErrorCode =
   | 'DATABASE_LIMIT_REACHED'
   | 'STORAGE_LIMIT_EXCEEDED'
   | 'AGENT_UNAVAILABLE'
-  | 'AGENT_RESET';
+  | 'AGENT_RESET'
+  | 'BACKUP_LOCKED';
 export type ApiError = {
   message: string;
   code: ErrorCode;
@@ -835,6 +853,14 @@ export type NotificationSettings = {
   backupFailure: boolean;
   agentDisconnection: boolean;
 };
+export type RetentionLock = {
+  /** backups made now cannot be deleted before their retention date */
+  enabled: boolean;
+  /** a requested turn-off takes effect then (ISO 8601); until then the lock stays on */
+  offAt?: string;
+  /** how long after it is asked for a turn-off takes effect */
+  offDelaySeconds: number;
+};
 export type Settings = {
   /** hours: 1, 24, 168 or 720 */
   frequency: number;
@@ -847,6 +873,7 @@ export type Settings = {
   pendingEmail?: string;
   /** when the link to pendingEmail stops working */
   pendingEmailExpiresAt?: string;
+  retentionLock: RetentionLock;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
 export type AgentStatus = 'active' | 'inactive' | 'offline';
@@ -875,6 +902,8 @@ export type Backup = {
   status: JobStatus;
   type: 'manual' | 'auto';
   error?: string;
+  /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
+  lockedUntil?: string;
 };
 export type BackupRateLimitedError = {
   message: string;
@@ -1075,6 +1104,12 @@ export interface ApiPaths {
     operationId: 'updateSettings';
     arg: UpdateSettingsApiArg;
     response: UpdateSettingsApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'PUT /api/settings/retention-lock': {
+    operationId: 'setRetentionLock';
+    arg: SetRetentionLockApiArg;
+    response: SetRetentionLockApiResponse;
     errors: AccountBannedError | ApiError;
   };
   'POST /api/settings/notification-email/resend': {

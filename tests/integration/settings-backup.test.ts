@@ -15,7 +15,21 @@ describe('/api/settings', () => {
       retention: 72,
       notifications: { backupSuccess: true, backupFailure: true, agentDisconnection: true },
       email: u.email,
+      retentionLock: { enabled: false, offDelaySeconds: 7 * 24 * 3600 },
     });
+  });
+
+  it('PUT /api/settings/retention-lock needs a token and a true or false', async () => {
+    const u = await newUser();
+    expect((await api('PUT', '/api/settings/retention-lock', { body: { enabled: true } })).status).toBe(401);
+    for (const body of [{}, { enabled: 'yes' }]) {
+      const bad = await api('PUT', '/api/settings/retention-lock', { token: u.token, body });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toBe('enabled must be true or false');
+    }
+    const on = await api('PUT', '/api/settings/retention-lock', { token: u.token, body: { enabled: true } });
+    expect(on.status).toBe(200);
+    expect(on.body.retentionLock).toEqual({ enabled: true, offDelaySeconds: 7 * 24 * 3600 });
   });
 
   it('validates frequency, retention and toggles', async () => {

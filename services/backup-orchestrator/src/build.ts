@@ -29,6 +29,8 @@ import { databases as databasesFactory } from './domain/databases.js';
 import { dispatcher } from './domain/dispatch.js';
 import { watched } from './domain/jobs.js';
 import { restores as restoresFactory } from './domain/restores.js';
+import { retentionInForce } from './domain/retention-in-force.js';
+import { retentionLock as retentionLockFactory } from './domain/retention-lock.js';
 import { settings as settingsFactory } from './domain/settings.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
@@ -37,6 +39,7 @@ import { watchdog as watchdogFactory } from './jobs/watchdog.js';
 import { orchestratorHandlers } from './handlers.js';
 
 const PLAN_CACHE_MS = 60_000;
+const DEFAULT_LOCK_OFF_DELAY_MS = 7 * 24 * 3_600_000;
 
 export interface OrchestratorLimits {
   heartbeatTimeoutMs: number;
@@ -46,6 +49,8 @@ export interface OrchestratorLimits {
   hourMs: number;
   /** How long a disconnected agent may take to come back before its running jobs fail. */
   reconnectGraceMs?: number;
+  /** How long after the owner asks a retention lock stays on (default 7 days). */
+  retentionLockOffDelayMs?: number;
 }
 
 /**
@@ -69,6 +74,14 @@ export function buildOrchestrator(deps: {
   const jobPlans = deps.jobPlans ?? plans;
   const { heartbeatTimeoutMs } = limits;
 
+  const lock = retentionLockFactory({
+    store: stores.settings,
+    retentionOf: retentionInForce({ settings: stores.settings, plans, log }),
+    events,
+    turnOffDelayMs: limits.retentionLockOffDelayMs ?? DEFAULT_LOCK_OFF_DELAY_MS,
+    now,
+    log,
+  });
   const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
   const databases = databasesFactory({ store: stores.databases, plans, events });
   const backups = backupsFactory({
@@ -79,6 +92,7 @@ export function buildOrchestrator(deps: {
     plans,
     blobs,
     events,
+    lockDateFor: lock.lockDateFor,
     now,
     log,
   });
@@ -130,8 +144,14 @@ export function buildOrchestrator(deps: {
     heartbeatTimeoutMs,
     log,
   });
-  const retention = retentionFactory({ stores, backups, plans: jobPlans, now, log });
-  const cleanup = accountCleanup({ stores, log });
+  const retention = retentionFactory({
+    stores,
+    backups,
+    retentionOf: retentionInForce({ settings: stores.settings, plans: jobPlans, log }),
+    now,
+    log,
+  });
+  const cleanup = accountCleanup({ stores, now, log });
   return {
     dispatch,
     databases,
@@ -140,6 +160,7 @@ export function buildOrchestrator(deps: {
     watchdog,
     agents,
     settings,
+    lock,
     scheduler,
     retention,
     cleanup,
@@ -173,6 +194,7 @@ export async function startOrchestrator(
       jobMaxHours: config.JOB_MAX_HOURS,
       hourMs: config.SCHEDULER_SLOT_SECONDS * 1000,
       reconnectGraceMs: config.AGENT_RECONNECT_GRACE_MS,
+      retentionLockOffDelayMs: config.RETENTION_LOCK_OFF_DELAY_SECONDS * 1000,
     },
     log,
   });
@@ -198,6 +220,7 @@ export async function startOrchestrator(
     ? [
         every('scheduler', config.SCHEDULER_TICK_MS, () => o.scheduler.tick(), log),
         every('retention', config.RETENTION_TICK_MS, () => o.retention.tick(), log),
+        every('retention-lock', config.RETENTION_TICK_MS, () => o.lock.settleDue(), log),
         every('watchdog', config.WATCHDOG_TICK_MS, () => o.watchdog.tick(), log),
       ]
     : [];

@@ -26,6 +26,15 @@ const schema = z.object({
   AGENT_RECONNECT_GRACE_MS: ms(15_000),
   /** Safety net: no job stays in progress longer than this, even if the agent says it is running. */
   JOB_MAX_HOURS: z.coerce.number().min(1).default(24),
+  /**
+   * How long a requested turn-off of the retention lock waits before it takes effect (announced
+   * by mail; the owner can cancel it meanwhile). 7 days; tests shrink it.
+   */
+  RETENTION_LOCK_OFF_DELAY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24 * 3600),
   /** Runs the scheduler, retention and watchdog timers (every replica may; they are replica-safe). */
   JOBS_ENABLED: z.stringbool().default(true),
 });

@@ -6,14 +6,16 @@ import type { EventBus, EventEnvelope, EventMap, StreamName } from '@coffer/comm
  * - RESTORE: restore.restore.{requested,initiated,completed,failed}
  * - AGENT: agent.agent.{registered,disconnected,updated,update_failed,action_requested,removed},
  *   agent.command.requested
- * - SETTINGS: settings.backup.updated, settings.database.updated
+ * - SETTINGS: settings.backup.updated, settings.database.updated, settings.retention_lock.updated
+ *   (lock on, turn-off requested / cancelled / in effect; the last with id `retention-lock-off:…`)
  * Message ids are derived from the job and the step (`<backupId>:completed`, a command's id, a
  * schedule slot), so a retried step is dropped by JetStream's duplicate window and by audit's
  * per-event unique index.
  *
  * What it consumes:
  * - AUTH `auth.user.deleted` (durable `orchestrator`): removes the user's agents, databases,
- *   settings, restores and backup records (storage removes the blobs on the same event).
+ *   settings, restores and backup records but those under the retention lock (storage removes the
+ *   blobs on the same event, likewise).
  * - AUTH `auth.user.plan_changed` (durable `orchestrator-plans`): clamps the saved schedule to the
  *   new plan (databases over the limit need no write: activity is computed from the plan).
  * - BACKUP `backup.schedule.due` (durable `orchestrator-scheduler`, shared by every replica, so

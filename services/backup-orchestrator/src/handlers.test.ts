@@ -53,6 +53,7 @@ describe('orchestrator gRPC handlers', () => {
     await expect(call(h.getSettings, { userId: USER })).resolves.toEqual({
       frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_DAILY,
       retention: 72,
+      retentionLock: { enabled: false, offAt: undefined, offDelaySeconds: 7 * 24 * 3600 },
     });
   });
 

@@ -21,6 +21,7 @@ import type { Agents } from './domain/agents.js';
 import type { Backups } from './domain/backups.js';
 import type { Databases } from './domain/databases.js';
 import type { Restores } from './domain/restores.js';
+import type { RetentionLock } from './domain/retention-lock.js';
 import type { Settings } from './domain/settings.js';
 import { RETENTION_OPTIONS } from './domain/rules.js';
 import { toAgent, toBackup, toDatabase, toRestore, toSettings } from './views.js';
@@ -66,8 +67,11 @@ export function orchestratorHandlers(deps: {
   backups: Backups;
   restores: Restores;
   settings: Settings;
+  lock: Pick<RetentionLock, 'get' | 'enable' | 'requestDisable' | 'offDelayMs'>;
 }) {
-  const { agents, databases, backups, restores, settings } = deps;
+  const { agents, databases, backups, restores, settings, lock } = deps;
+  const settingsOf = async (user: string) =>
+    toSettings(await settings.get(user), await lock.get(user), lock.offDelayMs);
   const databaseList = (list: Awaited<ReturnType<Databases['list']>>) => ({
     databases: list.map(toDatabase),
   });
@@ -119,7 +123,16 @@ export function orchestratorHandlers(deps: {
       return databaseList(await databases.setActive(input.userId, input.databaseId, input.isActive));
     },
     async getSettings(req) {
-      return toSettings(await settings.get(parseInput(z.object({ userId }), req).userId));
+      return settingsOf(parseInput(z.object({ userId }), req).userId);
+    },
+    async setRetentionLock(req) {
+      const input = parseInput(
+        z.object({ userId, enabled: z.boolean({ error: 'enabled must be true or false' }) }),
+        req,
+      );
+      if (input.enabled) await lock.enable(input.userId);
+      else await lock.requestDisable(input.userId);
+      return settingsOf(input.userId);
     },
     async updateSettings(req) {
       const input = parseInput(
@@ -130,9 +143,8 @@ export function orchestratorHandlers(deps: {
         }),
         req,
       );
-      return toSettings(
-        await settings.update(input.userId, { frequency: input.frequency, retention: input.retention }),
-      );
+      await settings.update(input.userId, { frequency: input.frequency, retention: input.retention });
+      return settingsOf(input.userId);
     },
     async manageAgent(req) {
       const input = parseInput(
@@ -230,7 +242,8 @@ export function orchestratorHandlers(deps: {
     },
     async beginUpload(req) {
       const input = parseInput(agentJob.extend({ backupId }), req);
-      return backups.beginUpload(input);
+      const grant = await backups.beginUpload(input);
+      return { ...grant, lockedUntil: grant.lockedUntil?.toISOString() };
     },
     async completeBackup(req) {
       const input = parseInput(

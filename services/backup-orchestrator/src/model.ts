@@ -79,6 +79,11 @@ const backupSchema = new Schema(
     /** Set while a deletion is under way; a claim older than the lease is taken over. */
     deletingSince: { type: Date, default: null },
     deleteReason: { type: String, enum: ['manual', 'auto'], default: null },
+    /**
+     * Made under the owner's retention lock: createdAt + the retention in force then. Until this
+     * date nobody deletes it (domain/retention-lock.ts); later settings changes do not move it.
+     */
+    lockedUntil: { type: Date, default: null },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -107,6 +112,9 @@ const settingsSchema = new Schema(
     userId: { type: String, required: true, unique: true },
     frequency: { type: Number, required: true }, // hours
     retention: { type: Number, required: true }, // hours
+    /** The retention lock (domain/retention-lock.ts): on, and when a requested turn-off takes effect. */
+    retentionLock: { type: Boolean, default: false },
+    retentionLockOffAt: { type: Date, default: null },
   },
   { collection: 'settings', versionKey: false, timestamps: true },
 );

@@ -2,6 +2,7 @@ import { backupFrequency, backupType, jobStatus } from '@coffer/common';
 import type { orchestrator } from '@coffer/proto';
 import type { AgentView } from './domain/agents.js';
 import type { DatabaseView } from './domain/databases.js';
+import type { RetentionLockState } from './domain/retention-lock.js';
 import type { BackupRecord, JobStatus, RestoreRecord, SettingsRecord } from './store/types.js';
 
 // Answers are shaped field by field, so a new field on a record never leaks by accident; value sets
@@ -22,6 +23,7 @@ export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   completedAt: iso(b.completedAt),
   agentId: b.agentId,
   keyFingerprint: b.keyFingerprint ?? undefined,
+  lockedUntil: iso(b.lockedUntil),
 });
 
 export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
@@ -55,7 +57,16 @@ export const toDatabase = (d: DatabaseView): orchestrator.Database => ({
   enabled: d.enabled,
 });
 
-export const toSettings = (s: SettingsRecord): orchestrator.BackupSettings => ({
+export const toSettings = (
+  s: SettingsRecord,
+  lock: RetentionLockState,
+  offDelayMs: number,
+): orchestrator.BackupSettings => ({
   frequency: backupFrequency.toProto(s.frequency),
   retention: s.retention,
+  retentionLock: {
+    enabled: lock.enabled,
+    offAt: iso(lock.offAt),
+    offDelaySeconds: Math.round(offDelayMs / 1000),
+  },
 });

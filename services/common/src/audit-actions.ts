@@ -32,6 +32,11 @@ export const AUDIT_ACTIONS = [
   'DATABASE_DISABLED',
   'NOTIFICATION_EMAIL_CHANGE_REQUESTED',
   'NOTIFICATION_EMAIL_CHANGED',
+  // The retention lock (docs/architecture.md, "Retention lock").
+  'RETENTION_LOCK_ENABLED',
+  'RETENTION_LOCK_DISABLE_REQUESTED',
+  'RETENTION_LOCK_DISABLE_CANCELLED',
+  'RETENTION_LOCK_DISABLED',
   // An admin's changes to the knowledge base, in that admin's own log.
   'ARTICLE_CREATED',
   'ARTICLE_UPDATED',

@@ -104,6 +104,18 @@ export interface EventMap {
     agentDisconnection: boolean;
   };
 
+  /**
+   * The account's retention lock (Settings → General): turned on (at once), a turn-off requested
+   * (it takes effect at `effectiveAt`, announced by mail), that request cancelled, or the turn-off
+   * now in effect.
+   */
+  'settings.retention_lock.updated': {
+    userId: string;
+    change: RetentionLockChange;
+    /** ISO date the requested turn-off takes effect (disable_requested only). */
+    effectiveAt?: string;
+  };
+
   /** The user turned a database on or off for backups (Settings → Databases). */
   'settings.database.updated': {
     userId: string;
@@ -133,6 +145,14 @@ export interface EventMap {
   /** Live progress of a restore, likewise. */
   'progress.restore': RestoreProgressMessage;
 }
+
+export const RETENTION_LOCK_CHANGES = [
+  'enabled',
+  'disable_requested',
+  'disable_cancelled',
+  'disabled',
+] as const;
+export type RetentionLockChange = (typeof RETENTION_LOCK_CHANGES)[number];
 
 export interface BackupEvent {
   userId: string;

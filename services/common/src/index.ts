@@ -16,5 +16,6 @@ export * from './nats/connect-options.js';
 export * from './validation.js';
 export * from './audit-actions.js';
 export * from './format.js';
+export * from './retention-lock.js';
 export * from './value-sets.js';
 export * from './observability/index.js';

@@ -113,6 +113,10 @@ export const backupView = z
     status: jobStatus,
     type: z.enum(['manual', 'auto']),
     error: z.string().optional(),
+    lockedUntil: z
+      .string()
+      .optional()
+      .describe('made under the retention lock: it cannot be deleted before this date (ISO 8601)'),
   })
   .meta({ id: 'Backup' });
 
@@ -156,6 +160,7 @@ export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => 
   status: jobStatusSet.fromAnswer(b.status),
   type: backupType.fromAnswer(b.type),
   error: b.error,
+  lockedUntil: b.lockedUntil,
 });
 
 export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> => ({

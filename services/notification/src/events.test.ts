@@ -7,12 +7,13 @@ import {
 } from './events';
 
 describe('notification subscriptions', () => {
-  it('consumes backup results and agent disconnections, besides the auth mails', () => {
+  it('consumes backup results, agent disconnections and retention lock changes, besides the auth mails', () => {
     const byStream = Object.fromEntries(NOTIFICATION_SUBSCRIPTIONS.map((s) => [s.stream, s.subjects]));
     expect(byStream).toEqual({
       AUTH: ['auth.user.deleted', 'auth.billing.plan_lapsed'],
       BACKUP: ['backup.backup.completed', 'backup.backup.failed'],
       AGENT: ['agent.agent.disconnected'],
+      SETTINGS: ['settings.retention_lock.updated'],
     });
     for (const { stream, subjects } of NOTIFICATION_SUBSCRIPTIONS) {
       const prefix = STREAMS[stream].subjects[0].replace(/>$/, '');
@@ -31,6 +32,7 @@ describe('notification subscriptions', () => {
       ['AUTH', NOTIFICATION_DURABLE],
       ['BACKUP', NOTIFICATION_DURABLE],
       ['AGENT', NOTIFICATION_DURABLE],
+      ['SETTINGS', NOTIFICATION_DURABLE],
     ]);
     expect(NOTIFICATION_DURABLE).toBe('notification');
   });

@@ -12,6 +12,7 @@ export const NOTIFICATION_SUBSCRIPTIONS: Array<{ stream: StreamName; subjects: E
   { stream: 'AUTH', subjects: ['auth.user.deleted', 'auth.billing.plan_lapsed'] },
   { stream: 'BACKUP', subjects: ['backup.backup.completed', 'backup.backup.failed'] },
   { stream: 'AGENT', subjects: ['agent.agent.disconnected'] },
+  { stream: 'SETTINGS', subjects: ['settings.retention_lock.updated'] },
 ];
 
 /** It publishes settings.notifications.updated (domain/preferences.ts) and settings.notification_email.* (domain/email-change.ts) on SETTINGS. */

@@ -43,6 +43,12 @@ export const storageEnvSchema = z
      * hung S3 ends the upload or download with a message instead of holding it forever.
      */
     S3_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /**
+     * Write blobs under a retention lock with S3 Object Lock (compliance mode); the bucket must be
+     * created with Object Lock (storage does so when it creates it). Off only for an S3 service
+     * without Object Lock: storage's own records then are the only guard.
+     */
+    S3_OBJECT_LOCK: z.stringbool().default(true),
     /** An upload not heard from for this long is considered dead and its data removed. */
     STORAGE_STALE_UPLOAD_SECONDS: seconds(600),
     /** How often left-overs (dead uploads, unfinished deletions) are swept. */

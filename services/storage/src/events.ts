@@ -6,7 +6,7 @@ import type { EventBus, EventMap, StreamName } from '@coffer/common';
  *   storage limit; the message id is per blob, so a retried upload within the duplicate window
  *   does not report the same refusal twice;
  * - consumes `auth.user.deleted` (stream AUTH, durable consumer `storage`) and removes every blob
- *   of that user.
+ *   of that user but those under the retention lock, which the sweep removes after their date.
  */
 export const STORAGE_STREAMS: StreamName[] = ['STORAGE', 'AUTH'];
 export const STORAGE_DURABLE = 'storage';

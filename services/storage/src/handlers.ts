@@ -28,6 +28,10 @@ const putHeader = blobRef.extend({
     .int('Storage limit must be a whole number of bytes')
     .min(0, 'Storage limit must not be negative'),
   keyFingerprint: z.string().max(LIMITS.keyFingerprint, 'Key fingerprint is too long'),
+  lockedUntil: z
+    .union([z.literal(''), z.iso.datetime({ error: 'lockedUntil must be an ISO 8601 date' })])
+    .optional()
+    .transform((s) => (s ? new Date(s) : null)),
 });
 
 const toBlobInfo = (r: BlobRecord): storage.BlobInfo => ({
@@ -37,6 +41,7 @@ const toBlobInfo = (r: BlobRecord): storage.BlobInfo => ({
   sha256: r.sha256,
   createdAt: (r.createdAt ?? r.touchedAt).toISOString(),
   keyFingerprint: r.keyFingerprint,
+  lockedUntil: r.lockedUntil?.toISOString(),
 });
 
 type UnaryPart = Pick<storage.StorageServiceServer, 'stat' | 'delete' | 'usage'>;

@@ -24,6 +24,13 @@ const blobSchema = new Schema(
     sha256: { type: String, default: '' },
     keyFingerprint: { type: String, default: '' },
     createdAt: { type: Date, default: null },
+    /**
+     * The owner's retention lock: nobody deletes the blob before this date (domain/blobs.ts; on
+     * S3 the object also carries Object Lock in compliance mode until then).
+     */
+    lockedUntil: { type: Date, default: null },
+    /** Its owner's account was deleted while the lock held: removed by the sweep once it ends. */
+    ownerDeleted: { type: Boolean, default: false },
     /** Last sign of life of the upload (heartbeat), or when deletion started. */
     touchedAt: { type: Date, required: true },
   },

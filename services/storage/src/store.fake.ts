@@ -5,14 +5,35 @@ const same = (a: UploadKey, b: UploadKey) =>
   a.userId === b.userId && a.blobId === b.blobId && a.uploadId === b.uploadId;
 
 /** In-memory BlobStore for unit tests, with the same unique key (userId, blobId) and guards. */
-export function fakeBlobStore(): BlobStore & { all: BlobRecord[] } {
+export function fakeBlobStore(): BlobStore & { all: BlobRecord[]; ownerDeleted: Set<string> } {
   const all: BlobRecord[] = [];
+  const ownerDeleted = new Set<string>();
   const get = (k: UploadKey) => all.find((r) => same(r, k));
   return {
     all,
+    ownerDeleted,
+    async markOwnerDeleted(userId) {
+      ownerDeleted.add(userId);
+    },
+    async listUnlockedOfDeletedOwners(now) {
+      return all
+        .filter(
+          (r) =>
+            ownerDeleted.has(r.userId) && r.status === 'committed' && r.lockedUntil && r.lockedUntil <= now,
+        )
+        .map((r) => ({ ...r }));
+    },
     async reserve(u: NewUpload) {
       if (all.some((r) => r.userId === u.userId && r.blobId === u.blobId)) return false;
-      all.push({ ...u, status: 'uploading', uploadRef: null, size: 0, sha256: '', createdAt: null });
+      all.push({
+        ...u,
+        status: 'uploading',
+        uploadRef: null,
+        size: 0,
+        sha256: '',
+        createdAt: null,
+        lockedUntil: u.lockedUntil ?? null,
+      });
       return true;
     },
     async find(userId, blobId) {

@@ -18,6 +18,8 @@ export interface BlobRecord extends UploadKey {
   keyFingerprint: string;
   createdAt: Date | null;
   touchedAt: Date;
+  /** Not deletable before this date (the owner's retention lock); null when not locked. */
+  lockedUntil: Date | null;
 }
 
 export interface NewUpload extends UploadKey {
@@ -25,6 +27,7 @@ export interface NewUpload extends UploadKey {
   objectKey: string;
   keyFingerprint: string;
   touchedAt: Date;
+  lockedUntil?: Date | null;
 }
 
 export interface Usage {
@@ -52,6 +55,7 @@ export function blobStore({ Blob }: StorageModels) {
     keyFingerprint: (d.keyFingerprint as string) ?? '',
     createdAt: (d.createdAt as Date | null) ?? null,
     touchedAt: d.touchedAt as Date,
+    lockedUntil: (d.lockedUntil as Date | null) ?? null,
   });
 
   return {
@@ -149,6 +153,19 @@ export function blobStore({ Blob }: StorageModels) {
 
     async listByUser(userId: string): Promise<BlobRecord[]> {
       return (await Blob.find({ userId }).lean()).map(toRecord);
+    },
+
+    /** Marks the blobs a deleted account left under its retention lock, for the sweep to remove later. */
+    async markOwnerDeleted(userId: string): Promise<void> {
+      await Blob.updateMany({ userId }, { $set: { ownerDeleted: true } });
+    },
+
+    /** Committed blobs of deleted accounts whose lock has ended: the sweep removes them. */
+    async listUnlockedOfDeletedOwners(now: Date, limit = 500): Promise<BlobRecord[]> {
+      const docs = await Blob.find({ ownerDeleted: true, status: 'committed', lockedUntil: { $lte: now } })
+        .limit(limit)
+        .lean();
+      return docs.map(toRecord);
     },
 
     /** Uploads and deletions nobody has touched since `before`: their owner is gone. */

@@ -56,6 +56,17 @@ export const api = generatedApi.enhanceEndpoints({
     },
     manageAgent: { invalidatesTags: ['SystemStatus', 'AuditLogs'] },
     removeAgent: { invalidatesTags: ['SystemStatus', 'AuditLogs'] },
+    setRetentionLock: {
+      invalidatesTags: ['AuditLogs'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(generatedApi.util.upsertQueryData('getSettings', undefined, data));
+        } catch {
+          // shown by the caller
+        }
+      },
+    },
     // Both answer with the GET shape: it becomes the cached settings.
     resendNotificationEmailConfirmation: {
       invalidatesTags: ['AuditLogs'],

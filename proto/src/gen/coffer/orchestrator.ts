@@ -394,7 +394,11 @@ export interface Backup {
   error?: string | undefined;
   completedAt?: string | undefined;
   agentId: string;
-  keyFingerprint?: string | undefined;
+  keyFingerprint?:
+    | string
+    | undefined;
+  /** Made under the retention lock: nobody deletes it before this date (ISO 8601). */
+  lockedUntil?: string | undefined;
 }
 
 export interface BackupList {
@@ -475,6 +479,22 @@ export interface BackupSettings {
   frequency: BackupFrequency;
   /** hours */
   retention: number;
+  retentionLock: RetentionLock | undefined;
+}
+
+export interface RetentionLock {
+  enabled: boolean;
+  /** ISO 8601: a requested turn-off takes effect then */
+  offAt?:
+    | string
+    | undefined;
+  /** how long a turn-off waits */
+  offDelaySeconds: number;
+}
+
+export interface SetRetentionLockRequest {
+  userId: string;
+  enabled: boolean;
 }
 
 export interface UpdateSettingsRequest {
@@ -549,6 +569,8 @@ export interface UploadGrant {
   backupId: string;
   storageLimit: number;
   databaseName: string;
+  /** ISO 8601; storage keeps the blob until then */
+  lockedUntil?: string | undefined;
 }
 
 export interface CompleteBackupRequest {
@@ -1085,6 +1107,7 @@ function createBaseBackup(): Backup {
     completedAt: undefined,
     agentId: "",
     keyFingerprint: undefined,
+    lockedUntil: undefined,
   };
 }
 
@@ -1122,6 +1145,9 @@ export const Backup: MessageFns<Backup> = {
     }
     if (message.keyFingerprint !== undefined) {
       writer.uint32(90).string(message.keyFingerprint);
+    }
+    if (message.lockedUntil !== undefined) {
+      writer.uint32(98).string(message.lockedUntil);
     }
     return writer;
   },
@@ -1227,6 +1253,14 @@ export const Backup: MessageFns<Backup> = {
             message.keyFingerprint = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.lockedUntil = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1272,6 +1306,11 @@ export const Backup: MessageFns<Backup> = {
         : isSet(object.key_fingerprint)
         ? globalThis.String(object.key_fingerprint)
         : undefined,
+      lockedUntil: isSet(object.lockedUntil)
+        ? globalThis.String(object.lockedUntil)
+        : isSet(object.locked_until)
+        ? globalThis.String(object.locked_until)
+        : undefined,
     };
   },
 
@@ -1310,6 +1349,9 @@ export const Backup: MessageFns<Backup> = {
     if (message.keyFingerprint !== undefined) {
       obj.keyFingerprint = message.keyFingerprint;
     }
+    if (message.lockedUntil !== undefined) {
+      obj.lockedUntil = message.lockedUntil;
+    }
     return obj;
   },
 
@@ -1329,6 +1371,7 @@ export const Backup: MessageFns<Backup> = {
     message.completedAt = object.completedAt ?? undefined;
     message.agentId = object.agentId ?? "";
     message.keyFingerprint = object.keyFingerprint ?? undefined;
+    message.lockedUntil = object.lockedUntil ?? undefined;
     return message;
   },
 };
@@ -2580,7 +2623,7 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
 };
 
 function createBaseBackupSettings(): BackupSettings {
-  return { frequency: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED, retention: 0 };
+  return { frequency: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED, retention: 0, retentionLock: undefined };
 }
 
 export const BackupSettings: MessageFns<BackupSettings> = {
@@ -2590,6 +2633,9 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     }
     if (message.retention !== 0) {
       writer.uint32(16).int32(message.retention);
+    }
+    if (message.retentionLock !== undefined) {
+      RetentionLock.encode(message.retentionLock, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -2623,6 +2669,14 @@ export const BackupSettings: MessageFns<BackupSettings> = {
             message.retention = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.retentionLock = RetentionLock.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2641,6 +2695,11 @@ export const BackupSettings: MessageFns<BackupSettings> = {
         ? backupFrequencyFromJSON(object.frequency)
         : BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
       retention: isSet(object.retention) ? globalThis.Number(object.retention) : 0,
+      retentionLock: isSet(object.retentionLock)
+        ? RetentionLock.fromJSON(object.retentionLock)
+        : isSet(object.retention_lock)
+        ? RetentionLock.fromJSON(object.retention_lock)
+        : undefined,
     };
   },
 
@@ -2652,6 +2711,9 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     if (message.retention !== 0) {
       obj.retention = Math.round(message.retention);
     }
+    if (message.retentionLock !== undefined) {
+      obj.retentionLock = RetentionLock.toJSON(message.retentionLock);
+    }
     return obj;
   },
 
@@ -2662,6 +2724,207 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     const message = createBaseBackupSettings();
     message.frequency = object.frequency ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
     message.retention = object.retention ?? 0;
+    message.retentionLock = (object.retentionLock !== undefined && object.retentionLock !== null)
+      ? RetentionLock.fromPartial(object.retentionLock)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRetentionLock(): RetentionLock {
+  return { enabled: false, offAt: undefined, offDelaySeconds: 0 };
+}
+
+export const RetentionLock: MessageFns<RetentionLock> = {
+  encode(message: RetentionLock, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.offAt !== undefined) {
+      writer.uint32(18).string(message.offAt);
+    }
+    if (message.offDelaySeconds !== 0) {
+      writer.uint32(24).int64(message.offDelaySeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetentionLock {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetentionLock();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.offAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offDelaySeconds = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetentionLock {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      offAt: isSet(object.offAt)
+        ? globalThis.String(object.offAt)
+        : isSet(object.off_at)
+        ? globalThis.String(object.off_at)
+        : undefined,
+      offDelaySeconds: isSet(object.offDelaySeconds)
+        ? globalThis.Number(object.offDelaySeconds)
+        : isSet(object.off_delay_seconds)
+        ? globalThis.Number(object.off_delay_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: RetentionLock): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.offAt !== undefined) {
+      obj.offAt = message.offAt;
+    }
+    if (message.offDelaySeconds !== 0) {
+      obj.offDelaySeconds = Math.round(message.offDelaySeconds);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetentionLock>): RetentionLock {
+    return RetentionLock.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionLock>): RetentionLock {
+    const message = createBaseRetentionLock();
+    message.enabled = object.enabled ?? false;
+    message.offAt = object.offAt ?? undefined;
+    message.offDelaySeconds = object.offDelaySeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseSetRetentionLockRequest(): SetRetentionLockRequest {
+  return { userId: "", enabled: false };
+}
+
+export const SetRetentionLockRequest: MessageFns<SetRetentionLockRequest> = {
+  encode(message: SetRetentionLockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(16).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetRetentionLockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetRetentionLockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetRetentionLockRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+    };
+  },
+
+  toJSON(message: SetRetentionLockRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
+    return SetRetentionLockRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
+    const message = createBaseSetRetentionLockRequest();
+    message.userId = object.userId ?? "";
+    message.enabled = object.enabled ?? false;
     return message;
   },
 };
@@ -3802,7 +4065,7 @@ export const BeginUploadRequest: MessageFns<BeginUploadRequest> = {
 };
 
 function createBaseUploadGrant(): UploadGrant {
-  return { backupId: "", storageLimit: 0, databaseName: "" };
+  return { backupId: "", storageLimit: 0, databaseName: "", lockedUntil: undefined };
 }
 
 export const UploadGrant: MessageFns<UploadGrant> = {
@@ -3815,6 +4078,9 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     }
     if (message.databaseName !== "") {
       writer.uint32(26).string(message.databaseName);
+    }
+    if (message.lockedUntil !== undefined) {
+      writer.uint32(34).string(message.lockedUntil);
     }
     return writer;
   },
@@ -3856,6 +4122,14 @@ export const UploadGrant: MessageFns<UploadGrant> = {
             message.databaseName = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lockedUntil = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3885,6 +4159,11 @@ export const UploadGrant: MessageFns<UploadGrant> = {
         : isSet(object.database_name)
         ? globalThis.String(object.database_name)
         : "",
+      lockedUntil: isSet(object.lockedUntil)
+        ? globalThis.String(object.lockedUntil)
+        : isSet(object.locked_until)
+        ? globalThis.String(object.locked_until)
+        : undefined,
     };
   },
 
@@ -3899,6 +4178,9 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     if (message.databaseName !== "") {
       obj.databaseName = message.databaseName;
     }
+    if (message.lockedUntil !== undefined) {
+      obj.lockedUntil = message.lockedUntil;
+    }
     return obj;
   },
 
@@ -3910,6 +4192,7 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     message.backupId = object.backupId ?? "";
     message.storageLimit = object.storageLimit ?? 0;
     message.databaseName = object.databaseName ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
     return message;
   },
 };
@@ -4851,6 +5134,17 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: BackupSettings): Buffer => Buffer.from(BackupSettings.encode(value).finish()),
     responseDeserialize: (value: Buffer): BackupSettings => BackupSettings.decode(value),
   },
+  /** On takes effect at once (and cancels a pending turn-off); off after the configured delay. */
+  setRetentionLock: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/SetRetentionLock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetRetentionLockRequest): Buffer =>
+      Buffer.from(SetRetentionLockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetRetentionLockRequest => SetRetentionLockRequest.decode(value),
+    responseSerialize: (value: BackupSettings): Buffer => Buffer.from(BackupSettings.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BackupSettings => BackupSettings.decode(value),
+  },
   /** restart | update | reset */
   manageAgent: {
     path: "/coffer.orchestrator.v1.OrchestratorService/ManageAgent" as const,
@@ -5033,6 +5327,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   setDatabaseActive: handleUnaryCall<SetDatabaseActiveRequest, DatabaseList>;
   getSettings: handleUnaryCall<UserRef, BackupSettings>;
   updateSettings: handleUnaryCall<UpdateSettingsRequest, BackupSettings>;
+  /** On takes effect at once (and cancels a pending turn-off); off after the configured delay. */
+  setRetentionLock: handleUnaryCall<SetRetentionLockRequest, BackupSettings>;
   /** restart | update | reset */
   manageAgent: handleUnaryCall<ManageAgentRequest, Ok>;
   adminListAgents: handleUnaryCall<UserRef, AgentList>;
@@ -5214,6 +5510,22 @@ export interface OrchestratorServiceClient extends Client {
   ): ClientUnaryCall;
   updateSettings(
     request: UpdateSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BackupSettings) => void,
+  ): ClientUnaryCall;
+  /** On takes effect at once (and cancels a pending turn-off); off after the configured delay. */
+  setRetentionLock(
+    request: SetRetentionLockRequest,
+    callback: (error: ServiceError | null, response: BackupSettings) => void,
+  ): ClientUnaryCall;
+  setRetentionLock(
+    request: SetRetentionLockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BackupSettings) => void,
+  ): ClientUnaryCall;
+  setRetentionLock(
+    request: SetRetentionLockRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BackupSettings) => void,

@@ -50,6 +50,11 @@ export interface PutHeader {
   storageLimit: number;
   /** non-secret, recorded with the blob */
   keyFingerprint: string;
+  /**
+   * ISO 8601: the blob may not be deleted before this date (the owner's retention lock); on S3 it
+   * is written with Object Lock in compliance mode until then. Empty: no lock.
+   */
+  lockedUntil?: string | undefined;
 }
 
 export interface PutEnd {
@@ -71,6 +76,7 @@ export interface BlobInfo {
   sha256: string;
   createdAt: string;
   keyFingerprint: string;
+  lockedUntil?: string | undefined;
 }
 
 export interface GetResponse {
@@ -302,7 +308,7 @@ export const BlobRef: MessageFns<BlobRef> = {
 };
 
 function createBasePutHeader(): PutHeader {
-  return { userId: "", blobId: "", storageLimit: 0, keyFingerprint: "" };
+  return { userId: "", blobId: "", storageLimit: 0, keyFingerprint: "", lockedUntil: undefined };
 }
 
 export const PutHeader: MessageFns<PutHeader> = {
@@ -318,6 +324,9 @@ export const PutHeader: MessageFns<PutHeader> = {
     }
     if (message.keyFingerprint !== "") {
       writer.uint32(34).string(message.keyFingerprint);
+    }
+    if (message.lockedUntil !== undefined) {
+      writer.uint32(42).string(message.lockedUntil);
     }
     return writer;
   },
@@ -367,6 +376,14 @@ export const PutHeader: MessageFns<PutHeader> = {
             message.keyFingerprint = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lockedUntil = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -401,6 +418,11 @@ export const PutHeader: MessageFns<PutHeader> = {
         : isSet(object.key_fingerprint)
         ? globalThis.String(object.key_fingerprint)
         : "",
+      lockedUntil: isSet(object.lockedUntil)
+        ? globalThis.String(object.lockedUntil)
+        : isSet(object.locked_until)
+        ? globalThis.String(object.locked_until)
+        : undefined,
     };
   },
 
@@ -418,6 +440,9 @@ export const PutHeader: MessageFns<PutHeader> = {
     if (message.keyFingerprint !== "") {
       obj.keyFingerprint = message.keyFingerprint;
     }
+    if (message.lockedUntil !== undefined) {
+      obj.lockedUntil = message.lockedUntil;
+    }
     return obj;
   },
 
@@ -430,6 +455,7 @@ export const PutHeader: MessageFns<PutHeader> = {
     message.blobId = object.blobId ?? "";
     message.storageLimit = object.storageLimit ?? 0;
     message.keyFingerprint = object.keyFingerprint ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
     return message;
   },
 };
@@ -605,7 +631,7 @@ export const PutRequest: MessageFns<PutRequest> = {
 };
 
 function createBaseBlobInfo(): BlobInfo {
-  return { userId: "", blobId: "", size: 0, sha256: "", createdAt: "", keyFingerprint: "" };
+  return { userId: "", blobId: "", size: 0, sha256: "", createdAt: "", keyFingerprint: "", lockedUntil: undefined };
 }
 
 export const BlobInfo: MessageFns<BlobInfo> = {
@@ -627,6 +653,9 @@ export const BlobInfo: MessageFns<BlobInfo> = {
     }
     if (message.keyFingerprint !== "") {
       writer.uint32(50).string(message.keyFingerprint);
+    }
+    if (message.lockedUntil !== undefined) {
+      writer.uint32(58).string(message.lockedUntil);
     }
     return writer;
   },
@@ -692,6 +721,14 @@ export const BlobInfo: MessageFns<BlobInfo> = {
             message.keyFingerprint = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lockedUntil = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -728,6 +765,11 @@ export const BlobInfo: MessageFns<BlobInfo> = {
         : isSet(object.key_fingerprint)
         ? globalThis.String(object.key_fingerprint)
         : "",
+      lockedUntil: isSet(object.lockedUntil)
+        ? globalThis.String(object.lockedUntil)
+        : isSet(object.locked_until)
+        ? globalThis.String(object.locked_until)
+        : undefined,
     };
   },
 
@@ -751,6 +793,9 @@ export const BlobInfo: MessageFns<BlobInfo> = {
     if (message.keyFingerprint !== "") {
       obj.keyFingerprint = message.keyFingerprint;
     }
+    if (message.lockedUntil !== undefined) {
+      obj.lockedUntil = message.lockedUntil;
+    }
     return obj;
   },
 
@@ -765,6 +810,7 @@ export const BlobInfo: MessageFns<BlobInfo> = {
     message.sha256 = object.sha256 ?? "";
     message.createdAt = object.createdAt ?? "";
     message.keyFingerprint = object.keyFingerprint ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
     return message;
   },
 };
@@ -987,6 +1033,7 @@ export const StorageServiceService = {
     responseSerialize: (value: BlobInfo): Buffer => Buffer.from(BlobInfo.encode(value).finish()),
     responseDeserialize: (value: Buffer): BlobInfo => BlobInfo.decode(value),
   },
+  /** CONFLICT BACKUP_LOCKED before the blob's locked_until */
   delete: {
     path: "/coffer.storage.v1.StorageService/Delete" as const,
     requestStream: false as const,
@@ -1018,6 +1065,7 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
   /** Server stream of the blob's bytes in chunks of at most 1 MiB; the first message carries the size. */
   get: handleServerStreamingCall<BlobRef, GetResponse>;
   stat: handleUnaryCall<BlobRef, BlobInfo>;
+  /** CONFLICT BACKUP_LOCKED before the blob's locked_until */
   delete: handleUnaryCall<BlobRef, Ok>;
   usage: handleUnaryCall<UserRef, UsageInfo>;
 }
@@ -1058,6 +1106,7 @@ export interface StorageServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BlobInfo) => void,
   ): ClientUnaryCall;
+  /** CONFLICT BACKUP_LOCKED before the blob's locked_until */
   delete(request: BlobRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
   delete(
     request: BlobRef,

@@ -149,6 +149,7 @@ describe('audit action table', () => {
       'settings.notification_email.changed',
       'settings.notification_email.requested',
       'settings.notifications.updated',
+      'settings.retention_lock.updated',
       'storage.limit.exceeded',
     ]);
   });

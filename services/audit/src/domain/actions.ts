@@ -51,6 +51,8 @@ export function actorLabel(action: AuditAction, details: AuditDetails): string {
   if (USER_AGENT_ACTIONS.has(action)) return 'User';
   if (action.startsWith('AGENT_')) return details.name || details.hostname || 'Agent';
   if (action.startsWith('STORAGE_') || action.endsWith('_AUTO')) return 'System';
+  // The delay of a requested turn-off ran out: nobody acted at that moment.
+  if (action === 'RETENTION_LOCK_DISABLED') return 'System';
   if (action.startsWith('BACKUP_') && details.type === 'auto') return 'System';
   return 'User';
 }
@@ -102,6 +104,7 @@ const agentOf = {
 };
 // Settings entries are about the owner's settings, so they carry the owner's id.
 const settingsOf = { entityId: (d: { userId: string }) => d.userId };
+const lockOf = { entity: 'Settings' as const, ...settingsOf };
 const articleOf = {
   entityId: (d: ArticleEvent) => d.articleId,
   details: (d: ArticleEvent): AuditDetails => ({ name: d.title, value: d.slug }),
@@ -317,6 +320,18 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       value: `${d.previous ?? 'account email'} → ${d.email ?? 'account email'}`,
     }),
   },
+
+  'settings.retention_lock.updated': [
+    { action: 'RETENTION_LOCK_ENABLED', ...lockOf, when: (d) => d.change === 'enabled' },
+    {
+      action: 'RETENTION_LOCK_DISABLE_REQUESTED',
+      ...lockOf,
+      when: (d) => d.change === 'disable_requested',
+      details: (d) => ({ value: d.effectiveAt ? `takes effect ${d.effectiveAt}` : undefined }),
+    },
+    { action: 'RETENTION_LOCK_DISABLE_CANCELLED', ...lockOf, when: (d) => d.change === 'disable_cancelled' },
+    { action: 'RETENTION_LOCK_DISABLED', ...lockOf, when: (d) => d.change === 'disabled' },
+  ],
 
   // One settings save: SETTINGS_UPDATED always, plus one entry per setting that really changed.
   'settings.backup.updated': [

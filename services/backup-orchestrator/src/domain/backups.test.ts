@@ -204,6 +204,7 @@ describe('uploading and completing', () => {
       backupId: b.id,
       storageLimit: 5_000,
       databaseName: 'shop',
+      lockedUntil: null,
     });
     await expect(
       w.backups.beginUpload({ userId: USER, agentId: 'f'.repeat(24), backupId: b.id }),

@@ -13,6 +13,7 @@ import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
+import { assertDeletable, type RetentionLock } from './retention-lock.js';
 import { HOUR_MS, backupInterval, manualSlotKey, rateLimitMessage } from './rules.js';
 
 export const LIST_LIMIT = 500;
@@ -47,6 +48,8 @@ export function backups(deps: {
   plans: PlanSource;
   blobs: BlobStore;
   events: OrchestratorEvents;
+  /** The lock date of a backup started now, null when the owner's retention lock is off. */
+  lockDateFor: RetentionLock['lockDateFor'];
   now: () => Date;
   log: Pick<Logger, 'info' | 'warn'>;
 }) {
@@ -108,6 +111,7 @@ export function backups(deps: {
   }): Promise<BackupRecord> {
     const id = newId();
     const at = now();
+    const lockedUntil = await deps.lockDateFor(input.userId, at);
     return store.insert({
       id,
       userId: input.userId,
@@ -123,6 +127,7 @@ export function backups(deps: {
       scheduleSlot: input.scheduleSlot ?? manualSlotKey(id),
       deleteReason: null,
       deletingSince: null,
+      lockedUntil,
     });
   }
 
@@ -212,6 +217,7 @@ export function backups(deps: {
     async remove(userId: string, backupId: string): Promise<void> {
       const b = await store.get(backupId);
       if (!b || b.userId !== userId) throw notFound('Backup not found');
+      assertDeletable(b, now());
       if (b.status === 'deleting') return finishDeletion(b, b.deleteReason ?? 'manual');
       if (b.status === 'pending' || b.status === 'in-progress') throw conflict(STILL_RUNNING);
       if ((await deps.restores.activeForBackup(backupId)).length) throw conflict(BEING_RESTORED);
@@ -256,7 +262,13 @@ export function backups(deps: {
       const b = await owned(sel);
       if (b.status !== 'in-progress') throw conflict(NOT_IN_PROGRESS);
       const plan = await deps.plans.planOf(input.userId);
-      return { backupId: b.id, storageLimit: plan.storageLimit, databaseName: b.databaseName };
+      return {
+        backupId: b.id,
+        storageLimit: plan.storageLimit,
+        databaseName: b.databaseName,
+        // Storage keeps the blob (S3: Object Lock) until the same date as the record.
+        lockedUntil: b.lockedUntil ?? null,
+      };
     },
 
     /** The upload finished: size (as storage counted it), key fingerprint, completed. */

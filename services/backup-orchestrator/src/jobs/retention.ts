@@ -1,20 +1,16 @@
-import { AppError, type Logger } from '@coffer/common';
-import type { PlanSource } from '../clients.js';
+import type { Logger } from '@coffer/common';
 import type { Backups } from '../domain/backups.js';
-import { DEFAULT_SETTINGS, HOUR_MS, RETENTION_OPTIONS } from '../domain/rules.js';
-import type { BackupStore, RestoreStore, SettingsStore } from '../store/types.js';
+import type { RetentionInForce } from '../domain/retention-in-force.js';
+import { HOUR_MS, RETENTION_OPTIONS } from '../domain/rules.js';
+import type { BackupStore, RestoreStore } from '../store/types.js';
+
+export { effectiveRetentionHours } from '../domain/retention-in-force.js';
 
 /** A deletion claim older than this belongs to a worker that died; another takes it over. */
 export const DELETION_LEASE_MS = 10 * 60_000;
 /** Bounds one pass; the next tick continues. */
 export const MAX_DELETIONS_PER_TICK = 500;
 const SHORTEST_RETENTION = RETENTION_OPTIONS[0];
-
-/** The retention that applies: the user's choice, no longer than the plan allows, never under 3 days. */
-export function effectiveRetentionHours(setting: number, planLimit: number | undefined): number {
-  const bounded = planLimit === undefined ? setting : Math.min(setting, planLimit);
-  return Math.max(SHORTEST_RETENTION, bounded);
-}
 
 /**
  * Deletes completed and failed backups older than their owner's retention, one at a time: a
@@ -29,25 +25,13 @@ export function retention(deps: {
       'usersWithFinishedBefore' | 'claimExpired' | 'reclaimStaleDeletion' | 'transition'
     >;
     restores: Pick<RestoreStore, 'activeForBackup'>;
-    settings: Pick<SettingsStore, 'get'>;
   };
   backups: Pick<Backups, 'finishDeletion'>;
-  plans: PlanSource;
+  retentionOf: RetentionInForce;
   now: () => Date;
   log: Pick<Logger, 'info' | 'warn'>;
 }) {
-  const { stores } = deps;
-
-  async function retentionOf(userId: string): Promise<number | null> {
-    const setting = ((await stores.settings.get(userId)) ?? DEFAULT_SETTINGS).retention;
-    try {
-      return effectiveRetentionHours(setting, (await deps.plans.planOf(userId)).retentionLimit);
-    } catch (err) {
-      if (err instanceof AppError && err.kind === 'NOT_FOUND') return null; // account deleted: its own cleanup runs
-      deps.log.warn({ err, userId }, 'plan unavailable; applying the saved retention');
-      return effectiveRetentionHours(setting, undefined);
-    }
-  }
+  const { stores, retentionOf } = deps;
 
   return {
     /** One pass; returns how many backups it deleted. */
@@ -67,8 +51,9 @@ export function retention(deps: {
       const oldest = new Date(now.getTime() - SHORTEST_RETENTION * HOUR_MS);
       for (const userId of await stores.backups.usersWithFinishedBefore(oldest)) {
         const hours = await retentionOf(userId);
-        if (hours === null) continue;
-        const cutoff = new Date(now.getTime() - hours * HOUR_MS);
+        // A deleted account keeps only backups under its retention lock (domain/account-cleanup.ts):
+        // each goes once its date has passed (claimExpired never takes a locked one).
+        const cutoff = hours === null ? now : new Date(now.getTime() - hours * HOUR_MS);
         const skip: string[] = [];
         for (;;) {
           if (deleted >= MAX_DELETIONS_PER_TICK) return deleted;

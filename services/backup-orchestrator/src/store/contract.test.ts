@@ -204,6 +204,29 @@ describe.each([
       await stores.settings.remove(USER);
       expect(await stores.settings.get(USER)).toBeNull();
     });
+
+    it('saves the retention lock only from the state the caller read, and finds due turn-offs', async () => {
+      const defaults = { frequency: 24, retention: 72 };
+      const off = { enabled: false, offAt: null };
+      const on = { enabled: true, offAt: null };
+      const leaving = { enabled: true, offAt: hours(5) };
+      expect(await stores.settings.lock(USER)).toBeNull();
+      expect(await stores.settings.saveLock(USER, on, null, defaults)).toBe(true);
+      expect(await stores.settings.get(USER)).toEqual(defaults);
+      expect(await stores.settings.lock(USER)).toEqual(on);
+      expect(await stores.settings.saveLock(USER, leaving, off, defaults)).toBe(false);
+      expect(await stores.settings.saveLock(USER, leaving, on, defaults)).toBe(true);
+      expect(await stores.settings.lockTurnOffsDue(hours(4))).toEqual([]);
+      expect(await stores.settings.lockTurnOffsDue(hours(5))).toEqual([{ userId: USER, offAt: hours(5) }]);
+      expect(await stores.settings.saveLock(USER, off, on, defaults)).toBe(false);
+      expect(await stores.settings.saveLock(USER, off, leaving, defaults)).toBe(true);
+      expect(await stores.settings.lock(USER)).toEqual(off);
+      expect(await stores.settings.lockTurnOffsDue(hours(9))).toEqual([]);
+      // Settings saved before the lock existed read as off, and a save from 'off' applies to them.
+      await stores.settings.save(OTHER, { retention: 168 }, defaults);
+      expect(await stores.settings.lock(OTHER)).toEqual(off);
+      expect(await stores.settings.saveLock(OTHER, on, off, defaults)).toBe(true);
+    });
   });
 
   describe('backups', () => {
@@ -283,6 +306,15 @@ describe.each([
       expect(await stores.backups.usersWithFinishedBefore(hours(10))).toEqual([USER]);
       expect(await stores.backups.usersWithFinishedBefore(t0)).toEqual([]);
 
+      // A backup under the retention lock is not claimed before its date, failed or not.
+      const [l, f] = ids('e', 'f') as [string, string];
+      await stores.backups.insert(newBackup(l, -2, 'completed', { lockedUntil: hours(20) }));
+      await stores.backups.insert(newBackup(f, -1, 'failed', { lockedUntil: hours(20) }));
+      expect((await stores.backups.claimExpired(USER, hours(10), hours(10), []))!.id).toBe(a);
+      await stores.backups.remove(f);
+      await stores.backups.transition({ id: a, status: ['deleting'] }, { status: 'completed' });
+      expect((await stores.backups.get(l))!.lockedUntil).toEqual(hours(20));
+
       // Claims go oldest first, skip what the caller names, and hide the backup from the lists.
       expect(await stores.backups.claimExpired(USER, hours(10), hours(10), [])).toMatchObject({
         id: a,
@@ -300,9 +332,11 @@ describe.each([
         status: 'deleting',
         deletingSince: hours(12),
       });
-      expect((await stores.backups.list(USER, 10)).map((x) => x.id)).toEqual([d, b]);
+      expect((await stores.backups.list(USER, 10)).map((x) => x.id)).toEqual([d, b, l]);
       expect((await stores.backups.list(USER, 1)).map((x) => x.id)).toEqual([d]);
-      expect(await stores.backups.stats()).toEqual({ totalCount: 2, totalSize: 200 });
+      expect(await stores.backups.stats()).toEqual({ totalCount: 3, totalSize: 300 });
+      expect(await stores.backups.claimExpired(USER, hours(30), hours(19), [b])).toBeNull();
+      expect((await stores.backups.claimExpired(USER, hours(30), hours(20), [b]))!.id).toBe(l);
 
       expect(await stores.backups.remove(a)).toBe(true);
       expect(await stores.backups.remove(a)).toBe(false);

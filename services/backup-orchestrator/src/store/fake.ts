@@ -9,10 +9,12 @@ import type {
   JobStore,
   RestoreRecord,
   RestoreStore,
+  RetentionLockRecord,
   SettingsRecord,
   SettingsStore,
   Stores,
 } from './types.js';
+import { lockHolds } from '../domain/retention-lock.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
 // the mongoose ones. Records are copied in and out, as a database would.
@@ -128,7 +130,14 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
     },
     async claimExpired(userId, before, now, skip) {
       const r = all()
-        .filter((x) => x.userId === userId && finished(x) && x.createdAt < before && !skip.includes(x.id))
+        .filter(
+          (x) =>
+            x.userId === userId &&
+            finished(x) &&
+            x.createdAt < before &&
+            !lockHolds(x, now) &&
+            !skip.includes(x.id),
+        )
         .sort(byCreated)[0];
       if (!r) return null;
       rows.set(r.id, { ...r, status: 'deleting', deletingSince: now, deleteReason: 'auto' });
@@ -314,10 +323,33 @@ export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, Databas
   };
 }
 
-export function fakeSettingsStore(): SettingsStore & { rows: Map<string, SettingsRecord> } {
+export function fakeSettingsStore(): SettingsStore & {
+  rows: Map<string, SettingsRecord>;
+  locks: Map<string, RetentionLockRecord>;
+} {
   const rows = new Map<string, SettingsRecord>();
+  const locks = new Map<string, RetentionLockRecord>();
+  const sameLock = (a: RetentionLockRecord, b: RetentionLockRecord) =>
+    a.enabled === b.enabled && (a.offAt?.getTime() ?? null) === (b.offAt?.getTime() ?? null);
   return {
     rows,
+    locks,
+    async lock(userId) {
+      if (!rows.has(userId)) return null;
+      return { ...(locks.get(userId) ?? { enabled: false, offAt: null }) };
+    },
+    async saveLock(userId, next, expected, defaults) {
+      const current = rows.has(userId) ? (locks.get(userId) ?? { enabled: false, offAt: null }) : null;
+      if (expected && (!current || !sameLock(current, expected))) return false;
+      if (!rows.has(userId)) rows.set(userId, { ...defaults });
+      locks.set(userId, { ...next });
+      return true;
+    },
+    async lockTurnOffsDue(now) {
+      return [...locks]
+        .filter(([, l]) => l.enabled && l.offAt && l.offAt <= now)
+        .map(([userId, l]) => ({ userId, offAt: l.offAt! }));
+    },
     async get(userId) {
       const s = rows.get(userId);
       return s ? { ...s } : null;
@@ -336,6 +368,7 @@ export function fakeSettingsStore(): SettingsStore & { rows: Map<string, Setting
     },
     async remove(userId) {
       rows.delete(userId);
+      locks.delete(userId);
     },
   };
 }

@@ -86,6 +86,8 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
         userId,
         status: { $in: FINISHED },
         createdAt: { $lt: before },
+        // Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds).
+        $or: [{ lockedUntil: null }, { lockedUntil: { $lte: now } }],
       };
       if (skip.length) query._id = { $nin: skip.map((s) => new Types.ObjectId(s)) };
       const d = await Backup.findOneAndUpdate(

@@ -1,5 +1,5 @@
 import type { OrchestratorModels } from '../model.js';
-import type { SettingsRecord, SettingsStore } from './types.js';
+import type { RetentionLockRecord, SettingsRecord, SettingsStore } from './types.js';
 
 const shape = (d: { frequency: number; retention: number }): SettingsRecord => ({
   frequency: d.frequency,
@@ -34,5 +34,42 @@ export function settingsStore({ Settings }: Pick<OrchestratorModels, 'Settings'>
     async remove(userId) {
       await Settings.deleteOne({ userId });
     },
+    async lock(userId) {
+      const d = await Settings.findOne({ userId }, { retentionLock: 1, retentionLockOffAt: 1 }).lean();
+      return d ? lockShape(d) : null;
+    },
+    async saveLock(userId, next, expected, defaults) {
+      const set = { retentionLock: next.enabled, retentionLockOffAt: next.offAt };
+      if (!expected) {
+        await Settings.updateOne(
+          { userId },
+          { $set: set, $setOnInsert: { frequency: defaults.frequency, retention: defaults.retention } },
+          { upsert: true },
+        );
+        return true;
+      }
+      // The saved state must still be the one the caller decided from (a turn-off that came due,
+      // a cancel from another tab): one conditional update, no transaction needed.
+      const r = await Settings.updateOne({ userId, ...lockFilter(expected) }, { $set: set });
+      return r.matchedCount === 1;
+    },
+    async lockTurnOffsDue(now) {
+      const docs = await Settings.find(
+        { retentionLock: true, retentionLockOffAt: { $lte: now } },
+        { userId: 1, retentionLockOffAt: 1 },
+      ).lean();
+      return docs.map((d) => ({ userId: d.userId, offAt: d.retentionLockOffAt! }));
+    },
   };
+}
+
+const lockShape = (d: { retentionLock?: boolean | null; retentionLockOffAt?: Date | null }) => ({
+  enabled: d.retentionLock === true,
+  offAt: d.retentionLockOffAt ?? null,
+});
+
+/** Matches a saved lock state; a record saved before the lock existed has neither field (= off). */
+function lockFilter(l: RetentionLockRecord): Record<string, unknown> {
+  const enabled = l.enabled ? { retentionLock: true } : { retentionLock: { $ne: true } };
+  return { ...enabled, retentionLockOffAt: l.offAt ?? null };
 }

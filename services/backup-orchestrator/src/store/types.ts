@@ -56,6 +56,8 @@ export interface BackupRecord extends JobRecord {
   scheduleSlot: string;
   deletingSince: Date | null;
   deleteReason: BackupType | null;
+  /** Made under the retention lock: not deleted before this date (absent on older records). */
+  lockedUntil?: Date | null;
 }
 
 export interface RestoreRecord extends JobRecord {
@@ -70,6 +72,12 @@ export interface RestoreRecord extends JobRecord {
 export interface SettingsRecord {
   frequency: number;
   retention: number;
+}
+
+/** The account's retention lock as saved: on, and when a requested turn-off takes effect (or null). */
+export interface RetentionLockRecord {
+  enabled: boolean;
+  offAt: Date | null;
 }
 
 /** Which job a conditional update may touch: the id, optionally its owner and agent, and the states it may be in. */
@@ -114,7 +122,8 @@ export interface BackupStore extends JobStore<BackupRecord> {
   usersWithFinishedBefore(before: Date): Promise<string[]>;
   /**
    * Claims the oldest completed or failed backup of the user created before `before` for deletion
-   * (status → deleting) and returns it as it was before the claim.
+   * (status → deleting) and returns it as it was before the claim. A backup whose `lockedUntil`
+   * is after `now` is never claimed.
    */
   claimExpired(userId: string, before: Date, now: Date, skip: string[]): Promise<BackupRecord | null>;
   /** Takes over a deletion whose claim is older than `staleBefore` (its worker died). */
@@ -199,6 +208,19 @@ export interface SettingsStore {
     defaults: SettingsRecord,
   ): Promise<{ before: SettingsRecord | null; after: SettingsRecord }>;
   remove(userId: string): Promise<void>;
+  lock(userId: string): Promise<RetentionLockRecord | null>;
+  /**
+   * Writes the lock when it is still as `expected` (null: whatever it is); false when it changed
+   * meanwhile. A user without saved settings gets the defaults with it.
+   */
+  saveLock(
+    userId: string,
+    next: RetentionLockRecord,
+    expected: RetentionLockRecord | null,
+    defaults: SettingsRecord,
+  ): Promise<boolean>;
+  /** Users whose requested turn-off is due at `now`, with the date it was due. */
+  lockTurnOffsDue(now: Date): Promise<Array<{ userId: string; offAt: Date }>>;
 }
 
 export interface Stores {

@@ -44,7 +44,13 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
       try {
         info = await putBlob(
           storage.raw,
-          { userId: caller.id, blobId: params.id, storageLimit: grant.storageLimit, keyFingerprint },
+          {
+            userId: caller.id,
+            blobId: params.id,
+            storageLimit: grant.storageLimit,
+            keyFingerprint,
+            lockedUntil: grant.lockedUntil,
+          },
           req,
           () => req.complete,
         );

@@ -109,7 +109,11 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     access: 'user',
     params: backupParam,
     response: messageBody,
-    errors: { NOT_FOUND: NOT_YOURS, CONFLICT: 'the backup is still running, or being restored' },
+    errors: {
+      NOT_FOUND: NOT_YOURS,
+      CONFLICT:
+        'the backup is still running, or being restored, or under the retention lock until its lockedUntil (code BACKUP_LOCKED)',
+    },
     handler: async ({ caller, params }) => {
       await orchestrator.deleteBackup({ userId: caller.id, backupId: params.id });
       return { message: 'Backup deleted successfully' };

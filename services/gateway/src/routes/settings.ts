@@ -15,6 +15,16 @@ const notificationsView = z
     agentDisconnection: z.boolean(),
   })
   .meta({ id: 'NotificationSettings' });
+const retentionLockView = z
+  .object({
+    enabled: z.boolean().describe('backups made now cannot be deleted before their retention date'),
+    offAt: z
+      .string()
+      .optional()
+      .describe('a requested turn-off takes effect then (ISO 8601); until then the lock stays on'),
+    offDelaySeconds: z.number().describe('how long after it is asked for a turn-off takes effect'),
+  })
+  .meta({ id: 'RetentionLock' });
 const settingsView = z
   .object({
     frequency: z.number().describe('hours: 1, 24, 168 or 720'),
@@ -26,6 +36,7 @@ const settingsView = z
       .optional()
       .describe('a new notification address waiting for its owner to open the link mailed to it'),
     pendingEmailExpiresAt: z.string().optional().describe('when the link to pendingEmail stops working'),
+    retentionLock: retentionLockView,
   })
   .meta({ id: 'Settings' });
 
@@ -49,6 +60,11 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
       email: prefs.email || caller.email,
       pendingEmail: prefs.pendingEmail,
       pendingEmailExpiresAt: prefs.pendingEmailExpiresAt,
+      retentionLock: {
+        enabled: backup.retentionLock?.enabled ?? false,
+        offAt: backup.retentionLock?.offAt,
+        offDelaySeconds: backup.retentionLock?.offDelaySeconds ?? 0,
+      },
     };
   };
   const account = (caller: Caller) => ({ userId: caller.id, accountEmail: caller.email, name: caller.name });
@@ -117,6 +133,22 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
         // The account address applies at once; another waits until the link mailed to it is opened.
         await clients.notification.requestEmailChange({ ...account(caller), email: body.email });
       }
+      return settingsOf(caller);
+    },
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/settings/retention-lock',
+    operationId: 'setRetentionLock',
+    summary:
+      'Turn the retention lock on (at once; cancels a pending turn-off) or off (takes effect after a delay, announced by mail)',
+    tag: 'settings',
+    access: 'user',
+    body: z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) }),
+    response: settingsView,
+    handler: async ({ caller, body }) => {
+      await clients.orchestrator.setRetentionLock({ userId: caller.id, enabled: body.enabled });
       return settingsOf(caller);
     },
   });

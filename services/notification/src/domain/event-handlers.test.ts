@@ -206,3 +206,31 @@ describe('billing mails', () => {
     expect(mailer.sent[0]!.text).toContain('http://127.0.0.1:8080/profile?tab=billing');
   });
 });
+
+describe('retention lock mails', () => {
+  const lockEvent = (change: EventMap['settings.retention_lock.updated']['change'], effectiveAt?: string) =>
+    envelope('settings.retention_lock.updated', { userId: USER, change, effectiveAt }, `evt-lock-${change}`);
+
+  it('announces a requested turn-off once, to the account address, whatever the toggles and override say', async () => {
+    const { handlers, mailer, prefs } = setup();
+    await prefs.update(USER, { backupSuccess: false, backupFailure: false, agentDisconnection: false });
+    const requested = lockEvent('disable_requested', '2025-05-08T10:00:00.000Z');
+    await handlers.handle(requested);
+    await handlers.handle(requested);
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'ada@example.com',
+      subject: 'Your Coffer retention lock will turn off',
+    });
+    expect(mailer.sent[0]!.text).toContain('It stays on until May 8, 2025, 10:00 UTC');
+    expect(mailer.sent[0]!.text).toContain('http://127.0.0.1:8080/settings?tab=general#retention-lock');
+  });
+
+  it('sends nothing for the lock turning on, a cancelled request, or the turn-off in effect', async () => {
+    const { handlers, mailer } = setup();
+    for (const change of ['enabled', 'disable_cancelled', 'disabled'] as const) {
+      await handlers.handle(lockEvent(change));
+    }
+    expect(mailer.sent).toHaveLength(0);
+  });
+});

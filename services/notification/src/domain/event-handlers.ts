@@ -93,6 +93,24 @@ export function eventHandlers(deps: {
       });
     },
 
+    // About the account's safety, not a backup: always sent, to the account address (which a
+    // stolen login cannot quietly redirect the way it could try with the notification address).
+    'settings.retention_lock.updated': async (event) => {
+      const { userId, change, effectiveAt } = event.data;
+      if (change !== 'disable_requested' || !effectiveAt) return;
+      const account = await accounts.contact(userId);
+      if (!account) return;
+      await delivery.sendOnce({
+        eventId: event.id,
+        userId,
+        kind: 'retentionLockTurnOff',
+        to: account.email,
+        validUntil: new Date(effectiveAt),
+        build: () =>
+          templates.retentionLockTurnOff({ name: account.name, effectiveAt: new Date(effectiveAt) }, links),
+      });
+    },
+
     'backup.backup.completed': (event) =>
       notify(event, 'backupSuccess', 'backupCompleted', (account, at) =>
         templates.backupCompleted(

@@ -1,4 +1,4 @@
-import { formatBytes } from '@coffer/common';
+import { formatBytes, formatLockDate } from '@coffer/common';
 import { clipErrorText } from '@coffer/contracts';
 import { formatTime } from './format.js';
 
@@ -91,6 +91,7 @@ export function appLinks(publicUrl: string) {
   return {
     dashboard: `${base}/dashboard`,
     notificationSettings: `${base}/settings?tab=notifications`,
+    retentionLockSettings: `${base}/settings?tab=general#retention-lock`,
     billing: `${base}/profile?tab=billing`,
     /** The page that confirms a new notification address; the token is a secret (mail only). */
     confirmNotificationEmail: (token: string) => `${base}/confirm-notification-email/${token}`,
@@ -163,6 +164,25 @@ export const templates = {
       after: [
         `This link expires in ${d.validHours} hours and can be used only once.`,
         'If you did not ask for this, ignore this email: nothing will be sent to this address.',
+      ],
+    });
+  },
+
+  /**
+   * Sent on settings.retention_lock.updated (disable_requested) to the account address: the delay
+   * exists so that a turn-off the owner did not ask for (a stolen login) can be cancelled in time.
+   */
+  retentionLockTurnOff(d: { name: string; effectiveAt: Date }, links: AppLinks): Mail {
+    return render({
+      subject: 'Your Coffer retention lock will turn off',
+      name: d.name,
+      paragraphs: [
+        `Someone signed in to your Coffer account asked to turn off the retention lock. It stays on until ${formatLockDate(d.effectiveAt)}; after that, new backups can be deleted before their retention date.`,
+        'Backups made while the lock was on stay locked until their own date either way.',
+      ],
+      action: { label: 'Keep the lock on', url: links.retentionLockSettings },
+      after: [
+        'If you did not ask for this, keep the lock on from Settings → General, then change your password: someone else may have access to your account.',
       ],
     });
   },

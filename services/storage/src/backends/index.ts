@@ -21,5 +21,6 @@ export function createBackend(c: StorageConfig): BlobBackend {
     concurrency: c.S3_PART_CONCURRENCY,
     connectTimeoutMs: c.S3_CONNECT_TIMEOUT_MS,
     idleTimeoutMs: c.S3_IDLE_TIMEOUT_MS,
+    objectLock: c.S3_OBJECT_LOCK,
   });
 }

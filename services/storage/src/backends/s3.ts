@@ -5,8 +5,10 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  GetObjectLockConfigurationCommand,
   HeadBucketCommand,
   ListMultipartUploadsCommand,
+  ListObjectVersionsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
@@ -32,6 +34,11 @@ export interface S3Options {
   /** Connection set-up limit and silence limit of every request (config.ts explains them). */
   connectTimeoutMs: number;
   idleTimeoutMs: number;
+  /**
+   * Blobs under a retention lock are written with S3 Object Lock (compliance mode), so not even
+   * these credentials can delete them early: the bucket must have been created with Object Lock.
+   */
+  objectLock?: boolean;
 }
 
 export function s3Client(o: S3Options): S3Client {
@@ -54,6 +61,29 @@ const isMissing = (err: unknown) => {
 const isNoSuchUpload = (err: unknown) => (err as { name?: string })?.name === 'NoSuchUpload';
 
 /**
+ * Compliance mode: nobody, root credentials included, deletes the version before the date. A date
+ * already past (S3 refuses one) needs no lock.
+ */
+export function lockHeaders(
+  objectLock: boolean | undefined,
+  retainUntil: Date | undefined,
+  now = new Date(),
+) {
+  if (!objectLock || !retainUntil || retainUntil <= now) return {};
+  return { ObjectLockMode: 'COMPLIANCE' as const, ObjectLockRetainUntilDate: retainUntil };
+}
+
+async function objectLockEnabled(client: S3Client, Bucket: string): Promise<boolean> {
+  try {
+    const r = await client.send(new GetObjectLockConfigurationCommand({ Bucket }));
+    return r.ObjectLockConfiguration?.ObjectLockEnabled === 'Enabled';
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'ObjectLockConfigurationNotFoundError') return false;
+    throw err;
+  }
+}
+
+/**
  * Blobs as S3 objects, written with our own multipart loop: parts are filled from the stream,
  * uploaded a few at a time, and `write` waits while the in-flight parts are at their limit, so
  * the caller's stream pauses instead of the service buffering. Abort (or any failure) ends in
@@ -73,16 +103,26 @@ export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
       } catch (err) {
         if (!isMissing(err)) throw err;
         try {
-          await client.send(new CreateBucketCommand({ Bucket }));
+          // Object Lock can only be had on a bucket created with it (it also turns on versioning).
+          await client.send(
+            new CreateBucketCommand({ Bucket, ObjectLockEnabledForBucket: o.objectLock || undefined }),
+          );
         } catch (e) {
           // Another replica created it in the meantime.
           if ((e as { name?: string })?.name !== 'BucketAlreadyOwnedByYou') throw e;
         }
       }
+      if (o.objectLock && !(await objectLockEnabled(client, Bucket))) {
+        throw new Error(
+          `S3 bucket ${Bucket} was created without Object Lock, so locked backups could be deleted early. ` +
+            'Point S3_BUCKET at a new bucket (storage creates it with Object Lock) or set S3_OBJECT_LOCK=false.',
+        );
+      }
     },
 
-    async createWriter(objectKey) {
+    async createWriter(objectKey, opts) {
       const Key = keyOf(objectKey);
+      const retention = lockHeaders(o.objectLock, opts?.retainUntil);
       const created = await client.send(
         new CreateMultipartUploadCommand({
           Bucket,
@@ -90,6 +130,7 @@ export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
           ContentType: 'application/octet-stream',
           // The SDK sends a CRC32 with every part; declaring it here keeps S3 from refusing the mix.
           ChecksumAlgorithm: 'CRC32',
+          ...retention,
         }),
       );
       if (!created.UploadId) throw new Error('S3 did not return an upload id');
@@ -101,6 +142,7 @@ export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
         plan,
         concurrency: o.concurrency,
         basePartSize: o.partSize,
+        retention,
       });
     },
 
@@ -112,7 +154,18 @@ export function s3Backend(o: S3Options, client = s3Client(o)): BlobBackend {
     },
 
     async remove(objectKey) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(objectKey) }));
+      const Key = keyOf(objectKey);
+      if (!o.objectLock) {
+        await client.send(new DeleteObjectCommand({ Bucket, Key }));
+        return;
+      }
+      // A versioned bucket (Object Lock's) only hides an object deleted by key behind a delete
+      // marker: every version goes by id, so the bytes really go, and a locked one is refused.
+      const listed = await client.send(new ListObjectVersionsCommand({ Bucket, Prefix: Key }));
+      for (const v of [...(listed.Versions ?? []), ...(listed.DeleteMarkers ?? [])]) {
+        if (v.Key !== Key) continue;
+        await client.send(new DeleteObjectCommand({ Bucket, Key, VersionId: v.VersionId }));
+      }
     },
 
     async discard(ref, objectKey) {
@@ -165,6 +218,8 @@ export function multipartWriter(a: {
   plan: PartPlan;
   concurrency: number;
   basePartSize: number;
+  /** Object Lock headers for the empty object written instead of a multipart upload. */
+  retention?: ReturnType<typeof lockHeaders>;
 }): BlobWriter {
   const { client, Bucket, Key, UploadId, plan } = a;
   const abortController = new AbortController();
@@ -240,7 +295,16 @@ export function multipartWriter(a: {
       if (partNumber === 1 && filled === 0) {
         // Nothing was written: an empty object, since a multipart upload needs one part.
         await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
-        await client.send(new PutObjectCommand({ Bucket, Key, Body: Buffer.alloc(0), ContentLength: 0 }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key,
+            Body: Buffer.alloc(0),
+            ContentLength: 0,
+            ChecksumAlgorithm: 'CRC32',
+            ...a.retention,
+          }),
+        );
         done = true;
         return;
       }

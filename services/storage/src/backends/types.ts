@@ -30,7 +30,11 @@ export interface BlobBackend {
   readonly name: 'fs' | 's3';
   /** Creates the directories or the bucket if missing. */
   init(): Promise<void>;
-  createWriter(objectKey: string): Promise<BlobWriter>;
+  /**
+   * `retainUntil`: the backend itself must refuse to delete the committed object before then
+   * where it can (S3 Object Lock, compliance mode); the fs backend relies on storage's records.
+   */
+  createWriter(objectKey: string, opts?: { retainUntil?: Date }): Promise<BlobWriter>;
   read(objectKey: string, range?: ByteRange): Promise<Readable>;
   /** Removes a committed object; removing a missing one is fine. */
   remove(objectKey: string): Promise<void>;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { notFound, unavailable, type AppError, type Logger } from '@coffer/common';
+import { backupLocked, notFound, unavailable, type AppError, type Logger } from '@coffer/common';
 import { backendCause, describeCause } from '../backends/failures.js';
 import type { BlobBackend } from '../backends/types.js';
 import type { BlobRecord, BlobStore, Usage } from '../store.js';
@@ -19,16 +19,22 @@ export function readFailure(err: unknown): AppError | null {
   );
 }
 
+/** A committed blob under its owner's retention lock at `now` (its data is what the lock keeps). */
+export const blobLocked = (rec: Pick<BlobRecord, 'status' | 'lockedUntil'>, now: Date): boolean =>
+  rec.status === 'committed' && !!rec.lockedUntil && rec.lockedUntil > now;
+
 export interface BlobsDeps {
-  store: Pick<BlobStore, 'find' | 'findCommitted' | 'usage' | 'listByUser'>;
+  store: Pick<BlobStore, 'find' | 'findCommitted' | 'usage' | 'listByUser' | 'markOwnerDeleted'>;
   backend: Pick<BlobBackend, 'read'>;
   cleanup: Pick<Cleanup, 'discard'>;
   log: Pick<Logger, 'info' | 'error'>;
+  now?: () => Date;
 }
 
 /** Reading, deleting and accounting for stored blobs. Another user's blob is simply not found. */
 export function blobs(deps: BlobsDeps) {
   const { store, log } = deps;
+  const now = deps.now ?? (() => new Date());
 
   async function stat(userId: string, blobId: string): Promise<BlobRecord> {
     const rec = await store.findCommitted(userId, blobId);
@@ -53,10 +59,15 @@ export function blobs(deps: BlobsDeps) {
       }
     },
 
-    /** Removes the blob's data and metadata; a blob that is not there is already deleted. */
+    /**
+     * Removes the blob's data and metadata; a blob that is not there is already deleted. A blob
+     * under the retention lock is refused whoever asks (409 BACKUP_LOCKED naming the date): this
+     * holds on the fs backend, where nothing below storage enforces it.
+     */
     async remove(userId: string, blobId: string): Promise<void> {
       const rec = await store.find(userId, blobId);
       if (!rec) return;
+      if (blobLocked(rec, now())) throw backupLocked(rec.lockedUntil!);
       await deps.cleanup.discard(rec);
       log.info({ userId, blobId, size: rec.size, status: rec.status }, 'blob deleted');
     },
@@ -65,13 +76,20 @@ export function blobs(deps: BlobsDeps) {
       return store.usage(userId);
     },
 
-    /** Removes every blob of a user (account deleted); resolves to how many were removed. */
+    /**
+     * Removes every blob of a user (account deleted); resolves to how many were removed. Blobs
+     * under the retention lock stay until their date, marked for the sweep (cleanup.ts).
+     */
     async removeUser(userId: string): Promise<number> {
       let removed = 0;
+      let kept = 0;
+      const at = now();
       for (const rec of await store.listByUser(userId)) {
-        if (await deps.cleanup.discard(rec)) removed++;
+        if (blobLocked(rec, at)) kept++;
+        else if (await deps.cleanup.discard(rec)) removed++;
       }
-      log.info({ userId, removed }, "removed a deleted user's blobs");
+      if (kept) await store.markOwnerDeleted(userId);
+      log.info({ userId, removed, keptLocked: kept }, "removed a deleted user's blobs");
       return removed;
     },
   };

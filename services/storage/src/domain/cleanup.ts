@@ -4,7 +4,10 @@ import type { BlobStatus } from '../model.js';
 import type { BlobRecord, BlobStore } from '../store.js';
 
 export interface CleanupDeps {
-  store: Pick<BlobStore, 'markDeleting' | 'remove' | 'listStale' | 'knownUploadRefs'>;
+  store: Pick<
+    BlobStore,
+    'markDeleting' | 'remove' | 'listStale' | 'knownUploadRefs' | 'listUnlockedOfDeletedOwners'
+  >;
   backend: Pick<BlobBackend, 'discard' | 'remove' | 'listIncomplete'>;
   log: Pick<Logger, 'info' | 'warn'>;
   /** An upload or deletion not touched for this long is presumed dead. */
@@ -36,13 +39,26 @@ export function cleanup(deps: CleanupDeps) {
     return true;
   }
 
-  /** One pass: dead uploads, unfinished deletions, and backend uploads nobody recorded. */
+  /**
+   * One pass: dead uploads, unfinished deletions, blobs a deleted account kept under its
+   * retention lock whose date has passed, and backend uploads nobody recorded.
+   */
   async function sweep(): Promise<{ records: number; orphans: number }> {
     const before = new Date(now().getTime() - deps.staleAfterMs);
     let records = 0;
-    for (const rec of await store.listStale(before)) {
+    const leftOvers = [
+      ...(await store.listStale(before)).map((rec) => ({
+        rec,
+        from: { status: rec.status, touchedBefore: before },
+      })),
+      ...(await store.listUnlockedOfDeletedOwners(now())).map((rec) => ({
+        rec,
+        from: { status: rec.status },
+      })),
+    ];
+    for (const { rec, from } of leftOvers) {
       try {
-        if (await discard(rec, { status: rec.status, touchedBefore: before })) {
+        if (await discard(rec, from)) {
           records++;
           log.info(
             { userId: rec.userId, blobId: rec.blobId, status: rec.status, objectKey: rec.objectKey },

@@ -12,6 +12,8 @@ export interface PutHeader {
   /** Bytes the user may store in all; 0 means no limit. */
   storageLimit: number;
   keyFingerprint: string;
+  /** The owner's retention lock: not deletable before this date (S3: Object Lock until then). */
+  lockedUntil?: Date | null;
 }
 
 export interface UploadDeps {
@@ -65,6 +67,7 @@ export function uploads(deps: UploadDeps) {
         objectKey,
         keyFingerprint: h.keyFingerprint,
         touchedAt: now(),
+        lockedUntil: h.lockedUntil ?? null,
       });
       if (fresh) return;
       const existing = await store.find(h.userId, h.blobId);
@@ -119,7 +122,7 @@ export function uploads(deps: UploadDeps) {
     try {
       const usedBefore = h.storageLimit > 0 ? (await store.usage(h.userId)).bytesUsed : 0;
       refuseOverLimit(usedBefore);
-      writer = await backend.createWriter(objectKey);
+      writer = await backend.createWriter(objectKey, { retainUntil: h.lockedUntil ?? undefined });
       if (!(await store.setUploadRef(key, writer.ref, now()))) throw deletedDuringUpload();
 
       const hash = createHash('sha256');
@@ -160,6 +163,7 @@ export function uploads(deps: UploadDeps) {
         keyFingerprint: h.keyFingerprint,
         createdAt,
         touchedAt: createdAt,
+        lockedUntil: h.lockedUntil ?? null,
       };
     } catch (caught) {
       let err = caught;

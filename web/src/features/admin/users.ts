@@ -7,7 +7,8 @@ import { serverMessage } from '../../lib/errors';
 export const DEFAULT_BAN_REASON = 'Policy violation';
 
 /** Spec §5: the Delete User dialog's text. */
-export const DELETE_USER_CONFIRMATION = 'This action cannot be undone. All user data may be lost.';
+export const DELETE_USER_CONFIRMATION =
+  "This action cannot be undone. All user data may be lost. Backups under the user's retention lock are kept until their retention date, then deleted.";
 
 /** Spec §8: the admin dashboard's inline red messages. */
 export const ADMIN_ERRORS = {

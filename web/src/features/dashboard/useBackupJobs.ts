@@ -170,7 +170,10 @@ export function useBackupJobs() {
         notify({ title: 'Success', description: 'Backup deleted successfully', type: 'success' });
       } catch (err) {
         console.error('Backup delete failed', err);
-        notify({ title: 'Error', description: 'Failed to delete backup', type: 'error' });
+        // A refusal the user can act on (running, being restored, under the retention lock until a
+        // date) is the server's message; anything else the spec's text.
+        const description = httpStatus(err) === 409 ? serverMessage(err) : undefined;
+        notify({ title: 'Error', description: description ?? 'Failed to delete backup', type: 'error' });
       }
     },
     [deleteBackupCall],

@@ -124,7 +124,9 @@ export const TERMS_SECTIONS: LegalSection[] = [
         Each plan limits the storage you may use, the number of databases that are backed up, how often
         backups run and how long they are kept. Databases beyond your plan's limit are not backed up or
         restored, backups that would exceed your storage limit are refused, and backups older than your
-        retention setting are deleted automatically.
+        retention setting are deleted automatically. With the retention lock on (Settings), a backup cannot be
+        deleted before its retention date by anyone, and turning the lock off takes effect only after a delay
+        announced by e-mail.
       </Text>
     ),
   },
@@ -145,7 +147,8 @@ export const TERMS_SECTIONS: LegalSection[] = [
       <Text>
         We may suspend or close an account that breaks these terms. A suspended account can no longer use the
         Services. You may stop using the Services at any time and ask us through our{' '}
-        {link('/contact', 'contact page')} to delete your account; deleting an account deletes its backups.
+        {link('/contact', 'contact page')} to delete your account; deleting an account deletes its backups,
+        except backups under the retention lock: those are kept until their retention date and then deleted.
       </Text>
     ),
   },

@@ -1,7 +1,7 @@
 // Settings (spec §2): General, Agents, Databases, Security, Notifications, chosen with ?tab=…;
 // ?agent={id} opens Agents with that agent selected and is then removed from the address.
 import { useEffect, useState } from 'react';
-import { Button, Center, Spinner, Tabs } from '@chakra-ui/react';
+import { Button, Center, Spinner, Stack, Tabs } from '@chakra-ui/react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { useGetProfileQuery, useGetUserPlanQuery, useGetSettingsQuery } from '../../api/generated';
@@ -11,6 +11,7 @@ import { AgentsTab } from './AgentsTab';
 import { DatabasesTab } from './DatabasesTab';
 import { GeneralTab } from './GeneralTab';
 import { NotificationsTab } from './NotificationsTab';
+import { RetentionLockCard } from './RetentionLockCard';
 import { SecurityTab } from './SecurityTab';
 import { formFromSettings, useSaveSettings, type SettingsForm } from './useSettingsForm';
 import { scrollingTabListProps } from '../shell/responsive';
@@ -105,15 +106,18 @@ export function SettingsPage() {
         </Tabs.List>
         <Tabs.Content value="general">
           {form ? (
-            <GeneralTab
-              form={form}
-              plan={plan}
-              onChange={patch}
-              onSave={() => void save(form, 'general')}
-              saving={saving}
-              saved={saved === 'general'}
-              failed={failed === 'general'}
-            />
+            <Stack gap="6">
+              <GeneralTab
+                form={form}
+                plan={plan}
+                onChange={patch}
+                onSave={() => void save(form, 'general')}
+                saving={saving}
+                saved={saved === 'general'}
+                failed={failed === 'general'}
+              />
+              <RetentionLockCard />
+            </Stack>
           ) : (
             formPending
           )}
