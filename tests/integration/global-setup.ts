@@ -58,6 +58,8 @@ export default async function globalSetup(): Promise<void> {
     // Where the S3 backend's objects are (MinIO, MINIO_LOCAL_CREDENTIALS), for tests that look.
     COFFER_S3_URL: stack.urls.s3 ?? '',
     COFFER_LOG_DIR: stack.logDir,
+    // Each service's gRPC address, for tests that call a service directly (security/).
+    COFFER_GRPC_ADDRESSES: JSON.stringify(stack.grpc),
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,
     COFFER_SUPPORT_EMAIL: stack.env.SUPPORT_EMAIL,

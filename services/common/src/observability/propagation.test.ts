@@ -6,6 +6,7 @@ import { auth } from '@coffer/proto';
 import { startNats, type RunningServer } from '@coffer/local-stack';
 import { notFound } from '../errors';
 import { grpcClient } from '../grpc/client';
+import { serviceIdentities } from '../grpc/service-keys';
 import { startGrpcServer, unaryHandlers, type AsyncUnaryHandlers, type GrpcServer } from '../grpc/server';
 import { createLogger } from '../logger';
 import { connectEventBus, type EventBus } from '../nats/bus';
@@ -62,10 +63,16 @@ beforeAll(async () => {
       return auth.AccountState.fromPartial({ userId: req.userId, role: auth.Role.ROLE_USER });
     },
   } as unknown as AsyncUnaryHandlers<auth.AuthServiceServer>;
-  server = await startGrpcServer('127.0.0.1:0', [
-    { definition: auth.AuthServiceService, impl: unaryHandlers<auth.AuthServiceServer>(log, handlers) },
-  ]);
-  client = grpcClient(auth.AuthServiceClient, `127.0.0.1:${server.port}`);
+  const ids = serviceIdentities(['auth', 'gateway']);
+  server = await startGrpcServer(
+    '127.0.0.1:0',
+    [{ definition: auth.AuthServiceService, impl: unaryHandlers<auth.AuthServiceServer>(log, handlers) }],
+    { identity: ids.auth, log },
+  );
+  client = grpcClient(auth.AuthServiceClient, `127.0.0.1:${server.port}`, {
+    identity: ids.gateway,
+    callee: 'auth',
+  });
   await bus.consume({
     stream: 'AUTH',
     durable: 'propagation-test',
