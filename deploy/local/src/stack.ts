@@ -58,6 +58,17 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Every service process: each has its own NATS user and gRPC key pair. */
+const SERVICES = [
+  'auth',
+  'notification',
+  'audit',
+  'storage',
+  'kb',
+  'backup-orchestrator',
+  'gateway',
+] as const;
+
 const LOCAL: ServerPorts = { nats: 4222, mongo: 27017, redis: 6379, smtp: 1025, mailWeb: 1080 };
 const LOCAL_GRPC: Record<BackendService, number> = {
   auth: 50051,
@@ -112,16 +123,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const s3 = opts.storageBackend === 's3';
   // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
-  const nats = natsUsers([
-    'auth',
-    'notification',
-    'audit',
-    'storage',
-    'kb',
-    'backup-orchestrator',
-    'gateway',
-    'client',
-  ]);
+  const nats = natsUsers([...SERVICES, 'client']);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
   const procs: Proc[] = await startServers(opts.dataDir, ports, { natsUsers: nats });
   let minio: Awaited<ReturnType<typeof startMinio>> | undefined;
@@ -138,15 +140,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
   const appUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
   // Each service signs its gRPC calls with its own key; every service knows all public keys.
-  const serviceKeys = localServiceKeys(opts.dataDir, [
-    'auth',
-    'notification',
-    'audit',
-    'storage',
-    'kb',
-    'backup-orchestrator',
-    'gateway',
-  ]);
+  const serviceKeys = localServiceKeys(opts.dataDir, SERVICES);
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
     NATS_URL: `nats://127.0.0.1:${ports.nats}`,

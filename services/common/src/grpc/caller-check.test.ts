@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { health, storage } from '@coffer/proto';
 import { SignJWT } from 'jose';
 import { AppError } from '../errors';
-import { createLogger } from '../logger';
+import { capturedLogger } from '../testing/captured-logger';
 import { callerTokens } from './caller-token';
 import { grpcClient } from './client';
 import { startGrpcServer, unaryHandlers, type AsyncUnaryHandlers, type GrpcServer } from './server';
@@ -13,15 +12,7 @@ import { serviceIdentities, type ServiceIdentity } from './service-keys';
 // and real clients: the check in front of every method (unary and streaming) lets only an allowed
 // caller's valid token through. Storage takes calls from the gateway and the orchestrator only.
 
-const lines: Array<Record<string, unknown>> = [];
-const sink = new Writable({
-  write(chunk: Buffer, _enc, done) {
-    for (const l of chunk.toString('utf8').split('\n'))
-      if (l) lines.push(JSON.parse(l) as Record<string, unknown>);
-    done();
-  },
-});
-const log = createLogger('storage', 'info', sink);
+const { log, lines } = capturedLogger('storage');
 
 const ids = serviceIdentities(['storage', 'gateway', 'notification', 'backup-orchestrator']);
 // A gateway key the storage service never saw: what a forger holds.
