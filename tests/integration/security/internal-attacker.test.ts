@@ -141,10 +141,36 @@ describe('auth', () => {
     expect(JSON.stringify(outcome)).not.toContain(victim.apiKey);
   });
 
-  it('a service that may call auth still cannot act as an admin without an admin session', async () => {
-    // notification may call auth (for addresses): its token passes the service check, but admin
-    // actions also need an admin's own session token, which it does not have.
+  it('a service that may call auth reads no API key and makes no admin', async () => {
+    // notification may call auth, for an account's address only (GetAccountState).
     const token = await tokenOf('notification', 'auth');
+    const [profile, admin] = attack([
+      {
+        service: 'auth',
+        method: 'getProfile',
+        type: 'UserRef',
+        request: { userId: victim.id },
+        metadata: bearer(token),
+      },
+      {
+        service: 'auth',
+        method: 'adminUpdateUser',
+        type: 'AdminUpdateUserRequest',
+        request: { userId: attacker.id, role: 'ROLE_ADMIN' },
+        metadata: bearer(token),
+      },
+    ]);
+    expect(profile).toEqual({
+      code: 'PERMISSION_DENIED',
+      details: 'auth does not take GetProfile calls from notification',
+    });
+    expect(admin).toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it("even the gateway's key acts as no admin without an admin's live session", async () => {
+    // The gateway may call every method of auth; admin actions also need an admin's own session
+    // token, which whoever stole the gateway's key does not have.
+    const token = await tokenOf('gateway', 'auth');
     const request = { userId: attacker.id, role: 'ROLE_ADMIN' };
     const [bare, asUser] = attack([
       {

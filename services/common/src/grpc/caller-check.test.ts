@@ -147,6 +147,14 @@ describe('the caller check in front of every method', () => {
     expect(ran).toEqual([]);
   });
 
+  it('refuses a caller a method it is not allowed, while its own methods pass', async () => {
+    // The orchestrator may ask storage for a blob's size (Stat), never for its bytes (Get).
+    const token = await tokenOf(ids['backup-orchestrator'], 'storage');
+    expect(await get(withToken(token))).toEqual({ code: status.PERMISSION_DENIED, chunks: 0 });
+    expect(await stat(withToken(token))).toEqual({ code: status.OK });
+    expect(ran).toEqual(['stat']);
+  });
+
   it('logs each refusal with the caller and the method, never the token', async () => {
     const token = await tokenOf(ids.notification, 'storage');
     await stat(withToken(token));

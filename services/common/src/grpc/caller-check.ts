@@ -17,8 +17,9 @@ export function requireCaller(
   verify: CallerVerifier,
   log: Logger,
 ): AnyHandler {
+  const method = definition.path.slice(definition.path.lastIndexOf('/') + 1);
   return (call, cb) => {
-    verify(call.metadata.get(CALLER_TOKEN_HEADER)).then(
+    verify(call.metadata.get(CALLER_TOKEN_HEADER), method).then(
       (caller) => {
         const ctx = currentRequest();
         if (ctx) ctx.caller = caller;

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { decodeJwt, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { forbidden, unauthenticated } from '../errors.js';
-import type { ServiceName } from './callers.js';
+import type { CallerAccess, ServiceName } from './callers.js';
 import type { ServiceIdentity } from './service-keys.js';
 
 /** gRPC metadata key of the caller token: `authorization: Bearer <jwt>`. */
@@ -63,13 +63,13 @@ const NOT_A_SERVICE_CALL = 'This service answers only calls from Coffer services
 
 /**
  * Checks incoming calls to service `audience`: a token signed by a service whose public key it
- * has (else UNAUTHENTICATED) and a caller in `allowed` (else PERMISSION_DENIED). Answers the
- * caller's name, or rejects with a CallerRefusal.
+ * has (else UNAUTHENTICATED) and a caller `allowed` the method (else PERMISSION_DENIED). Answers
+ * the caller's name, or rejects with a CallerRefusal.
  */
 export function callerVerifier(opts: {
   audience: ServiceName;
   publicKeys: ReadonlyMap<string, readonly KeyObject[]>;
-  allowed: readonly string[];
+  allowed: Readonly<Partial<Record<string, CallerAccess>>>;
   now?: () => number;
 }) {
   const now = opts.now ?? (() => Date.now());
@@ -118,17 +118,25 @@ export function callerVerifier(opts: {
     return claimed;
   }
 
-  return async (authorization: unknown): Promise<string> => {
+  /** `method`: its name in the .proto, e.g. `GetProfile`. */
+  return async (authorization: unknown, method: string): Promise<string> => {
     const header = Array.isArray(authorization) ? (authorization as unknown[])[0] : authorization;
     if (header === undefined) throw refuse('the call carries no caller token');
     const m = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!m) throw refuse('the caller token is not a bearer token');
     const caller = await authenticate(m[1]!);
-    if (!opts.allowed.includes(caller))
+    const access = opts.allowed[caller];
+    if (!access)
       throw new CallerRefusal(
         forbidden(`${opts.audience} does not take calls from ${caller}`),
         caller,
         `${caller} may not call ${opts.audience}`,
+      );
+    if (access !== '*' && !access.includes(method))
+      throw new CallerRefusal(
+        forbidden(`${opts.audience} does not take ${method} calls from ${caller}`),
+        caller,
+        `${caller} may not call ${method}`,
       );
     return caller;
   };

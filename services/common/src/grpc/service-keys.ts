@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { ALLOWED_CALLERS, CALLING_SERVICES, isServiceName, type ServiceName } from './callers.js';
+import { CALLING_SERVICES, callersOf, isServiceName, type ServiceName } from './callers.js';
 
 /**
  * Who this process is on gRPC: its name, the Ed25519 key it signs its calls with (services that
@@ -113,7 +113,7 @@ export function serviceKeyProblems(name: string, c: ServiceKeyConfig): string[] 
     problems.push(
       `SERVICE_PRIVATE_KEY (or SERVICE_PRIVATE_KEY_FILE) is required: ${name} signs its calls with it`,
     );
-  const missing = ALLOWED_CALLERS[name].filter((caller) => !c.SERVICE_PUBLIC_KEYS?.has(caller));
+  const missing = callersOf(name).filter((caller) => !c.SERVICE_PUBLIC_KEYS?.has(caller));
   if (missing.length)
     problems.push(
       `SERVICE_PUBLIC_KEYS lacks the key of ${missing.join(', ')}: ${name} would refuse every call from it`,
@@ -132,7 +132,7 @@ export function identityWarnings(id: ServiceIdentity): string[] {
   const warnings: string[] = [];
   if (!id.privateKey && CALLING_SERVICES.includes(id.name))
     warnings.push('no SERVICE_PRIVATE_KEY: the services this one calls will refuse its calls');
-  const missing = ALLOWED_CALLERS[id.name].filter((caller) => !id.publicKeys.has(caller));
+  const missing = callersOf(id.name).filter((caller) => !id.publicKeys.has(caller));
   if (missing.length)
     warnings.push(`no public key of ${missing.join(', ')} in SERVICE_PUBLIC_KEYS: its calls will be refused`);
   return warnings;
