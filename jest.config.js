@@ -6,6 +6,8 @@ const swc = [
 ];
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc },
+  // jose ships ES modules only; the tests run as CommonJS, so it is compiled like the sources.
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     // The contracts' source, as the web app's bundler sees it: no build step before a unit test.

@@ -25,6 +25,7 @@ PENDING = {}
 SECRET_KEYS = {
     'JWT_SECRET', 'API_KEY_PEPPER', 'COFFER_ADMIN_EMAIL', 'COFFER_ADMIN_PASSWORD', 'MONGODB_URI',
     'REDIS_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'SMTP_USER', 'SMTP_PASS',
+    'SERVICE_PRIVATE_KEY',
 }
 OPS_PORT = 9100
 
@@ -80,7 +81,11 @@ def required_keys(service, keys):
     need = {'NODE_ENV', 'NATS_URL', 'OPS_PORT', 'OPS_HOST'}
     need |= {k for k in keys if k.endswith('_GRPC')}  # defaults point at 127.0.0.1
     if 'GRPC_LISTEN' in keys:
-        need |= {'GRPC_LISTEN', 'MONGODB_URI'}
+        # A gRPC server checks its callers' tokens against their public keys.
+        need |= {'GRPC_LISTEN', 'MONGODB_URI', 'SERVICE_PUBLIC_KEYS'}
+    if any(k.endswith('_GRPC') for k in keys):
+        # A service that calls others signs its calls with its own key.
+        need.add('SERVICE_PRIVATE_KEY')
     for k in ('JWT_SECRET', 'API_KEY_PEPPER', 'REDIS_URL', 'PUBLIC_URL', 'TRUST_PROXY', 'SMTP_HOST'):
         if k in keys:
             need.add(k)

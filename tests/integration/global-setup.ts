@@ -60,6 +60,8 @@ export default async function globalSetup(): Promise<void> {
     COFFER_S3_ACCESS_KEY_ID: stack.env.S3_ACCESS_KEY_ID ?? '',
     COFFER_S3_SECRET_ACCESS_KEY: stack.env.S3_SECRET_ACCESS_KEY ?? '',
     COFFER_LOG_DIR: stack.logDir,
+    // Each service's gRPC address, for tests that call a service directly (security/).
+    COFFER_GRPC_ADDRESSES: JSON.stringify(stack.grpc),
     COFFER_ADMIN_EMAIL: admin.email,
     COFFER_ADMIN_PASSWORD: admin.password,
     COFFER_SUPPORT_EMAIL: stack.env.SUPPORT_EMAIL,

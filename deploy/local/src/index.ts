@@ -4,3 +4,4 @@ export * from './stack.js';
 export * from './processes.js';
 export * from './servers.js';
 export * from './seed.js';
+export * from './service-keys.js';

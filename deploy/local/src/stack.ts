@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort, startProcess, waitFor, type Proc } from './processes.js';
+import { localServiceKeys, publicKeysOf } from './service-keys.js';
 import {
   natsUrlFor,
   natsUsers,
@@ -16,7 +17,7 @@ import {
 } from './servers.js';
 
 /** Coffer's services behind the gateway; each is `node services/<name>/dist/main.js`. */
-type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'kb' | 'backup-orchestrator';
+export type BackendService = 'auth' | 'notification' | 'audit' | 'storage' | 'kb' | 'backup-orchestrator';
 
 export interface StackOptions {
   repoRoot: string;
@@ -50,11 +51,26 @@ export interface Stack {
     mongo: string;
     redis: string;
   };
+  /** Each service's gRPC address (host:port). */
+  grpc: Record<BackendService, string>;
+  /** Where the services' key pairs are (`<name>.key`, `<name>.pub`). */
+  serviceKeysDir: string;
   env: NodeJS.ProcessEnv;
   procs: Proc[];
   logDir: string;
   stop(): Promise<void>;
 }
+
+/** Every service process: each has its own NATS user and gRPC key pair. */
+const SERVICES = [
+  'auth',
+  'notification',
+  'audit',
+  'storage',
+  'kb',
+  'backup-orchestrator',
+  'gateway',
+] as const;
 
 const LOCAL: ServerPorts = { nats: 4222, redis: 6379, smtp: 1025, mailWeb: 1080 };
 const LOCAL_GRPC: Record<BackendService, number> = {
@@ -109,16 +125,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const s3 = opts.storageBackend === 's3';
   // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
-  const nats = natsUsers([
-    'auth',
-    'notification',
-    'audit',
-    'storage',
-    'kb',
-    'backup-orchestrator',
-    'gateway',
-    'client',
-  ]);
+  const nats = natsUsers([...SERVICES, 'client']);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
   // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
   const redisUsers = serverUsers(['gateway', 'client']);
@@ -138,6 +145,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     procs.push(minio.proc);
   }
   const appUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
+  // Each service signs its gRPC calls with its own key; every service knows all public keys.
+  const serviceKeys = localServiceKeys(opts.dataDir, SERVICES);
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
     NATS_URL: `nats://127.0.0.1:${ports.nats}`,
@@ -152,6 +161,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ORCHESTRATOR_GRPC: `127.0.0.1:${grpc['backup-orchestrator']}`,
     STORAGE_GRPC: `127.0.0.1:${grpc.storage}`,
     KB_GRPC: `127.0.0.1:${grpc.kb}`,
+    SERVICE_PUBLIC_KEYS: publicKeysOf(serviceKeys),
     ...(minio
       ? {
           STORAGE_BACKEND: 's3',
@@ -181,6 +191,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           ...env,
           NATS_USER: script,
           NATS_PASSWORD: natsUser(script).password,
+          SERVICE_PRIVATE_KEY_FILE: serviceKeys[script]!.privateKeyFile,
           ...extra,
           OPS_PORT: String(opsPort),
         },
@@ -239,6 +250,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       mongo: env.MONGODB_URI!,
       redis: urlWithUser(`redis://127.0.0.1:${ports.redis}`, redisUser('client')),
     },
+    grpc: {
+      auth: env.AUTH_GRPC!,
+      notification: env.NOTIFICATION_GRPC!,
+      audit: env.AUDIT_GRPC!,
+      'backup-orchestrator': env.ORCHESTRATOR_GRPC!,
+      storage: env.STORAGE_GRPC!,
+      kb: env.KB_GRPC!,
+    },
+    serviceKeysDir: path.join(opts.dataDir, 'service-keys'),
     env,
     procs,
     logDir,

@@ -26,7 +26,10 @@ export function buildAudit(deps: { store: AuditStore; log: Logger }) {
 }
 
 /** Connects to Mongo and NATS, then serves gRPC and consumes every audited event. */
-export async function startAudit(config: AuditConfig, { log }: ServiceContext): Promise<StartedService> {
+export async function startAudit(
+  config: AuditConfig,
+  { log, identity }: ServiceContext,
+): Promise<StartedService> {
   const conn = await connectMongo(config.MONGODB_URI, config.AUDIT_DB);
   const models = auditModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
@@ -38,9 +41,11 @@ export async function startAudit(config: AuditConfig, { log }: ServiceContext): 
   );
   const built = buildAudit({ store: auditStore(models), log });
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: audit.AuditServiceService, impl: built.handlers },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [{ definition: audit.AuditServiceService, impl: built.handlers }],
+    { identity, log },
+  );
   await startAuditConsumers(events, built.recorder);
 
   return {

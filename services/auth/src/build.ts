@@ -14,6 +14,7 @@ import type { AuthStores } from './store/types.js';
 import { AUTH_STREAMS, type AuthEvents } from './events.js';
 import { accounts as accountsFactory } from './domain/accounts.js';
 import { admin as adminFactory } from './domain/admin.js';
+import { adminActor } from './domain/admin-actor.js';
 import { billing as billingFactory, type BillingProvider } from './domain/billing.js';
 import { stripeProvider } from './domain/billing-stripe.js';
 import { passwordReset } from './domain/password-reset.js';
@@ -97,6 +98,7 @@ export function buildAuth(deps: {
     admin,
     views,
     billing,
+    adminActor: adminActor({ jwtSecret: config.JWT_SECRET, accounts, sessions }),
     exposeResetToken: config.DEV_EXPOSE_RESET_TOKEN,
   });
   return { vault, plans, accounts, reset, admin, sessions, views, billing, handlers };
@@ -105,12 +107,15 @@ export function buildAuth(deps: {
 const CANCELLATION_SWEEP_MS = 10 * 60_000;
 
 /** Connects to Mongo and NATS, seeds the plans and the first admin, then serves gRPC. */
-export async function startAuth(config: AuthConfig, { log }: ServiceContext): Promise<StartedService> {
+export async function startAuth(
+  config: AuthConfig,
+  { log, identity }: ServiceContext,
+): Promise<StartedService> {
   const conn = await connectMongo(config.MONGODB_URI, config.AUTH_DB);
   const models = authModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectServiceBus(config, 'auth', log, [...AUTH_STREAMS]);
-  const mail = notificationMail(config.NOTIFICATION_GRPC);
+  const mail = notificationMail(config.NOTIFICATION_GRPC, identity);
   const stripe = stripeSettings(config);
   const built = buildAuth({
     stores: mongoAuthStores(models),
@@ -126,9 +131,11 @@ export async function startAuth(config: AuthConfig, { log }: ServiceContext): Pr
     await built.accounts.ensureAdmin(config.COFFER_ADMIN_EMAIL, config.COFFER_ADMIN_PASSWORD);
   }
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: auth.AuthServiceService, impl: built.handlers },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [{ definition: auth.AuthServiceService, impl: built.handlers }],
+    { identity, log },
+  );
   // Deleted accounts whose subscription Stripe could not cancel at the time (every replica runs
   // it; a second cancel of the same subscription is a no-op).
   const sweep = setInterval(() => {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { accountStatus, fields, parseInput, role, unaryHandlers, type Logger } from '@coffer/common';
+import {
+  accountStatus,
+  fields,
+  parseInput,
+  role,
+  unaryHandlers,
+  USER_TOKEN_HEADER,
+  type Logger,
+} from '@coffer/common';
 import { auth } from '@coffer/proto';
 import type { Accounts } from './domain/accounts.js';
 import type { Sessions } from './domain/sessions.js';
@@ -9,9 +17,16 @@ import { toPlanMessage } from './domain/plans.js';
 import type { Views } from './domain/views.js';
 import type { Admin } from './domain/admin.js';
 import type { Billing } from './domain/billing.js';
+import type { AdminActor } from './domain/admin-actor.js';
 
 const userId = fields.objectId('user');
 const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset token');
+
+/** The user session token a call carries (the gateway passes it on to admin actions). */
+const userToken = (call: { metadata: { get(key: string): unknown[] } }) => {
+  const v = call.metadata.get(USER_TOKEN_HEADER)[0];
+  return typeof v === 'string' ? v : undefined;
+};
 
 /** gRPC edge of auth: validate, call the domain, shape the answer. */
 export function authHandlers(deps: {
@@ -23,9 +38,12 @@ export function authHandlers(deps: {
   admin: Admin;
   views: Views;
   billing: Billing;
+  /** The admin a call acts for, from the user token it carries. */
+  adminActor: AdminActor;
   exposeResetToken: boolean;
 }) {
   const { accounts, reset, plans, admin, views } = deps;
+  const actor = (call: Parameters<typeof userToken>[0]) => deps.adminActor(userToken(call));
   return unaryHandlers<auth.AuthServiceServer>(deps.log, {
     async register(req) {
       const input = parseInput(
@@ -137,13 +155,14 @@ export function authHandlers(deps: {
     async handleBillingWebhook(req) {
       return deps.billing.webhook(Buffer.from(req.payload ?? []), req.signature ?? '');
     },
-    async adminListUsers() {
+    async adminListUsers(_req, call) {
+      await actor(call);
       return { users: (await admin.list()).map(views.adminUser) };
     },
-    async adminUpdateUser(req) {
+    async adminUpdateUser(req, call) {
+      const actorId = await actor(call);
       const input = parseInput(
         z.object({
-          actorId: userId,
           userId,
           plan: fields.objectId('plan').optional(),
           role: role.schema.optional(),
@@ -152,28 +171,29 @@ export function authHandlers(deps: {
         }),
         req,
       );
-      return views.adminUser(await admin.update(input.actorId, input.userId, input));
+      return views.adminUser(await admin.update(actorId, input.userId, input));
     },
-    async adminSetBan(req) {
+    async adminSetBan(req, call) {
+      const actorId = await actor(call);
       const input = parseInput(
         z.object({
-          actorId: userId,
           userId,
           isBanned: z.boolean(),
           banReason: z.string().max(500).optional(),
         }),
         req,
       );
-      const s = await admin.setBan(input.actorId, input.userId, input.isBanned, input.banReason);
+      const s = await admin.setBan(actorId, input.userId, input.isBanned, input.banReason);
       return {
         isBanned: s.isBanned,
         banReason: s.banReason ?? undefined,
         bannedAt: s.bannedAt?.toISOString(),
       };
     },
-    async adminDeleteUser(req) {
-      const input = parseInput(z.object({ actorId: userId, userId }), req);
-      await admin.remove(input.actorId, input.userId);
+    async adminDeleteUser(req, call) {
+      const actorId = await actor(call);
+      const input = parseInput(z.object({ userId }), req);
+      await admin.remove(actorId, input.userId);
       return {};
     },
   });

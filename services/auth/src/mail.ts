@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { grpcClient } from '@coffer/common';
+import { grpcClient, type ServiceIdentity } from '@coffer/common';
 import { notification } from '@coffer/proto';
 
 /**
@@ -17,8 +17,11 @@ export interface AuthMail {
   }): Promise<void>;
 }
 
-export function notificationMail(address: string): AuthMail & { close(): void } {
-  const client = grpcClient(notification.NotificationServiceClient, address);
+export function notificationMail(address: string, identity: ServiceIdentity): AuthMail & { close(): void } {
+  const client = grpcClient(notification.NotificationServiceClient, address, {
+    identity,
+    callee: 'notification',
+  });
   return {
     async passwordReset(d) {
       // One id per request: a retry of this call inside notification sends the mail once.

@@ -171,15 +171,15 @@ export type Orchestrator = ReturnType<typeof buildOrchestrator>;
 /** Connects to Mongo, NATS, auth and storage; serves gRPC, consumes events and runs the timers. */
 export async function startOrchestrator(
   config: OrchestratorConfig,
-  { log }: ServiceContext,
+  { log, identity }: ServiceContext,
 ): Promise<StartedService> {
   const conn = await connectMongo(config.MONGODB_URI, config.ORCHESTRATOR_DB);
   const models = orchestratorModels(conn);
   await Promise.all(Object.values(models).map((m) => m.init()));
   const events = await connectServiceBus(config, 'backup-orchestrator', log, ORCHESTRATOR_STREAMS);
-  const plans = authPlans(config.AUTH_GRPC);
-  const blobs = storageBlobs(config.STORAGE_GRPC);
-  const accounts = authAccounts(config.AUTH_GRPC);
+  const plans = authPlans(config.AUTH_GRPC, identity);
+  const blobs = storageBlobs(config.STORAGE_GRPC, identity);
+  const accounts = authAccounts(config.AUTH_GRPC, identity);
   const o = buildOrchestrator({
     stores: mongoStores(models),
     events,
@@ -199,9 +199,11 @@ export async function startOrchestrator(
     log,
   });
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: orchestrator.OrchestratorServiceService, impl: orchestratorHandlers({ log, ...o }) },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [{ definition: orchestrator.OrchestratorServiceService, impl: orchestratorHandlers({ log, ...o }) }],
+    { identity, log },
+  );
   await startOrchestratorConsumers(events, {
     userDeleted: ({ userId }) => o.cleanup.userDeleted(userId),
     planChanged: async ({ userId }) => {

@@ -1,4 +1,4 @@
-import { AppError, backupFrequency, grpcClient } from '@coffer/common';
+import { AppError, backupFrequency, grpcClient, type ServiceIdentity } from '@coffer/common';
 import { auth, storage } from '@coffer/proto';
 
 /** The plan limits the orchestrator enforces (hours and bytes, as auth keeps them). */
@@ -24,8 +24,8 @@ export interface BlobStore {
 
 const isNotFound = (err: unknown) => err instanceof AppError && err.kind === 'NOT_FOUND';
 
-export function authPlans(address: string): PlanSource & { close(): void } {
-  const client = grpcClient(auth.AuthServiceClient, address);
+export function authPlans(address: string, identity: ServiceIdentity): PlanSource & { close(): void } {
+  const client = grpcClient(auth.AuthServiceClient, address, { identity, callee: 'auth' });
   return {
     async planOf(userId) {
       const p = await client.getUserPlan({ userId }, { timeoutMs: 5_000 });
@@ -46,8 +46,8 @@ export interface AccountSource {
   suspended(userId: string): Promise<boolean>;
 }
 
-export function authAccounts(address: string): AccountSource & { close(): void } {
-  const client = grpcClient(auth.AuthServiceClient, address);
+export function authAccounts(address: string, identity: ServiceIdentity): AccountSource & { close(): void } {
+  const client = grpcClient(auth.AuthServiceClient, address, { identity, callee: 'auth' });
   return {
     async suspended(userId) {
       try {
@@ -62,8 +62,8 @@ export function authAccounts(address: string): AccountSource & { close(): void }
   };
 }
 
-export function storageBlobs(address: string): BlobStore & { close(): void } {
-  const client = grpcClient(storage.StorageServiceClient, address);
+export function storageBlobs(address: string, identity: ServiceIdentity): BlobStore & { close(): void } {
+  const client = grpcClient(storage.StorageServiceClient, address, { identity, callee: 'storage' });
   return {
     async delete(userId, blobId) {
       try {

@@ -14,6 +14,8 @@ import {
   connectEventBus,
   createLogger,
   grpcClient,
+  identityEnv,
+  serviceIdentities,
   type AgentCommand,
   type EventBus,
   type EventMap,
@@ -34,6 +36,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'services/backup-orchestrator/dist/main.js');
 const SLOT_SECONDS = 3; // one "hour" of the hourly schedule lasts 3 s
 const SLOTS_TO_SEE = 4;
+// The replicas take calls from the test's client, which signs as the gateway.
+const ids = serviceIdentities(['backup-orchestrator', 'gateway']);
 
 jest.setTimeout(180_000);
 
@@ -130,10 +134,14 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
           OPS_PORT: String(await freePort()),
           SCHEDULER_TICK_MS: '500',
           SCHEDULER_SLOT_SECONDS: String(SLOT_SECONDS),
+          ...identityEnv(ids['backup-orchestrator']),
         },
       });
       replicas.push(p);
-      const client = grpcClient(orchestrator.OrchestratorServiceClient, `127.0.0.1:${grpcPort}`);
+      const client = grpcClient(orchestrator.OrchestratorServiceClient, `127.0.0.1:${grpcPort}`, {
+        identity: ids.gateway,
+        callee: 'backup-orchestrator',
+      });
       clients.push(client);
       await waitFor(name, () => client.systemStatus({ userId: USER }).then(() => true), 60_000, p);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceKeyEnv, serviceKeyProblems, type ServiceKeyConfig } from './grpc/service-keys.js';
 
 /**
  * Parses the environment once with a schema and fails fast with a readable message.
@@ -10,6 +11,11 @@ export function loadConfig<S extends z.ZodType>(service: string, schema: S, env 
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     console.error(`[${service}] invalid configuration:\n${lines.join('\n')}`);
     process.exit(78); // EX_CONFIG
+  }
+  const keyProblems = serviceKeyProblems(service, parsed.data as ServiceKeyConfig);
+  if (keyProblems.length) {
+    console.error(`[${service}] invalid configuration:\n${keyProblems.map((p) => `  ${p}`).join('\n')}`);
+    process.exit(78);
   }
   return parsed.data;
 }
@@ -37,6 +43,14 @@ export const baseEnv = {
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** Where /livez, /readyz and /metrics listen; 0.0.0.0 in containers so probes can reach them. */
   OPS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * This service's gRPC identity (docs/architecture.md, "Service identity"): its Ed25519 private
+   * key (PKCS#8 PEM or its base64 body on one line), or the file holding it, and the public keys
+   * of the services that call (`gateway=<base64>,auth=<base64>,...`). Required in production.
+   */
+  SERVICE_PRIVATE_KEY: serviceKeyEnv.SERVICE_PRIVATE_KEY,
+  SERVICE_PRIVATE_KEY_FILE: serviceKeyEnv.SERVICE_PRIVATE_KEY_FILE,
+  SERVICE_PUBLIC_KEYS: serviceKeyEnv.SERVICE_PUBLIC_KEYS,
 };
 
 /** The secret the local run and the tests use; refused in production. */

@@ -65,6 +65,8 @@ export const limitReached = (
 export const unavailable = (message: string) => new AppError('UNAVAILABLE', message);
 
 const DETAILS_KEY = 'coffer-error-bin';
+/** Metadata of a call refused for its caller token (grpc/caller-check.ts). */
+export const CALLER_REFUSED_KEY = 'coffer-caller-refused';
 
 /**
  * Turns any error into a gRPC ServiceError; unknown errors become INTERNAL "Internal error". Every
@@ -95,6 +97,13 @@ const FROM_GRPC: Partial<Record<GrpcStatus, ErrorKind>> = Object.fromEntries(
 
 /** Rebuilds the AppError a remote service raised, so the gateway answers with the same kind and text. */
 export function fromServiceError(err: ServiceError): AppError {
+  // A service refused the caller service itself (keys, call graph): a fault of the deployment,
+  // answered as an internal error, never as the user's own UNAUTHENTICATED or FORBIDDEN.
+  if (err.metadata?.get(CALLER_REFUSED_KEY)?.length) {
+    return Object.assign(new AppError('INTERNAL', 'Internal error'), {
+      cause: { grpcCode: GrpcStatus[err.code] ?? err.code, grpcDetails: err.details },
+    });
+  }
   const raw = err.metadata?.get(DETAILS_KEY)?.[0];
   if (raw) {
     try {

@@ -45,6 +45,7 @@ function requestFields(): Record<string, string> {
   const fields: Record<string, string> = {};
   if (ctx) fields.requestId = ctx.requestId;
   if (ctx?.userId) fields.userId = ctx.userId;
+  if (ctx?.caller) fields.caller = ctx.caller;
   if (traceId) fields.traceId = traceId;
   return fields;
 }

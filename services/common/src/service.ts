@@ -2,6 +2,13 @@ import { Registry } from 'prom-client';
 import { createLogger, type Logger } from './logger.js';
 import { startOpsServer, type ReadinessCheck } from './ops-server.js';
 import { onShutdown } from './shutdown.js';
+import { isServiceName } from './grpc/callers.js';
+import {
+  identityWarnings,
+  serviceIdentity,
+  type ServiceIdentity,
+  type ServiceKeyConfig,
+} from './grpc/service-keys.js';
 
 /** One started part of a service (gRPC server, consumers, a timer, a connection) and how to stop it. */
 export interface StopStep {
@@ -19,14 +26,18 @@ export interface StartedService {
   info?: Record<string, unknown>;
 }
 
-/** What runService gives the start function: the service's logger and the ops port's metrics registry. */
+/**
+ * What runService gives the start function: the service's logger, the ops port's metrics registry
+ * and its gRPC identity (the key it signs its calls with, the keys it checks callers' with).
+ */
 export interface ServiceContext {
   log: Logger;
   registry: Registry;
+  identity: ServiceIdentity;
 }
 
 /** The settings runService itself reads (every service has them through `baseEnv`). */
-export interface ServiceBaseConfig {
+export interface ServiceBaseConfig extends ServiceKeyConfig {
   LOG_LEVEL: string;
   OPS_PORT: number;
   OPS_HOST: string;
@@ -55,7 +66,11 @@ export function runService<C extends ServiceBaseConfig>(
   const log = createLogger(name, config.LOG_LEVEL);
   const registry = new Registry();
   return (async () => {
-    const service = await start(config, { log, registry });
+    if (!isServiceName(name)) throw new Error(`${name} is not a Coffer service name`);
+    const identity = serviceIdentity(name, config);
+    // Production refuses to start without the keys (loadConfig); elsewhere, say what will fail.
+    for (const warning of identityWarnings(identity)) log.warn(warning);
+    const service = await start(config, { log, registry, identity });
     const ops = await startOpsServer({
       service: name,
       port: config.OPS_PORT,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, type RedisClient } from '@coffer/common';
+import { createLogger, serviceIdentity, type RedisClient } from '@coffer/common';
 import { buildGateway } from './build';
 import { closeClients, serviceClients } from './clients';
 import { loadGatewayConfig } from './config';
@@ -9,7 +9,7 @@ import { loadGatewayConfig } from './config';
 // answers here never needed them (identity refuses before any call, the document is static).
 describe('buildGateway', () => {
   const config = loadGatewayConfig();
-  const clients = serviceClients(config);
+  const clients = serviceClients(config, serviceIdentity('gateway', config));
   const { app } = buildGateway({
     config,
     clients,

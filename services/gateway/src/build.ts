@@ -66,8 +66,11 @@ export function buildGateway(deps: {
 }
 
 /** Connects to Redis, NATS and the services; serves HTTP, Socket.IO and the agents' namespace. */
-export async function startGateway(config: GatewayConfig, { log }: ServiceContext): Promise<StartedService> {
-  const clients = serviceClients(config);
+export async function startGateway(
+  config: GatewayConfig,
+  { log, identity: serviceId }: ServiceContext,
+): Promise<StartedService> {
+  const clients = serviceClients(config, serviceId);
   const redis = await connectRedis(config.REDIS_URL);
   const bus = await connectServiceBus(config, 'gateway', log, ['AUTH', 'BACKUP', 'RESTORE', 'AGENT']);
   // The routes close agents' sockets; the namespace they live in starts once the server exists.

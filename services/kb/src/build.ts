@@ -23,7 +23,7 @@ export function buildKb(deps: { store: ArticleStore; events: KbEvents; log: Logg
 }
 
 /** Connects to Mongo and NATS, seeds the knowledge base on its first start, then serves gRPC. */
-export async function startKb(config: KbConfig, { log }: ServiceContext): Promise<StartedService> {
+export async function startKb(config: KbConfig, { log, identity }: ServiceContext): Promise<StartedService> {
   // Read before connecting: a broken seed file stops the start with its name, not half-way.
   const seed = config.KB_SEED ? loadSeedArticles(config.KB_SEED_DIR ?? defaultSeedDir(__dirname)) : [];
   const conn = await connectMongo(config.MONGODB_URI, config.KB_DB);
@@ -34,9 +34,11 @@ export async function startKb(config: KbConfig, { log }: ServiceContext): Promis
   if (config.KB_SEED) await seedArticles({ store, articles: seed, log });
   const built = buildKb({ store, events, log });
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: kb.KbServiceService, impl: built.handlers },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [{ definition: kb.KbServiceService, impl: built.handlers }],
+    { identity, log },
+  );
   return {
     ready: () => conn.readyState === 1 && !events.nc.isClosed(),
     info: { grpcPort: grpc.port },

@@ -1,4 +1,4 @@
-import { AppError, grpcClient } from '@coffer/common';
+import { AppError, grpcClient, type ServiceIdentity } from '@coffer/common';
 import { auth } from '@coffer/proto';
 
 /** Where and how to address the owner of an account. */
@@ -36,8 +36,11 @@ export function accountDirectory(getAccountState: AccountStateCall): AccountDire
 }
 
 /** The directory backed by a gRPC client of auth at `address` (AUTH_GRPC). */
-export function authAccountDirectory(address: string): AccountDirectory & { close(): void } {
-  const client = grpcClient(auth.AuthServiceClient, address);
+export function authAccountDirectory(
+  address: string,
+  identity: ServiceIdentity,
+): AccountDirectory & { close(): void } {
+  const client = grpcClient(auth.AuthServiceClient, address, { identity, callee: 'auth' });
   return {
     ...accountDirectory((req, opts) => client.getAccountState(req, opts)),
     close: () => client.close(),

@@ -88,7 +88,7 @@ function repeat(work: () => Promise<unknown>, ms: number) {
 /** Connects to Mongo, NATS, SMTP and auth; serves gRPC, consumes events, and sweeps the outbox. */
 export async function startNotification(
   config: NotificationConfig,
-  { log }: ServiceContext,
+  { log, identity }: ServiceContext,
 ): Promise<StartedService> {
   const conn = await connectMongo(config.MONGODB_URI, config.NOTIFICATION_DB);
   const models = notificationModels(conn);
@@ -103,7 +103,7 @@ export async function startNotification(
     pass: config.SMTP_PASS,
     from: config.MAIL_FROM,
   });
-  const accounts = authAccountDirectory(config.AUTH_GRPC);
+  const accounts = authAccountDirectory(config.AUTH_GRPC, identity);
   const built = buildNotification({
     prefsStore: preferencesStore(models),
     outbox,
@@ -115,9 +115,11 @@ export async function startNotification(
     log,
   });
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    { definition: notification.NotificationServiceService, impl: built.handlers },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [{ definition: notification.NotificationServiceService, impl: built.handlers }],
+    { identity, log },
+  );
   await startNotificationConsumers(events, built.eventHandlers);
   const stopAnnouncing = repeat(
     () =>

@@ -51,7 +51,7 @@ export function buildStorage(deps: {
  */
 export async function startStorage(
   config: StorageConfig,
-  { log, registry }: ServiceContext,
+  { log, registry, identity }: ServiceContext,
 ): Promise<StartedService & { grpcPort: number }> {
   const backend = createBackend(config);
   await backend.init();
@@ -68,10 +68,14 @@ export async function startStorage(
     registry,
   });
 
-  const grpc = await startGrpcServer(config.GRPC_LISTEN, [
-    // The generated definition with a codec that spares two copies of every chunk.
-    { definition: StorageBlobWire, impl: built.handlers },
-  ]);
+  const grpc = await startGrpcServer(
+    config.GRPC_LISTEN,
+    [
+      // The generated definition with a codec that spares two copies of every chunk.
+      { definition: StorageBlobWire, impl: built.handlers },
+    ],
+    { identity, log },
+  );
   const consumers = await startStorageConsumers(events, built.blobs);
   const sweeper = built.cleanup.start(config.STORAGE_SWEEP_INTERVAL_SECONDS * 1000);
 

@@ -9,7 +9,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Registry } from 'prom-client';
-import { createLogger, grpcClient, stopInOrder } from '@coffer/common';
+import { createLogger, grpcClient, serviceIdentities, stopInOrder } from '@coffer/common';
 import { storage } from '@coffer/proto';
 import { startFerretDb, startMinio, startNats, type RunningServer } from '@coffer/local-stack';
 import { startStorage } from './build';
@@ -26,6 +26,9 @@ const CREDENTIALS = { accessKeyId: 'coffer-lock-test', secretAccessKey: 'coffer-
 const USER = 'eeee00000000000000000001';
 const BLOB = 'ffff00000000000000000001';
 const log = createLogger('storage-lock-test', process.env.STORAGE_TEST_LOG_LEVEL ?? 'silent');
+// The service and the test's client (signing as the gateway) know each other's keys.
+const services = serviceIdentities(['storage', 'gateway']);
+const context = () => ({ log, registry: new Registry(), identity: services.storage });
 
 let tmp: string;
 let servers: RunningServer[] = [];
@@ -97,8 +100,11 @@ describe('storage on S3 with Object Lock', () => {
   let raw: storage.StorageServiceClient;
 
   beforeAll(async () => {
-    svc = await startStorage(config(BUCKET), { log, registry: new Registry() });
-    client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`);
+    svc = await startStorage(config(BUCKET), context());
+    client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`, {
+      identity: services.gateway,
+      callee: 'storage',
+    });
     raw = client.raw;
   }, 60_000);
 
@@ -166,7 +172,7 @@ describe('storage on S3 with Object Lock', () => {
 it('refuses to start on a bucket created without Object Lock, saying what to do', async () => {
   const plain = 'coffer-plain';
   await s3.send(new CreateBucketCommand({ Bucket: plain }));
-  await expect(startStorage(config(plain), { log, registry: new Registry() })).rejects.toThrow(
+  await expect(startStorage(config(plain), context())).rejects.toThrow(
     /coffer-plain was created without Object Lock.*S3_OBJECT_LOCK=false/,
   );
 });

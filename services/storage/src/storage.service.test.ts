@@ -11,6 +11,7 @@ import {
   connectMongo,
   createLogger,
   grpcClient,
+  serviceIdentities,
   stopInOrder,
   type EventBus,
 } from '@coffer/common';
@@ -27,6 +28,14 @@ const MiB = 1024 * 1024;
 const BUCKET = 'coffer-test';
 const MINIO_CREDENTIALS = { accessKeyId: 'coffer-test', secretAccessKey: 'coffer-test-secret-123' };
 const log = createLogger('storage-test', process.env.STORAGE_TEST_LOG_LEVEL ?? 'silent');
+// The service and the test's client (signing as the gateway) know each other's keys.
+const services = serviceIdentities(['storage', 'gateway']);
+const context = () => ({ log, registry: new Registry(), identity: services.storage });
+const storageClient = (port: number) =>
+  grpcClient(storage.StorageServiceClient, `127.0.0.1:${port}`, {
+    identity: services.gateway,
+    callee: 'storage',
+  });
 
 let tmp: string;
 let servers: RunningServer[] = [];
@@ -106,8 +115,8 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
             S3_PART_SIZE: String(5 * MiB),
           }),
     });
-    svc = await startStorage(config, { log, registry: new Registry() });
-    client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`);
+    svc = await startStorage(config, context());
+    client = storageClient(svc.grpcPort);
     raw = client.raw;
     db = await connectMongo(mongoUrl, `coffer_storage_${backend}`);
     s3 = s3Client({
@@ -349,8 +358,8 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
     expect((await docs(gone)).length).toBe(2);
     expect((await stored()).objects.filter((k) => k.startsWith(gone))).toHaveLength(2);
 
-    svc = await startStorage(config, { log, registry: new Registry() });
-    client = grpcClient(storage.StorageServiceClient, `127.0.0.1:${svc.grpcPort}`);
+    svc = await startStorage(config, context());
+    client = storageClient(svc.grpcPort);
     raw = client.raw;
     await until('the user’s blobs to be removed', async () => (await docs(gone)).length === 0);
     expect((await stored()).objects.filter((k) => k.startsWith(gone))).toEqual([]);

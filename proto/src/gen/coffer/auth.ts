@@ -338,7 +338,6 @@ export interface AdminUserList {
 }
 
 export interface AdminUpdateUserRequest {
-  actorId: string;
   userId: string;
   plan?: string | undefined;
   role?: Role | undefined;
@@ -347,7 +346,6 @@ export interface AdminUpdateUserRequest {
 }
 
 export interface AdminSetBanRequest {
-  actorId: string;
   userId: string;
   isBanned: boolean;
   banReason?: string | undefined;
@@ -360,7 +358,6 @@ export interface BanState {
 }
 
 export interface AdminDeleteUserRequest {
-  actorId: string;
   userId: string;
 }
 
@@ -3519,14 +3516,11 @@ export const AdminUserList: MessageFns<AdminUserList> = {
 };
 
 function createBaseAdminUpdateUserRequest(): AdminUpdateUserRequest {
-  return { actorId: "", userId: "", plan: undefined, role: undefined, status: undefined, email: undefined };
+  return { userId: "", plan: undefined, role: undefined, status: undefined, email: undefined };
 }
 
 export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
   encode(message: AdminUpdateUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actorId !== "") {
-      writer.uint32(10).string(message.actorId);
-    }
     if (message.userId !== "") {
       writer.uint32(18).string(message.userId);
     }
@@ -3558,14 +3552,6 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actorId = reader.string();
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -3620,11 +3606,6 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
 
   fromJSON(object: any): AdminUpdateUserRequest {
     return {
-      actorId: isSet(object.actorId)
-        ? globalThis.String(object.actorId)
-        : isSet(object.actor_id)
-        ? globalThis.String(object.actor_id)
-        : "",
       userId: isSet(object.userId)
         ? globalThis.String(object.userId)
         : isSet(object.user_id)
@@ -3639,9 +3620,6 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
 
   toJSON(message: AdminUpdateUserRequest): unknown {
     const obj: any = {};
-    if (message.actorId !== "") {
-      obj.actorId = message.actorId;
-    }
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
@@ -3665,7 +3643,6 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
   },
   fromPartial(object: DeepPartial<AdminUpdateUserRequest>): AdminUpdateUserRequest {
     const message = createBaseAdminUpdateUserRequest();
-    message.actorId = object.actorId ?? "";
     message.userId = object.userId ?? "";
     message.plan = object.plan ?? undefined;
     message.role = object.role ?? undefined;
@@ -3676,14 +3653,11 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
 };
 
 function createBaseAdminSetBanRequest(): AdminSetBanRequest {
-  return { actorId: "", userId: "", isBanned: false, banReason: undefined };
+  return { userId: "", isBanned: false, banReason: undefined };
 }
 
 export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
   encode(message: AdminSetBanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actorId !== "") {
-      writer.uint32(10).string(message.actorId);
-    }
     if (message.userId !== "") {
       writer.uint32(18).string(message.userId);
     }
@@ -3709,14 +3683,6 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actorId = reader.string();
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -3755,11 +3721,6 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
 
   fromJSON(object: any): AdminSetBanRequest {
     return {
-      actorId: isSet(object.actorId)
-        ? globalThis.String(object.actorId)
-        : isSet(object.actor_id)
-        ? globalThis.String(object.actor_id)
-        : "",
       userId: isSet(object.userId)
         ? globalThis.String(object.userId)
         : isSet(object.user_id)
@@ -3780,9 +3741,6 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
 
   toJSON(message: AdminSetBanRequest): unknown {
     const obj: any = {};
-    if (message.actorId !== "") {
-      obj.actorId = message.actorId;
-    }
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
@@ -3800,7 +3758,6 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
   },
   fromPartial(object: DeepPartial<AdminSetBanRequest>): AdminSetBanRequest {
     const message = createBaseAdminSetBanRequest();
-    message.actorId = object.actorId ?? "";
     message.userId = object.userId ?? "";
     message.isBanned = object.isBanned ?? false;
     message.banReason = object.banReason ?? undefined;
@@ -3922,14 +3879,11 @@ export const BanState: MessageFns<BanState> = {
 };
 
 function createBaseAdminDeleteUserRequest(): AdminDeleteUserRequest {
-  return { actorId: "", userId: "" };
+  return { userId: "" };
 }
 
 export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
   encode(message: AdminDeleteUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actorId !== "") {
-      writer.uint32(10).string(message.actorId);
-    }
     if (message.userId !== "") {
       writer.uint32(18).string(message.userId);
     }
@@ -3949,14 +3903,6 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actorId = reader.string();
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -3979,11 +3925,6 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
 
   fromJSON(object: any): AdminDeleteUserRequest {
     return {
-      actorId: isSet(object.actorId)
-        ? globalThis.String(object.actorId)
-        : isSet(object.actor_id)
-        ? globalThis.String(object.actor_id)
-        : "",
       userId: isSet(object.userId)
         ? globalThis.String(object.userId)
         : isSet(object.user_id)
@@ -3994,9 +3935,6 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
 
   toJSON(message: AdminDeleteUserRequest): unknown {
     const obj: any = {};
-    if (message.actorId !== "") {
-      obj.actorId = message.actorId;
-    }
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
@@ -4008,7 +3946,6 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
   },
   fromPartial(object: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
     const message = createBaseAdminDeleteUserRequest();
-    message.actorId = object.actorId ?? "";
     message.userId = object.userId ?? "";
     return message;
   },
@@ -4185,6 +4122,11 @@ export const AuthServiceService = {
       Buffer.from(BillingWebhookResult.encode(value).finish()),
     responseDeserialize: (value: Buffer): BillingWebhookResult => BillingWebhookResult.decode(value),
   },
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: auth verifies it and that its user is an admin. The actor is
+   * never a request field, so a caller cannot act as an admin it is not.
+   */
   adminListUsers: {
     path: "/coffer.auth.v1.AuthService/AdminListUsers" as const,
     requestStream: false as const,
@@ -4252,6 +4194,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   requestPlanChange: handleUnaryCall<ChangePlanRequest, PlanChangeResult>;
   getBilling: handleUnaryCall<UserRef, BillingState>;
   handleBillingWebhook: handleUnaryCall<BillingWebhookRequest, BillingWebhookResult>;
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: auth verifies it and that its user is an admin. The actor is
+   * never a request field, so a caller cannot act as an admin it is not.
+   */
   adminListUsers: handleUnaryCall<Empty, AdminUserList>;
   adminUpdateUser: handleUnaryCall<AdminUpdateUserRequest, AdminUser>;
   adminSetBan: handleUnaryCall<AdminSetBanRequest, BanState>;
@@ -4502,6 +4449,11 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BillingWebhookResult) => void,
   ): ClientUnaryCall;
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: auth verifies it and that its user is an admin. The actor is
+   * never a request field, so a caller cannot act as an admin it is not.
+   */
   adminListUsers(
     request: Empty,
     callback: (error: ServiceError | null, response: AdminUserList) => void,

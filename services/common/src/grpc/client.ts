@@ -1,16 +1,32 @@
 import {
   credentials,
   InterceptingCall,
+  Metadata,
   type Interceptor,
   type Client,
   type ClientUnaryCall,
-  type Metadata,
   type CallOptions,
   type ServiceError,
 } from '@grpc/grpc-js';
 import { fromServiceError } from '../errors.js';
 import { currentRequestId, REQUEST_ID_HEADER } from '../observability/context.js';
 import { grpcClientHandling, grpcCodeName, grpcPathLabels } from '../observability/metrics.js';
+import type { ServiceName } from './callers.js';
+import { CALLER_TOKEN_HEADER, callerTokens } from './caller-token.js';
+import type { ServiceIdentity } from './service-keys.js';
+
+/**
+ * gRPC metadata key of the signed-in user's own session token, passed on by the gateway to the
+ * calls whose actor the callee must verify itself (auth's admin actions).
+ */
+export const USER_TOKEN_HEADER = 'x-coffer-user-token';
+
+/** Per-call options of a promise client. */
+export interface CallOpts {
+  timeoutMs?: number;
+  /** The user's session token, for a callee that checks who acts (USER_TOKEN_HEADER). */
+  userToken?: string;
+}
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -25,7 +41,7 @@ export type PromiseClient<C> = {
     infer Req,
     infer Res
   >
-    ? (request: Req, opts?: { timeoutMs?: number }) => Promise<Res>
+    ? (request: Req, opts?: CallOpts) => Promise<Res>
     : never;
 };
 
@@ -52,10 +68,36 @@ export const observeCalls: Interceptor = (options, nextCall) => {
   });
 };
 
-/** Creates a client of a generated service for `address` whose calls return promises. */
+/**
+ * Every call of a client, streaming ones included, carries the caller's token for `callee` (the
+ * callee's requireCaller checks it). Without a private key the call goes out bare and is refused.
+ */
+export function signCalls(identity: ServiceIdentity, callee: ServiceName): Interceptor {
+  const token = callerTokens(identity, callee);
+  return (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        if (!token) return next(metadata, listener);
+        token().then(
+          (t) => {
+            metadata.set(CALLER_TOKEN_HEADER, `Bearer ${t}`);
+            next(metadata, listener);
+          },
+          // Signing with a loaded key does not fail; if it ever did, the callee's refusal says so.
+          () => next(metadata, listener),
+        );
+      },
+    });
+}
+
+/**
+ * Creates a client of a generated service for `address` whose calls return promises, signed as
+ * `caller.identity` for the service `caller.callee`.
+ */
 export function grpcClient<C extends Client>(
   Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
   address: string,
+  caller: { identity: ServiceIdentity; callee: ServiceName },
 ): PromiseClient<C> & { close(): void; raw: C } {
   const client = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
@@ -63,19 +105,22 @@ export function grpcClient<C extends Client>(
     // A name with several addresses (a headless Kubernetes Service) spreads calls over all of them
     // instead of pinning every call to the first pod's connection.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
-    interceptors: [observeCalls],
+    interceptors: [observeCalls, signCalls(caller.identity, caller.callee)],
   });
   const wrapped: Record<string, unknown> = { close: () => client.close(), raw: client };
   const proto = Object.getPrototypeOf(client) as Record<string, unknown>;
   for (const name of Object.keys(proto)) {
     const method = proto[name];
     if (typeof method !== 'function' || name === 'constructor') continue;
-    wrapped[name] = (request: unknown, opts?: { timeoutMs?: number }) =>
+    wrapped[name] = (request: unknown, opts?: CallOpts) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (opts?.timeoutMs ?? DEFAULT_DEADLINE_MS));
+        const metadata = new Metadata();
+        if (opts?.userToken) metadata.set(USER_TOKEN_HEADER, opts.userToken);
         (method as (...a: unknown[]) => unknown).call(
           client,
           request,
+          metadata,
           { deadline },
           (err: ServiceError | null, res: unknown) => (err ? reject(fromServiceError(err)) : resolve(res)),
         );

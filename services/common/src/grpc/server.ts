@@ -15,6 +15,10 @@ import { AppError, toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../observability/context.js';
 import { grpcCodeName, grpcPathLabels, grpcServerHandling } from '../observability/metrics.js';
+import { ALLOWED_CALLERS } from './callers.js';
+import { requireCaller } from './caller-check.js';
+import { callerVerifier } from './caller-token.js';
+import type { ServiceIdentity } from './service-keys.js';
 
 /** Handlers written as async functions: return the answer or throw (an AppError for the caller). */
 export type AsyncUnaryHandlers<Impl> = {
@@ -66,11 +70,15 @@ export function unaryHandlers<Impl>(
   return impl as Impl & UntypedServiceImplementation;
 }
 
-type AnyHandler = (call: ObservedCall, cb?: AnyCallback) => void;
-type AnyCallback = (err: Partial<StatusObject> | ServerErrorResponse | null, ...rest: unknown[]) => void;
-interface ObservedCall {
+export type AnyHandler = (call: ObservedCall, cb?: AnyCallback) => void;
+export type AnyCallback = (
+  err: Partial<StatusObject> | ServerErrorResponse | null,
+  ...rest: unknown[]
+) => void;
+export interface ObservedCall {
   metadata: { get(key: string): unknown[] };
   once(event: string, listener: (arg?: unknown) => void): unknown;
+  emit(event: string, arg?: unknown): boolean;
 }
 
 /**
@@ -116,11 +124,21 @@ export interface GrpcServer {
   stop(): Promise<void>;
 }
 
-/** Starts a gRPC server with the standard health service next to the given services. */
+/**
+ * Starts a gRPC server with the standard health service next to the given services. Every method
+ * of those services takes calls only from the services `identity` accepts (requireCaller); the
+ * health service stays open to probes.
+ */
 export async function startGrpcServer(
   address: string,
   services: Array<{ definition: ServiceDefinition; impl: UntypedServiceImplementation }>,
+  access: { identity: ServiceIdentity; log: Logger },
 ): Promise<GrpcServer> {
+  const verify = callerVerifier({
+    audience: access.identity.name,
+    publicKeys: access.identity.publicKeys,
+    allowed: ALLOWED_CALLERS[access.identity.name],
+  });
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   let serving = true;
   for (const s of services) {
@@ -129,7 +147,10 @@ export async function startGrpcServer(
       const definition = s.definition[name];
       // grpc-js types each call kind apart; the wrapper treats them alike (see observeHandler).
       impl[name] = definition
-        ? (observeHandler(definition, fn as unknown as AnyHandler) as unknown as typeof fn)
+        ? (observeHandler(
+            definition,
+            requireCaller(definition, fn as unknown as AnyHandler, verify, access.log),
+          ) as unknown as typeof fn)
         : fn;
     }
     server.addService(s.definition, impl);

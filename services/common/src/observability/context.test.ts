@@ -1,19 +1,5 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '../logger';
+import { capturedLogger } from '../testing/captured-logger';
 import { currentRequestId, parseRequestId, requestIdFrom, runInRequest } from './context';
-
-/** A logger whose JSON lines the test reads back. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString('utf8').split('\n'))
-        if (l) lines.push(JSON.parse(l) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: createLogger('test', 'info', sink), lines };
-}
 
 describe('request ids from clients', () => {
   it('accepts ids of a safe charset and bounded length as they are', () => {

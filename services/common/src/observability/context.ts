@@ -9,6 +9,8 @@ export interface RequestContext {
   requestId: string;
   /** The signed-in user, once the gateway knows who calls. */
   userId?: string;
+  /** The service whose gRPC call this is, once its token is verified. */
+  caller?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

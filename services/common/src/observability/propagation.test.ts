@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { auth } from '@coffer/proto';
 import { startNats, type RunningServer } from '@coffer/local-stack';
 import { notFound } from '../errors';
 import { grpcClient } from '../grpc/client';
+import { serviceIdentities } from '../grpc/service-keys';
+import { capturedLogger } from '../testing/captured-logger';
 import { startGrpcServer, unaryHandlers, type AsyncUnaryHandlers, type GrpcServer } from '../grpc/server';
-import { createLogger } from '../logger';
 import { connectEventBus, type EventBus } from '../nats/bus';
 import { currentRequestId, runInRequest } from './context';
 import { metricsRegistry } from './metrics';
@@ -15,15 +15,7 @@ import { metricsRegistry } from './metrics';
 // A real NATS and a real gRPC server and client in this process: the request id travels from a
 // caller through gRPC metadata into the handler, and from there through NATS headers into a consumer.
 
-const lines: Array<Record<string, unknown>> = [];
-const sink = new Writable({
-  write(chunk: Buffer, _enc, done) {
-    for (const l of chunk.toString('utf8').split('\n'))
-      if (l) lines.push(JSON.parse(l) as Record<string, unknown>);
-    done();
-  },
-});
-const log = createLogger('propagation-test', 'info', sink);
+const { log, lines } = capturedLogger('propagation-test');
 
 let tmp: string;
 let nats: RunningServer;
@@ -62,10 +54,16 @@ beforeAll(async () => {
       return auth.AccountState.fromPartial({ userId: req.userId, role: auth.Role.ROLE_USER });
     },
   } as unknown as AsyncUnaryHandlers<auth.AuthServiceServer>;
-  server = await startGrpcServer('127.0.0.1:0', [
-    { definition: auth.AuthServiceService, impl: unaryHandlers<auth.AuthServiceServer>(log, handlers) },
-  ]);
-  client = grpcClient(auth.AuthServiceClient, `127.0.0.1:${server.port}`);
+  const ids = serviceIdentities(['auth', 'gateway']);
+  server = await startGrpcServer(
+    '127.0.0.1:0',
+    [{ definition: auth.AuthServiceService, impl: unaryHandlers<auth.AuthServiceServer>(log, handlers) }],
+    { identity: ids.auth, log },
+  );
+  client = grpcClient(auth.AuthServiceClient, `127.0.0.1:${server.port}`, {
+    identity: ids.gateway,
+    callee: 'auth',
+  });
   await bus.consume({
     stream: 'AUTH',
     durable: 'propagation-test',

@@ -28,6 +28,10 @@ export function adminRoutes(
   deps: { clients: Clients; identity: Identity; sockets: AgentSockets },
 ) {
   const { clients, identity } = deps;
+  // Auth checks for itself who acts: the caller's own session token goes with the call.
+  const asCaller = (req: { headers: { authorization?: string } }) => ({
+    userToken: identity.bearer(req.headers.authorization),
+  });
 
   t.add({
     method: 'get',
@@ -37,7 +41,7 @@ export function adminRoutes(
     tag: 'admin',
     access: 'admin',
     response: z.array(adminUserView),
-    handler: async () => (await clients.auth.adminListUsers({})).users.map(toAdminUser),
+    handler: async ({ req }) => (await clients.auth.adminListUsers({}, asCaller(req))).users.map(toAdminUser),
   });
 
   t.add({
@@ -65,14 +69,16 @@ export function adminRoutes(
       NOT_FOUND: 'no user (or plan) has this id',
       CONFLICT: 'another account has this e-mail',
     },
-    handler: async ({ caller, params, body }) => {
-      const user = await clients.auth.adminUpdateUser({
-        actorId: caller.id,
-        userId: params.id,
-        ...body,
-        role: body.role && role.toProto(body.role),
-        status: body.status && accountStatus.toProto(body.status),
-      });
+    handler: async ({ req, params, body }) => {
+      const user = await clients.auth.adminUpdateUser(
+        {
+          userId: params.id,
+          ...body,
+          role: body.role && role.toProto(body.role),
+          status: body.status && accountStatus.toProto(body.status),
+        },
+        asCaller(req),
+      );
       identity.forget(params.id);
       return toAdminUser(user);
     },
@@ -96,13 +102,11 @@ export function adminRoutes(
       bannedAt: z.string().nullable(),
     }),
     errors: { BAD_INPUT: SELF, NOT_FOUND: NO_USER },
-    handler: async ({ caller, params, body }) => {
-      const res = await clients.auth.adminSetBan({
-        actorId: caller.id,
-        userId: params.id,
-        isBanned: body.isBanned,
-        banReason: body.banReason ?? undefined,
-      });
+    handler: async ({ req, params, body }) => {
+      const res = await clients.auth.adminSetBan(
+        { userId: params.id, isBanned: body.isBanned, banReason: body.banReason ?? undefined },
+        asCaller(req),
+      );
       identity.forget(params.id);
       return { isBanned: res.isBanned, banReason: res.banReason ?? null, bannedAt: res.bannedAt ?? null };
     },
@@ -118,8 +122,8 @@ export function adminRoutes(
     params: userParam,
     response: messageBody,
     errors: { BAD_INPUT: SELF, NOT_FOUND: NO_USER },
-    handler: async ({ caller, params }) => {
-      await clients.auth.adminDeleteUser({ actorId: caller.id, userId: params.id });
+    handler: async ({ req, params }) => {
+      await clients.auth.adminDeleteUser({ userId: params.id }, asCaller(req));
       identity.forget(params.id);
       return { message: 'User deleted' };
     },
