@@ -31,6 +31,8 @@ command -v protoc >/dev/null || apt_needed+=(protobuf-compiler)
 # The agent downloads: zstd compresses them; the arm64 strip makes that binary a sixth smaller.
 command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
+# The agent's release-signature test checks its format against the minisign tool.
+command -v minisign >/dev/null || apt_needed+=(minisign)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
 if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
@@ -102,15 +104,16 @@ if [ ! -x "$ferret_out" ]; then
 fi
 ln -sf "$ferret_out" "$BIN/ferretdb"
 
-# A customer's server without Node.js for the installer tests: minimal Debian (curl and zstd, as
-# most servers have), packed once into the cache; each test unpacks a fresh copy.
+# A customer's server without Node.js for the installer tests: minimal Debian (curl, zstd and
+# openssl, which checks the release signature, as most servers have), packed once into the cache;
+# each test unpacks a fresh copy. The name changes with what it includes.
 if [ $with_debian_root = 1 ]; then
-  root_archive=$CACHE/debian-root/bookworm-minbase.tar.zst
+  root_archive=$CACHE/debian-root/bookworm-minbase-openssl.tar.zst
   if [ ! -f "$root_archive" ]; then
     log "debootstrap: minimal Debian bookworm for the installer tests (first run only)"
     dir=$CACHE/debian-root/build
     rm -rf "$dir"; mkdir -p "$dir"
-    debootstrap --variant=minbase --include=curl,ca-certificates,zstd bookworm "$dir" http://deb.debian.org/debian >&2
+    debootstrap --variant=minbase --include=curl,ca-certificates,zstd,openssl bookworm "$dir" http://deb.debian.org/debian >&2
     tar -C "$dir" -cf - . | zstd -q -T0 -3 -o "$root_archive.tmp"
     mv "$root_archive.tmp" "$root_archive"; rm -rf "$dir"
   fi
