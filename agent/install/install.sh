@@ -105,7 +105,7 @@ command -v openssl >/dev/null || die "openssl 3 is needed to check the agent's s
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fetch SHA256SUMS "$tmp/SHA256SUMS" || die "cannot download $server/downloads/SHA256SUMS"
-fetch SHA256SUMS.minisig "$tmp/sig" || die "refused: the server's release is not signed (no SHA256SUMS.minisig); nothing was installed"
+fetch SHA256SUMS.minisig "$tmp/sig" 2>/dev/null || die "refused: the server's release is not signed (no SHA256SUMS.minisig); nothing was installed"
 
 # SHA256SUMS.minisig is in minisign's format: line 2 is base64 of "ED", the key id (8 bytes) and the
 # Ed25519 signature of BLAKE2b-512(SHA256SUMS); line 3 the trusted comment; line 4 the signature of

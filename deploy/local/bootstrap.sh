@@ -104,16 +104,16 @@ if [ ! -x "$ferret_out" ]; then
 fi
 ln -sf "$ferret_out" "$BIN/ferretdb"
 
-# A customer's server without Node.js for the installer tests: minimal Debian (curl, zstd and
-# openssl, which checks the release signature, as most servers have), packed once into the cache;
-# each test unpacks a fresh copy. The name changes with what it includes.
+# A customer's server without Node.js for the installer tests: minimal Debian (curl and zstd, as
+# most servers have; ca-certificates brings openssl, which install.sh needs for the release
+# signature), packed once into the cache; each test unpacks a fresh copy.
 if [ $with_debian_root = 1 ]; then
-  root_archive=$CACHE/debian-root/bookworm-minbase-openssl.tar.zst
+  root_archive=$CACHE/debian-root/bookworm-minbase.tar.zst
   if [ ! -f "$root_archive" ]; then
     log "debootstrap: minimal Debian bookworm for the installer tests (first run only)"
     dir=$CACHE/debian-root/build
     rm -rf "$dir"; mkdir -p "$dir"
-    debootstrap --variant=minbase --include=curl,ca-certificates,zstd,openssl bookworm "$dir" http://deb.debian.org/debian >&2
+    debootstrap --variant=minbase --include=curl,ca-certificates,zstd bookworm "$dir" http://deb.debian.org/debian >&2
     tar -C "$dir" -cf - . | zstd -q -T0 -3 -o "$root_archive.tmp"
     mv "$root_archive.tmp" "$root_archive"; rm -rf "$dir"
   fi

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const CACHE = process.env.COFFER_CACHE || path.join(os.homedir(), '.cache', 'coffer');
 /** Made by `deploy/local/bootstrap.sh --with-debian-root`. */
-export const DEBIAN_ROOT_ARCHIVE = path.join(CACHE, 'debian-root', 'bookworm-minbase-openssl.tar.zst');
+export const DEBIAN_ROOT_ARCHIVE = path.join(CACHE, 'debian-root', 'bookworm-minbase.tar.zst');
 
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
