@@ -15,7 +15,7 @@ import { writeFileAtomic } from '../config/files.js';
 import { compareVersions, platformKey } from '../runtime/build-info.js';
 import { downloadVerified } from './download.js';
 import type { PublicKey } from './minisign.js';
-import { fetchRelease, UpdateError, verifyRelease } from './release.js';
+import { fetchRelease, UpdateError, verifyRelease, type FetchedRelease } from './release.js';
 import { TRUSTED_RELEASE_KEYS } from './trusted-keys.js';
 
 export const RESULT_FILE = 'agent.update-result.json';
@@ -36,7 +36,7 @@ interface Deps {
 }
 
 /** The host's switch (`coffer-agent config updates off`): the reason every refused update gives. */
-export const UPDATES_OFF_REASON =
+const UPDATES_OFF_REASON =
   'updates are turned off on this host (`coffer-agent config updates on` turns them on again)';
 
 /** What an update the host does not allow comes to: the running version stays. */
@@ -99,7 +99,7 @@ const failed = (fromVersion: string, e: unknown): UpdateOutcome => ({
 });
 
 /** The file for this platform of a release whose signature and hashes check out. */
-const verified = (deps: Omit<Deps, 'target'>, fetched: Awaited<ReturnType<typeof fetchRelease>>) =>
+const verified = (deps: Omit<Deps, 'target'>, fetched: FetchedRelease) =>
   verifyRelease(
     deps.server,
     fetched,
