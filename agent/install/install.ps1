@@ -9,7 +9,9 @@
     powershell -ExecutionPolicy Bypass -File .\install.ps1 -Server https://COFFER -ApiKey KEY
 
   Installs the agent (no Node.js needed) and the service wrapper (WinSW) to
-  "$env:ProgramFiles\Coffer", both verified against the server's SHA256SUMS; writes the
+  "$env:ProgramFiles\Coffer", both verified against the SHA-256 hashes written into this script
+  when the release was built (it is itself listed in the release's signed SHA256SUMS; Windows
+  PowerShell cannot check an Ed25519 signature without extra modules, see docs/releases.md); writes the
   configuration (server, API key, the new encryption key) to "$env:ProgramData\Coffer\agent.json",
   in a folder only SYSTEM and Administrators can open; and registers the Windows service
   coffer-agent (LocalSystem, automatic start, restarted by Windows when it exits). Running it again
@@ -61,6 +63,11 @@ $LogDir = Join-Path $DataDir 'logs'
 # Well-known SIDs, so the ACL is right on Windows in any language: LocalSystem, Administrators.
 $SystemSid = '*S-1-5-18'
 $AdminsSid = '*S-1-5-32-544'
+# The SHA-256 of each file this script installs, written in by the build
+# (agent/scripts/build-binaries.mjs). Neither .NET Framework nor .NET 8 can verify Ed25519 without
+# an extra module, so the files are pinned here instead of checked against the server's SHA256SUMS:
+# this script is in the signed SHA256SUMS, and the agent checks the signature of every update.
+$PinnedSums = @{}
 
 function Say([string]$Message) {
   Write-Host "coffer: $Message"
@@ -209,40 +216,29 @@ function Save-Download([string]$File, [string]$Destination) {
   }
 }
 
-# SHA256SUMS is in sha256sum's format: "<hex>  <name>" (or "<hex> *<name>").
-function Read-Sums([string]$Path) {
-  $sums = @{}
-  foreach ($line in (Get-Content -LiteralPath $Path)) {
-    if ($line -match '^([0-9a-fA-F]{64}) [ *](.+)$') {
-      $sums[$Matches[2].Trim()] = $Matches[1].ToLowerInvariant()
-    }
-  }
-  return $sums
-}
-
 function Test-Sha256([string]$Path, [string]$File) {
-  if (-not $Sums.ContainsKey($File)) { Fail "$File is not listed in the server's SHA256SUMS" }
+  if (-not $PinnedSums.ContainsKey($File)) { Fail "this install.ps1 was built without $File; download install.ps1 again from your Coffer server" }
   $actual = (Get-FileHash -LiteralPath $Path -Algorithm SHA256).Hash.ToLowerInvariant()
-  return ($actual -eq $Sums[$File])
+  return ($actual -eq $PinnedSums[$File])
 }
 
-# The copy beside this script when it matches SHA256SUMS (the wizard's download step saved it
-# there), else a fresh download that must match. Windows cannot unpack the .zst copies natively,
+# The copy beside this script when it matches the pinned hash (the wizard's download step saved
+# it there), else a fresh download that must match. Windows cannot unpack the .zst copies natively,
 # so the plain files are downloaded.
 function Get-VerifiedFile([string]$File) {
   $local = Join-Path $ScriptDir $File
   if (Test-Path -LiteralPath $local -PathType Leaf) {
     if (Test-Sha256 $local $File) {
-      Say "using $local (matches SHA256SUMS)"
+      Say "using $local (matches the release's SHA-256)"
       return $local
     }
-    Warn "$local does not match the server's SHA256SUMS (an older or incomplete download?); downloading it again"
+    Warn "$local does not match the release's SHA-256 (an older or incomplete download?); downloading it again"
   }
   $destination = Join-Path $TempDir $File
   Say "downloading $File"
   Save-Download $File $destination
   if (-not (Test-Sha256 $destination $File)) {
-    Fail "$File does not match its SHA-256 in SHA256SUMS; nothing was installed"
+    Fail "refused: $File does not match the SHA-256 of the release this installer belongs to; nothing was installed"
   }
   return $destination
 }
@@ -388,9 +384,6 @@ function Show-AgentStatus {
 }
 
 try {
-  $sumsFile = Join-Path $TempDir 'SHA256SUMS'
-  Save-Download 'SHA256SUMS' $sumsFile
-  $Sums = Read-Sums $sumsFile
   $agentSource = Get-VerifiedFile $AgentFile
   $wrapperSource = Get-VerifiedFile $WrapperFile
 

@@ -4,7 +4,8 @@
 #   curl -fsSL https://COFFER/downloads/install.sh | sudo bash -s -- --server https://COFFER --api-key KEY
 #
 # Installs the agent binary (no Node.js needed) to /usr/local/bin/coffer-agent, verified against
-# the server's SHA256SUMS; creates the system user `coffer`; writes the configuration (server, API
+# SHA256SUMS after checking SHA256SUMS's signature (SHA256SUMS.minisig) with openssl and the release
+# keys written into this script when it was built (docs/releases.md); creates the system user `coffer`; writes the configuration (server, API
 # key, the new encryption key) to /etc/coffer/agent.json, readable by that user only; and runs the
 # agent as a hardened systemd service. Running it again upgrades in place and keeps the key and
 # the databases. `--uninstall` removes the service and the binary; `--purge` also deletes the
@@ -17,6 +18,9 @@ CONFIG=$CONFIG_DIR/agent.json
 STATE_DIR=/var/lib/coffer
 UNIT=/etc/systemd/system/coffer-agent.service
 SERVICE_USER=coffer
+# The release keys this installer trusts, written in by the build (agent/scripts/build-binaries.mjs):
+# "<key id in hex>:<Ed25519 public key as base64 SubjectPublicKeyInfo>", one or two, space-separated.
+RELEASE_KEYS=""
 
 usage() {
   cat >&2 <<USAGE
@@ -95,15 +99,45 @@ else
   die "curl or wget is needed to download the agent"
 fi
 command -v sha256sum >/dev/null || die "sha256sum (coreutils) is needed to verify the download"
+command -v openssl >/dev/null || die "openssl 3 is needed to check the agent's signature (apt-get install openssl, or dnf install openssl)"
+[ -n "$RELEASE_KEYS" ] || die "this install.sh carries no release key; use the one your Coffer server serves at /downloads/install.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fetch SHA256SUMS "$tmp/SHA256SUMS" || die "cannot download $server/downloads/SHA256SUMS"
+fetch SHA256SUMS.minisig "$tmp/sig" 2>/dev/null || die "refused: the server's release is not signed (no SHA256SUMS.minisig); nothing was installed"
+
+# SHA256SUMS.minisig is in minisign's format: line 2 is base64 of "ED", the key id (8 bytes) and the
+# Ed25519 signature of BLAKE2b-512(SHA256SUMS); line 3 the trusted comment; line 4 the signature of
+# (that signature, the comment). Both must verify with a trusted key.
+refuse() { die "refused: $1; nothing was installed"; }
+ed25519_verify() { # public-key-pem message-file signature-file
+  openssl pkeyutl -verify -pubin -inkey "$1" -rawin -in "$2" -sigfile "$3" >/dev/null 2>&1
+}
+verify_signature() {
+  local id entry key="" comment
+  { sed -n 2p "$tmp/sig" | base64 -d >"$tmp/sig.bin"; } 2>/dev/null || refuse "SHA256SUMS.minisig is not a minisign signature"
+  [ "$(wc -c <"$tmp/sig.bin")" -eq 74 ] && [ "$(head -c 2 "$tmp/sig.bin")" = ED ] ||
+    refuse "SHA256SUMS.minisig is not a minisign signature (prehashed, ED)"
+  id=$(head -c 10 "$tmp/sig.bin" | tail -c 8 | od -An -tx1 | tr -d ' \n')
+  for entry in $RELEASE_KEYS; do [ "${entry%%:*}" = "$id" ] && key=${entry#*:}; done
+  [ -n "$key" ] || refuse "SHA256SUMS is signed by a key this installer does not trust"
+  printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$key" >"$tmp/key.pem"
+  tail -c 64 "$tmp/sig.bin" >"$tmp/ed.sig"
+  openssl dgst -blake2b512 -binary -out "$tmp/sums.b2" "$tmp/SHA256SUMS" || die "this openssl cannot compute BLAKE2b-512 (openssl 3 is needed)"
+  comment=$(sed -n 3p "$tmp/sig")
+  case $comment in "trusted comment: "*) ;; *) refuse "SHA256SUMS.minisig has no trusted comment" ;; esac
+  { cat "$tmp/ed.sig"; printf %s "${comment#trusted comment: }"; } >"$tmp/global.msg"
+  { sed -n 4p "$tmp/sig" | base64 -d >"$tmp/global.sig"; } 2>/dev/null || refuse "SHA256SUMS.minisig is not a minisign signature"
+  ed25519_verify "$tmp/key.pem" "$tmp/sums.b2" "$tmp/ed.sig" && ed25519_verify "$tmp/key.pem" "$tmp/global.msg" "$tmp/global.sig" ||
+    refuse "the signature of SHA256SUMS does not verify (the release was changed after it was signed)"
+}
+verify_signature
 expected() { awk -v f="$1" '$2 == f || $2 == "*" f { print $1 }' "$tmp/SHA256SUMS"; }
 verify() { # file-name local-path
   local want; want=$(expected "$1")
   [ -n "$want" ] || die "$1 is not listed in the server's SHA256SUMS"
-  [ "$(sha256sum "$2" | cut -d' ' -f1)" = "$want" ] || die "$1 does not match its SHA-256 in SHA256SUMS; nothing was installed"
+  [ "$(sha256sum "$2" | cut -d' ' -f1)" = "$want" ] || die "$1 does not match its SHA-256 in the signed SHA256SUMS; nothing was installed"
 }
 
 if command -v zstd >/dev/null; then

@@ -1,6 +1,8 @@
 // Builds what a customer downloads: the agent as single executables (Node.js SEA) for Linux x64,
 // Linux arm64 and Windows x64, a zstd copy of each (about a quarter of the size), the installers,
-// the Windows service wrapper, SHA256SUMS and release.json (what self-updating agents trust).
+// the Windows service wrapper, release.json, SHA256SUMS (listing every file, release.json too) and
+// its signature SHA256SUMS.minisig: what self-updating agents and the installers trust, checked with
+// the release keys built into them (release-keys.mjs, docs/releases.md).
 //
 //   node scripts/build-binaries.mjs [--out DIR] [--version V] [--targets linux-x64,...] [--no-compress]
 //
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { installerKeys, resolveReleaseKeys, signRelease, SIGNATURE, SUMS } from './release-keys.mjs';
 
 export const NODE_SEA_VERSION = '24.21.0';
 /** WinSW (MIT), as shipped inside the node-windows package; see docs/agent-install.md. */
@@ -121,8 +124,8 @@ function winsw() {
   }
 }
 
-/** The whole CLI and its dependencies in one CommonJS script, the version fixed inside. */
-async function bundle(outfile) {
+/** The whole CLI and its dependencies in one CommonJS script, the version and release keys fixed inside. */
+async function bundle(outfile, trusted) {
   await build({
     entryPoints: [path.join(agentDir, 'src/cli/entry.ts')],
     bundle: true,
@@ -131,7 +134,10 @@ async function bundle(outfile) {
     format: 'cjs',
     outfile,
     logLevel: 'warning',
-    define: { __COFFER_AGENT_VERSION__: JSON.stringify(version) },
+    define: {
+      __COFFER_AGENT_VERSION__: JSON.stringify(version),
+      __COFFER_RELEASE_KEYS__: JSON.stringify(trusted.map((k) => k.text).join(',')),
+    },
     // Optional extras of the MongoDB and WebSocket drivers that the agent never uses.
     external: [
       'kerberos',
@@ -165,6 +171,31 @@ function buildTarget(target, blob, dir) {
   if (compress) run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
 }
 
+/**
+ * The installers as served: install.sh with the trusted keys written in (key id and the key as
+ * openssl reads it), install.ps1 with the SHA-256 of the Windows files (it cannot check Ed25519).
+ */
+function writeInstallers(out, trusted, files) {
+  const sh = fs.readFileSync(path.join(agentDir, 'install', 'install.sh'), 'utf8');
+  const keys = installerKeys(trusted);
+  fs.writeFileSync(path.join(out, 'install.sh'), fill(sh, 'RELEASE_KEYS=""', `RELEASE_KEYS="${keys}"`), {
+    mode: 0o755,
+  });
+  const ps1 = fs.readFileSync(path.join(agentDir, 'install', 'install.ps1'), 'utf8');
+  const pins = Object.entries(files)
+    .map(([name, hash]) => `'${name}' = '${hash}'`)
+    .join('; ');
+  fs.writeFileSync(
+    path.join(out, 'install.ps1'),
+    fill(ps1, '$PinnedSums = @{}', `$PinnedSums = @{ ${pins} }`),
+  );
+}
+
+function fill(text, placeholder, value) {
+  if (text.split(placeholder).length !== 2) throw new Error(`the installer must hold ${placeholder} once`);
+  return text.replace(placeholder, () => value);
+}
+
 function copyInto(from, to) {
   fs.rmSync(to, { force: true });
   fs.copyFileSync(from, to);
@@ -172,11 +203,12 @@ function copyInto(from, to) {
 }
 
 async function main() {
+  const { trusted, signer } = resolveReleaseKeys();
   if (!has('zstd')) throw new Error('zstd is needed to compress the agent downloads (apt-get install zstd)');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-agent-build-'));
   try {
     const script = path.join(work, 'coffer-agent.cjs');
-    await bundle(script);
+    await bundle(script, trusted);
     const key = createHash('sha256')
       .update(fs.readFileSync(script))
       .update(fs.readFileSync(import.meta.filename))
@@ -239,25 +271,33 @@ async function main() {
         files[target].compressed = info(path.join(out, `${name}.zst`));
       }
     }
-    if (targets.includes('windows-x64')) copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
-    for (const installer of ['install.sh', 'install.ps1'])
-      copyInto(path.join(agentDir, 'install', installer), path.join(out, installer));
-    fs.chmodSync(path.join(out, 'install.sh'), 0o755);
-
-    // sha256sum's format, so `sha256sum -c --ignore-missing SHA256SUMS` checks a download.
-    const listed = fs
-      .readdirSync(out)
-      .filter((f) => f !== 'SHA256SUMS' && f !== 'release.json' && !f.startsWith('.'))
-      .sort();
-    fs.writeFileSync(
-      path.join(out, 'SHA256SUMS'),
-      listed.map((f) => `${sha256(path.join(out, f))}  ${f}\n`).join(''),
-    );
+    const windows = {};
+    if (targets.includes('windows-x64')) {
+      copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
+      for (const f of [TARGETS['windows-x64'].name, 'coffer-agent-service.exe'])
+        windows[f] = sha256(path.join(out, f));
+    }
+    writeInstallers(out, trusted, windows);
     fs.writeFileSync(
       path.join(out, 'release.json'),
       JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, files }, null, 2) + '\n',
     );
-    log(`${targets.length} agent binaries ${version} in ${path.relative(process.cwd(), out) || out}`);
+
+    // sha256sum's format, so `sha256sum -c --ignore-missing SHA256SUMS` checks a download; it lists
+    // release.json too, which binds release.json to the signature.
+    const listed = fs
+      .readdirSync(out)
+      .filter((f) => f !== SUMS && f !== SIGNATURE && !f.startsWith('.'))
+      .sort();
+    fs.writeFileSync(
+      path.join(out, SUMS),
+      listed.map((f) => `${sha256(path.join(out, f))}  ${f}\n`).join(''),
+    );
+    if (signer) signRelease(out, signer, trusted, version);
+    log(
+      `${targets.length} agent binaries ${version} in ${path.relative(process.cwd(), out) || out}` +
+        (signer ? `, ${SUMS} signed` : `, ${SUMS} not signed yet`),
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

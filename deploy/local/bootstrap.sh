@@ -35,6 +35,8 @@ command -v ss >/dev/null || apt_needed+=(iproute2)
 # The agent downloads: zstd compresses them; the arm64 strip makes that binary a sixth smaller.
 command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
+# The agent's release-signature test checks its format against the minisign tool.
+command -v minisign >/dev/null || apt_needed+=(minisign)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
 if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
@@ -107,7 +109,8 @@ fi
 ln -sf "$ferret_out" "$BIN/ferretdb"
 
 # A customer's server without Node.js for the installer tests: minimal Debian (curl and zstd, as
-# most servers have), packed once into the cache; each test unpacks a fresh copy.
+# most servers have; ca-certificates brings openssl, which install.sh needs for the release
+# signature), packed once into the cache; each test unpacks a fresh copy.
 if [ $with_debian_root = 1 ]; then
   root_archive=$CACHE/debian-root/bookworm-minbase.tar.zst
   if [ ! -f "$root_archive" ]; then

@@ -69,7 +69,7 @@ describe('gateway', () => {
 });
 
 describe('agent downloads', () => {
-  it('serves every file of SHA256SUMS with the hash it lists, and release.json for updating agents', async () => {
+  it('serves every file of SHA256SUMS with the hash it lists (release.json too), and its signature', async () => {
     const sums = await fetch(`${baseUrl()}/downloads/SHA256SUMS`);
     expect(sums.status).toBe(200);
     const listed = new Map(
@@ -89,6 +89,7 @@ describe('agent downloads', () => {
       'coffer-agent-windows-x64.exe.zst',
       'install.ps1',
       'install.sh',
+      'release.json',
     ]);
     for (const [name, hash] of listed) {
       const res = await fetch(`${baseUrl()}/downloads/${name}`);
@@ -104,6 +105,11 @@ describe('agent downloads', () => {
       compressed: { name: 'coffer-agent-linux-x64.zst', sha256: listed.get('coffer-agent-linux-x64.zst') },
     });
     expect(Object.keys(release.files).sort()).toEqual(['linux-arm64', 'linux-x64', 'windows-x64']);
+    const signature = await fetch(`${baseUrl()}/downloads/SHA256SUMS.minisig`);
+    expect(signature.status).toBe(200);
+    expect((await signature.text()).split('\n')[2]).toMatch(
+      /^trusted comment: timestamp:\d+\tfile:SHA256SUMS\t/,
+    );
   });
 
   it('serves nothing that SHA256SUMS does not list', async () => {

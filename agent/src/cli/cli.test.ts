@@ -291,6 +291,25 @@ describe('coffer-agent db', () => {
   }, 60_000);
 });
 
+describe('coffer-agent config updates', () => {
+  it('turns updates off and on in the config, shows the setting, and refuses other values', async () => {
+    await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'ak_1', '--name', 'one'));
+    expect((await run(withConfig('config', 'updates'))).stdout).toBe('updates: on\n');
+    const off = await run(withConfig('config', 'updates', 'off'));
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(/^updates: off — this agent refuses the updates the server asks for/);
+    expect(cfg()).toMatchObject({ updates: 'off', apiKey: 'ak_1', name: 'one' });
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect((await run(withConfig('config', 'updates'))).stdout).toBe('updates: off\n');
+    expect((await run(withConfig('config', 'updates', 'on'))).code).toBe(0);
+    expect(cfg()).toMatchObject({ updates: 'on' });
+    const wrong = await run(withConfig('config', 'updates', 'maybe'));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/config updates: expected on or off, not "maybe"/);
+    expect((await run(withConfig('config', 'colour'))).stderr).toMatch(/unknown config setting "colour"/);
+  });
+});
+
 describe('coffer-agent decrypt and verify', () => {
   let key: Buffer;
   beforeEach(async () => {

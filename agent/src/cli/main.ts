@@ -9,6 +9,7 @@ import { PipelineError } from '../pipeline/errors.js';
 import { AGENT_VERSION, versionLine } from '../runtime/build-info.js';
 import { PreflightError } from '../runtime/preflight.js';
 import { GLOBAL_OPTIONS, splitCommand } from './args.js';
+import { configCommand } from './commands/config.js';
 import { dbCommand } from './commands/db.js';
 import { decryptCommand, verifyCommand } from './commands/decrypt.js';
 import { initCommand } from './commands/init.js';
@@ -35,13 +36,18 @@ Usage: coffer-agent COMMAND [options]
   status                                          is the backup daemon running?
   run                                             run the backup daemon (foreground)
   update [--check]                                install the newest agent your Coffer server offers
+  config updates [on|off]                         let the server update this agent, or not
   --version                                       version, platform and the Node.js inside
 
 Every command takes --config PATH (default: $COFFER_AGENT_CONFIG, else
 $XDG_CONFIG_HOME/coffer/agent.json, else ~/.config/coffer/agent.json).
 COMMAND --help shows a command's options.`;
 
-const GROUPS = { key: ['export', 'import', 'fingerprint'], db: ['add', 'list', 'remove'] } as const;
+const GROUPS = {
+  key: ['export', 'import', 'fingerprint'],
+  db: ['add', 'list', 'remove'],
+  config: ['updates'],
+} as const;
 
 /** Errors a user can act on, shown as one line; anything else is a bug and says so. */
 function describeError(e: unknown): { message: string; code: number; expected: boolean } {
@@ -120,6 +126,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(rest, io, configPath, AGENT_VERSION);
       case 'update':
         await updateCommand(rest, io, configPath);
+        break;
+      case 'config':
+        await configCommand(sub, rest, io, configPath);
         break;
       case 'help':
         out(io, HELP);

@@ -62,6 +62,8 @@ export const AgentConfigSchema = z.looseObject({
    * A service install points it at a folder of its own, so the config can be read-only for it.
    */
   stateDir: z.string().min(1).max(1000).optional(),
+  /** 'off': this host refuses updates the server asks for (`coffer-agent config updates off`). */
+  updates: z.enum(['on', 'off']).optional(),
   databases: z
     .array(DatabaseEntrySchema)
     .default([])
@@ -224,6 +226,9 @@ export async function permissionWarning(file: string): Promise<string | undefine
 export function masterKeyOf(config: AgentConfig): Buffer {
   return decodeKey(config.masterKey);
 }
+
+/** Whether the server may update this agent (the host's switch; on unless turned off). */
+export const updatesAllowed = (config: Pick<AgentConfig, 'updates'>): boolean => config.updates !== 'off';
 
 export function findDatabase(config: AgentConfig, label: string): DatabaseEntry | undefined {
   return config.databases.find((d) => d.name === label);

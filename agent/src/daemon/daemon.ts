@@ -16,6 +16,7 @@ import {
   masterKeyOf,
   stateDirFor,
   statusPathFor,
+  updatesAllowed,
 } from '../config/config.js';
 import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
@@ -144,6 +145,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     supervised: opts.env.COFFER_AGENT_SUPERVISED === '1',
     log,
     report: (outcome) => reportUpdate(socket, outcome),
+    updatesAllowed: () => updatesAllowed(config),
     restart: (reason) => void shutdown(reason, 'restart'),
   });
 

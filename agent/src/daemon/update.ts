@@ -8,6 +8,7 @@ import {
   clearOutcome,
   installRelease,
   readOutcome,
+  updatesOff,
   writeOutcome,
   writeRequest,
   type UpdateOutcome,
@@ -25,6 +26,8 @@ export interface UpdaterDeps {
   log: Logger;
   /** Sends `agent:update` and resolves true once the server recorded it. */
   report: (outcome: UpdateOutcome) => Promise<boolean>;
+  /** The host's switch (the config's `updates`), read when the command arrives. */
+  updatesAllowed: () => boolean;
   /** Stops the daemon so that the new binary starts. */
   restart: (reason: string) => void;
   fetchImpl?: typeof fetch;
@@ -56,6 +59,10 @@ export function createUpdater(deps: UpdaterDeps) {
       busy = true;
       try {
         const base = { server: deps.server, currentVersion: deps.version, fetchImpl: deps.fetchImpl };
+        if (!deps.updatesAllowed()) {
+          await announce(updatesOff(deps.version));
+          return;
+        }
         if (!deps.singleExecutable) {
           await announce({
             status: 'failed',

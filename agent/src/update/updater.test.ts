@@ -14,8 +14,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { generateKeyPair, keyIdText, signMessage, type SecretKey } from './minisign.js';
 import {
   applyRequest,
+  checkForUpdate,
   clearOutcome,
   installRelease,
   readOutcome,
@@ -26,11 +28,18 @@ import {
   writeRequest,
 } from './updater.js';
 
+/** The release key these tests sign with, the one taking over from it, and one nobody trusts. */
+const KEY = generateKeyPair().key;
+const NEXT = generateKeyPair().key;
+const STRANGER = generateKeyPair().key;
+
 const NAME = 'coffer-agent-linux-x64';
 const OLD = Buffer.from('#!/bin/sh\necho old agent\n');
 
 /** What the fake server answers: path → body; anything else is a 404. */
 let served: Map<string, Buffer>;
+/** What the release's publisher made (name → bytes): what SHA256SUMS lists and the key signs. */
+let genuine: Map<string, Buffer>;
 let requested: string[];
 let server: http.Server;
 let base: string;
@@ -58,6 +67,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   served = new Map();
+  genuine = new Map();
   requested = [];
   dir = mkdtempSync(path.join(os.tmpdir(), 'coffer-update-'));
   target = path.join(dir, 'coffer-agent');
@@ -73,23 +83,54 @@ const info = (name: string, data: Buffer) => ({
   size: data.length,
 });
 
+/** Puts a file of the release on the server as its publisher made it. */
+function offer(name: string, data: Buffer) {
+  genuine.set(name, data);
+  served.set(`/downloads/${name}`, data);
+}
+
+/**
+ * SHA256SUMS of the genuine files (release.json among them) and, unless `signer` is null, its
+ * signature, as build-binaries.mjs and release-keys.mjs write them.
+ */
+function seal(signer: SecretKey | null = KEY) {
+  const sums = Buffer.from(
+    [...genuine]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, data]) => `${info(name, data).sha256}  ${name}\n`)
+      .join(''),
+  );
+  served.set('/downloads/SHA256SUMS', sums);
+  if (signer)
+    served.set('/downloads/SHA256SUMS.minisig', Buffer.from(signMessage(sums, signer, 'file:SHA256SUMS')));
+  else served.delete('/downloads/SHA256SUMS.minisig');
+  return sums;
+}
+
 /**
  * Publishes `binary` as `version` for linux-x64 the way build-binaries.mjs does: the plain file
- * and, unless `compressed` is false, its zstd copy. `wire` replaces the .zst bytes actually served
- * (a corrupted download); `zstOf` compresses different content than the announced binary.
+ * and, unless `compressed` is false, its zstd copy, release.json, SHA256SUMS and its signature.
+ * `wire` replaces the .zst bytes actually served (a corrupted download); `zstOf` compresses
+ * different content than the announced binary; `signer` signs (null: unsigned).
  */
 function publish(
   version: string,
   binary: Buffer,
-  opts: { compressed?: boolean; wire?: (zst: Buffer) => Buffer; zstOf?: Buffer; platform?: string } = {},
+  opts: {
+    compressed?: boolean;
+    wire?: (zst: Buffer) => Buffer;
+    zstOf?: Buffer;
+    platform?: string;
+    signer?: SecretKey | null;
+  } = {},
 ) {
   const zst = zlib.zstdCompressSync(opts.zstOf ?? binary);
   const entry = {
     ...info(NAME, binary),
     ...(opts.compressed === false ? {} : { compressed: info(`${NAME}.zst`, zst) }),
   };
-  served.set(
-    '/downloads/release.json',
+  offer(
+    'release.json',
     Buffer.from(
       JSON.stringify(
         { version, node: 'v24.21.0', files: { [opts.platform ?? 'linux-x64']: entry } },
@@ -98,11 +139,22 @@ function publish(
       ),
     ),
   );
-  served.set(`/downloads/${NAME}`, binary);
-  if (opts.compressed !== false) served.set(`/downloads/${NAME}.zst`, opts.wire ? opts.wire(zst) : zst);
+  offer(NAME, binary);
+  if (opts.compressed !== false) {
+    offer(`${NAME}.zst`, zst);
+    if (opts.wire) served.set(`/downloads/${NAME}.zst`, opts.wire(zst));
+  }
+  seal(opts.signer);
 }
 
-const deps = () => ({ server: base, currentVersion: '0.2.0', target, platform: 'linux-x64' });
+const deps = () => ({
+  server: base,
+  currentVersion: '0.2.0',
+  target,
+  platform: 'linux-x64',
+  trustedKeys: [KEY.public],
+});
+const SIGNED_FILES = ['/downloads/release.json', '/downloads/SHA256SUMS', '/downloads/SHA256SUMS.minisig'];
 
 function expectUntouched() {
   expect(readFileSync(target).equals(OLD)).toBe(true);
@@ -121,7 +173,7 @@ describe('installRelease', () => {
     expect(readFileSync(target).equals(binary)).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual(['/downloads/release.json', `/downloads/${NAME}.zst`]);
+    expect(requested).toEqual([...SIGNED_FILES, `/downloads/${NAME}.zst`]);
   });
 
   it('compares versions numerically (0.10.0 is newer than 0.9.0)', async () => {
@@ -175,7 +227,7 @@ describe('installRelease', () => {
     // The root-run ExecStartPre installs it for the service user: it must be executable by others.
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual(['/downloads/release.json', `/downloads/${NAME}`]);
+    expect(requested).toEqual([...SIGNED_FILES, `/downloads/${NAME}`]);
   });
 
   it.each([true, false])(
@@ -220,8 +272,9 @@ describe('installRelease', () => {
       files: Record<string, { compressed: unknown }>;
     };
     release.files['linux-x64']!.compressed = info(`${NAME}.zst`, notZstd);
-    served.set('/downloads/release.json', Buffer.from(JSON.stringify(release)));
-    served.set(`/downloads/${NAME}.zst`, notZstd);
+    offer('release.json', Buffer.from(JSON.stringify(release)));
+    offer(`${NAME}.zst`, notZstd);
+    seal(); // a genuine, signed release whose .zst is broken
     const outcome = await installRelease(deps());
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toMatch(new RegExp(`^${NAME}\\.zst could not be decompressed`));
@@ -273,6 +326,101 @@ describe('installRelease', () => {
   });
 });
 
+describe('the release signature', () => {
+  /** A refusal: failed with `reason`, the old binary in place, no binary downloaded. */
+  async function expectRefused(d: Parameters<typeof installRelease>[0], reason: string | RegExp) {
+    const outcome = await installRelease(d);
+    expect(outcome).toMatchObject({ status: 'failed', fromVersion: '0.2.0', toVersion: '0.2.0' });
+    expect(outcome.error).toMatch(reason);
+    expect(outcome.error).toMatch(/^the release 0\.3\.0 is refused: .*; this version keeps running$/);
+    expectUntouched();
+    expect(requested.filter((r) => r.includes(NAME))).toEqual([]);
+  }
+
+  it('refuses an unsigned release (no SHA256SUMS.minisig)', async () => {
+    publish('0.3.0', randomBytes(1000), { signer: null });
+    await expectRefused(deps(), 'it is not signed (the server has no SHA256SUMS.minisig)');
+  });
+
+  it('refuses a release signed by a key the agent does not trust', async () => {
+    publish('0.3.0', randomBytes(1000), { signer: STRANGER });
+    await expectRefused(
+      deps(),
+      `SHA256SUMS is signed by the key ${keyIdText(STRANGER.id)}, which this agent does not trust (it trusts ${keyIdText(KEY.id)})`,
+    );
+  });
+
+  it('refuses a valid signature over different bytes: a binary swapped in with a SHA256SUMS to match', async () => {
+    const genuineBinary = randomBytes(2000);
+    publish('0.3.0', genuineBinary);
+    const signature = served.get('/downloads/SHA256SUMS.minisig')!;
+    // The attacker's release: its own binary, release.json and SHA256SUMS, the genuine signature.
+    publish('0.3.0', randomBytes(2000), { signer: null });
+    served.set('/downloads/SHA256SUMS.minisig', signature);
+    await expectRefused(
+      deps(),
+      `the signature of SHA256SUMS does not verify with the release key ${keyIdText(KEY.id)}: the file was changed after it was signed`,
+    );
+  });
+
+  it('refuses a release.json that is not the one the signed SHA256SUMS lists', async () => {
+    publish('0.3.0', randomBytes(1000));
+    const sums = served.get('/downloads/SHA256SUMS')!;
+    const signature = served.get('/downloads/SHA256SUMS.minisig')!;
+    publish('0.3.0', randomBytes(1000), { compressed: false }); // another binary, announced
+    served.set('/downloads/SHA256SUMS', sums);
+    served.set('/downloads/SHA256SUMS.minisig', signature);
+    await expectRefused(deps(), 'release.json does not match its SHA-256 in the signed SHA256SUMS');
+  });
+
+  it('refuses everything when the agent was built without a release key', async () => {
+    publish('0.3.0', randomBytes(1000));
+    await expectRefused({ ...deps(), trustedKeys: [] }, /built without a release key/);
+  });
+
+  it('checkForUpdate does not announce a release whose signature fails (no restart for it)', async () => {
+    publish('0.3.0', randomBytes(1000), { signer: STRANGER });
+    const check = await checkForUpdate(deps());
+    expect(check.status).toBe('failed');
+    expect(check.available).toBeUndefined();
+    expect(check.error).toMatch(/which this agent does not trust/);
+    publish('0.3.0', randomBytes(1000));
+    expect(await checkForUpdate(deps())).toMatchObject({
+      status: 'updated',
+      available: true,
+      toVersion: '0.3.0',
+    });
+  });
+
+  describe('key rotation: two trusted keys', () => {
+    const rotating = () => ({ ...deps(), trustedKeys: [KEY.public, NEXT.public] });
+
+    it.each([
+      ['the current key', KEY],
+      ['the next key', NEXT],
+    ])('installs a release signed with %s', async (_, signer) => {
+      const binary = randomBytes(3000);
+      publish('0.3.0', binary, { signer });
+      expect(await installRelease(rotating())).toEqual({
+        status: 'updated',
+        fromVersion: '0.2.0',
+        toVersion: '0.3.0',
+      });
+      expect(readFileSync(target).equals(binary)).toBe(true);
+    });
+
+    it('refuses one signed with a third key, naming both it trusts', async () => {
+      publish('0.3.0', randomBytes(1000), { signer: STRANGER });
+      await expectRefused(rotating(), `(it trusts ${keyIdText(KEY.id)}, ${keyIdText(NEXT.id)})`);
+    });
+
+    it('an agent that trusts only the next key refuses a release signed with the retired one', async () => {
+      publish('0.3.0', randomBytes(1000), { signer: KEY });
+      await expectRefused({ ...deps(), trustedKeys: [NEXT.public] }, /which this agent does not trust/);
+    });
+  });
+});
+
 describe('replaceExecutable', () => {
   it('on Windows moves the running exe to .old and puts the new one in its place', async () => {
     const fresh = path.join(dir, '.new');
@@ -303,9 +451,12 @@ describe('update request and outcome (the hardened service)', () => {
   beforeEach(() => (state = mkdtempSync(path.join(os.tmpdir(), 'coffer-update-state-'))));
   afterEach(() => rmSync(state, { recursive: true, force: true }));
 
+  const request = (o: { updatesAllowed?: boolean } = {}) =>
+    applyRequest({ ...deps(), stateDir: state, updatesAllowed: o.updatesAllowed ?? true });
+
   it('applyRequest does nothing without a request, not even ask the server', async () => {
     publish('0.3.0', randomBytes(1000));
-    expect(await applyRequest({ ...deps(), stateDir: state })).toBeUndefined();
+    expect(await request()).toBeUndefined();
     expect(requested).toEqual([]);
     expect(await readOutcome(state)).toBeUndefined();
     expectUntouched();
@@ -316,22 +467,39 @@ describe('update request and outcome (the hardened service)', () => {
     publish('0.3.0', binary);
     await writeRequest(state, '0.2.0');
     expect(existsSync(path.join(state, REQUEST_FILE))).toBe(true);
-    const outcome = await applyRequest({ ...deps(), stateDir: state });
+    const outcome = await request();
     expect(outcome).toEqual({ status: 'updated', fromVersion: '0.2.0', toVersion: '0.3.0' });
     expect(readFileSync(target).equals(binary)).toBe(true);
     expect(await readOutcome(state)).toEqual(outcome);
     expect(readdirSync(state)).toEqual([RESULT_FILE]);
     // a second start finds no request and leaves the outcome for the daemon
-    expect(await applyRequest({ ...deps(), stateDir: state })).toBeUndefined();
+    expect(await request()).toBeUndefined();
     expect(await readOutcome(state)).toEqual(outcome);
   });
 
   it('applyRequest records a failure too, so the daemon can report it', async () => {
     await writeRequest(state, '0.2.0');
-    const outcome = await applyRequest({ ...deps(), stateDir: state });
+    const outcome = await request();
     expect(outcome?.status).toBe('failed');
     expect(await readOutcome(state)).toEqual(outcome);
     expect(existsSync(path.join(state, REQUEST_FILE))).toBe(false);
+    expectUntouched();
+  });
+
+  it('applyRequest refuses a request once updates are turned off on the host, and asks the server nothing', async () => {
+    publish('0.3.0', randomBytes(1000));
+    await writeRequest(state, '0.2.0');
+    const outcome = await request({ updatesAllowed: false });
+    expect(outcome).toEqual({
+      status: 'failed',
+      fromVersion: '0.2.0',
+      toVersion: '0.2.0',
+      error:
+        'updates are turned off on this host (`coffer-agent config updates on` turns them on again); this version keeps running',
+    });
+    expect(await readOutcome(state)).toEqual(outcome);
+    expect(existsSync(path.join(state, REQUEST_FILE))).toBe(false);
+    expect(requested).toEqual([]);
     expectUntouched();
   });
 

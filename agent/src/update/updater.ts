@@ -1,6 +1,7 @@
 // Self-update (the dashboard's 'Check for Updates', `coffer-agent update`): ask the server which
-// agent it offers, download the binary for this platform, verify it, and swap it for the running
-// executable atomically. The outcome is written to the state folder and reported by the next
+// agent it offers, check the release's signature with the keys built into this agent (release.ts),
+// download the binary for this platform, verify it, and swap it for the running executable
+// atomically. The outcome is written to the state folder and reported by the next
 // daemon after its restart, so the audit log learns about success and failure alike.
 //
 // A hardened service cannot write its own binary (systemd ProtectSystem=strict): then the daemon
@@ -13,7 +14,9 @@ import type { UpdateOutcome } from '@coffer/contracts';
 import { writeFileAtomic } from '../config/files.js';
 import { compareVersions, platformKey } from '../runtime/build-info.js';
 import { downloadVerified } from './download.js';
-import { fetchRelease, UpdateError } from './release.js';
+import type { PublicKey } from './minisign.js';
+import { fetchRelease, UpdateError, verifyRelease, type FetchedRelease } from './release.js';
+import { TRUSTED_RELEASE_KEYS } from './trusted-keys.js';
 
 export const RESULT_FILE = 'agent.update-result.json';
 export const REQUEST_FILE = 'agent.update-request.json';
@@ -28,7 +31,21 @@ interface Deps {
   target: string;
   platform?: string;
   fetchImpl?: typeof fetch;
+  /** The release keys a release must be signed with (default: the ones built in). */
+  trustedKeys?: readonly PublicKey[];
 }
+
+/** The host's switch (`coffer-agent config updates off`): the reason every refused update gives. */
+const UPDATES_OFF_REASON =
+  'updates are turned off on this host (`coffer-agent config updates on` turns them on again)';
+
+/** What an update the host does not allow comes to: the running version stays. */
+export const updatesOff = (fromVersion: string): UpdateOutcome => ({
+  status: 'failed',
+  fromVersion,
+  toVersion: fromVersion,
+  error: `${UPDATES_OFF_REASON}; this version keeps running`,
+});
 
 /** Swaps `fresh` in for `target`. Windows cannot overwrite a running exe but can rename it away. */
 export async function replaceExecutable(
@@ -48,13 +65,18 @@ export async function replaceExecutable(
   }
 }
 
-/** Looks for a newer release; 'current' when there is none. Never throws: failures are outcomes. */
+/**
+ * Looks for a newer release, which counts only when its signature verifies; 'current' when there
+ * is none. Never throws: failures are outcomes.
+ */
 export async function checkForUpdate(
-  deps: Pick<Deps, 'server' | 'currentVersion' | 'fetchImpl'>,
+  deps: Omit<Deps, 'target'>,
 ): Promise<UpdateOutcome & { available?: boolean }> {
   try {
-    const release = await fetchRelease(deps.server, deps.fetchImpl);
+    const fetched = await fetchRelease(deps.server, deps.fetchImpl);
+    const { release } = fetched;
     const newer = compareVersions(release.version, deps.currentVersion) > 0;
+    if (newer) await verified(deps, fetched);
     return {
       status: newer ? 'updated' : 'current',
       available: newer,
@@ -76,16 +98,25 @@ const failed = (fromVersion: string, e: unknown): UpdateOutcome => ({
       : `the update failed: ${(e as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
 });
 
+/** The file for this platform of a release whose signature and hashes check out. */
+const verified = (deps: Omit<Deps, 'target'>, fetched: FetchedRelease) =>
+  verifyRelease(
+    deps.server,
+    fetched,
+    deps.platform ?? platformKey(),
+    deps.trustedKeys ?? TRUSTED_RELEASE_KEYS,
+    deps.fetchImpl,
+  );
+
 /** Downloads, verifies and installs the server's release over `target`. Never throws. */
 export async function installRelease(deps: Deps): Promise<UpdateOutcome> {
   const { currentVersion: from } = deps;
   try {
-    const release = await fetchRelease(deps.server, deps.fetchImpl);
+    const fetched = await fetchRelease(deps.server, deps.fetchImpl);
+    const { release } = fetched;
     if (compareVersions(release.version, from) <= 0)
       return { status: 'current', fromVersion: from, toVersion: from };
-    const key = deps.platform ?? platformKey();
-    const file = release.files[key];
-    if (!file) throw new UpdateError(`the server offers no agent for ${key}`);
+    const file = await verified(deps, fetched);
     const fresh = path.join(path.dirname(deps.target), `.${path.basename(deps.target)}.${process.pid}.new`);
     await downloadVerified(deps.server, file, fresh, deps.fetchImpl);
     try {
@@ -135,16 +166,19 @@ export const writeRequest = (stateDir: string, fromVersion: string) =>
 
 /**
  * The privileged half (ExecStartPre=+): when the daemon asked for an update, install it and leave
- * the outcome for the daemon. Without a request it does nothing.
+ * the outcome for the daemon. Without a request it does nothing; with updates turned off on the
+ * host since the request was left, it refuses it.
  */
-export async function applyRequest(deps: Deps & { stateDir: string }): Promise<UpdateOutcome | undefined> {
+export async function applyRequest(
+  deps: Deps & { stateDir: string; updatesAllowed: boolean },
+): Promise<UpdateOutcome | undefined> {
   const request = path.join(deps.stateDir, REQUEST_FILE);
   try {
     await access(request);
   } catch {
     return undefined;
   }
-  const outcome = await installRelease(deps);
+  const outcome = deps.updatesAllowed ? await installRelease(deps) : updatesOff(deps.currentVersion);
   await writeOutcome(deps.stateDir, outcome);
   await rm(request, { force: true });
   return outcome;

@@ -1,5 +1,6 @@
-// The agent downloads as built (agent/dist/downloads): every file matches SHA256SUMS, each zstd
-// copy unpacks to its binary, the Linux binaries run (arm64 under qemu-user) and decrypt the
+// The agent downloads as built (agent/dist/downloads): every file matches SHA256SUMS, whose
+// signature the minisign tool verifies with the release key built into the agents and install.sh,
+// each zstd copy unpacks to its binary, the Linux binaries run (arm64 under qemu-user) and decrypt the
 // format's test vectors with no Node.js installed, and the Windows exe carries the agent. The exe
 // itself cannot run here: under Debian's wine 8.0, Node 24 aborts before any script runs
 // (docs/agent-install.md).
@@ -8,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parsePublicKey, spkiBase64 } from '../../../agent/src/update/minisign';
 
 const REPO = path.resolve(__dirname, '../../..');
 const DIR = path.join(REPO, 'agent/dist/downloads');
@@ -50,6 +52,31 @@ describe('the agent downloads', () => {
       // "roughly a quarter" of the binary
       expect(fs.statSync(path.join(DIR, `${name}.zst`)).size).toBeLessThan(unpacked.length * 0.35);
     }
+  });
+
+  it('SHA256SUMS is signed with the release key built into every agent and into install.sh', () => {
+    // The local build's key (a production build names its own with COFFER_RELEASE_PUBLIC_KEYS).
+    const pub = fs.readFileSync(path.join(REPO, '.coffer-data/release-keys/dev-release.key.pub'), 'utf8');
+    const key = parsePublicKey(pub);
+    const check = spawnSync('minisign', ['-V', '-P', key.text, '-m', path.join(DIR, 'SHA256SUMS')], {
+      encoding: 'utf8',
+    });
+    expect({ code: check.status, stdout: check.stdout }).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(
+        new RegExp(
+          `^Signature and comment signature verified\nTrusted comment: .*coffer-agent ${VERSION}\n$`,
+        ),
+      ),
+    });
+    for (const name of [...Object.keys(linux), 'coffer-agent-windows-x64.exe'])
+      expect({ name, key: fs.readFileSync(path.join(DIR, name)).includes(key.text) }).toEqual({
+        name,
+        key: true,
+      });
+    expect(fs.readFileSync(path.join(DIR, 'install.sh'), 'utf8')).toContain(
+      `\nRELEASE_KEYS="${key.id.toString('hex')}:${spkiBase64(key)}"\n`,
+    );
   });
 
   it.each(Object.keys(linux))('%s runs without Node.js and decrypts the test vectors', (name) => {

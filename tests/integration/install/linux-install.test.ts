@@ -2,8 +2,9 @@
 // Node.js, `curl …/downloads/install.sh | bash -s -- --server … --api-key …` installs the agent
 // binary, its user, configuration, key and systemd unit; the unit (started the way systemd would,
 // see debian-root.ts) connects, its database is listed, a backup completes and decrypts offline.
-// Then the dashboard's Restart and Check for Updates (from an older build, and with a corrupted
-// download), a re-run that upgrades in place, --uninstall and --purge.
+// Then the dashboard's Restart and Check for Updates (from an older build; with a corrupted
+// download, a release signed by a key the agent does not trust, and updates turned off on the
+// host), a re-run that upgrades in place, --uninstall and --purge.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import { AGENT_EXEC_ARGV } from '../../../agent/src/runtime/exec-argv';
+import { generateKeyPair, signMessage } from '../../../agent/src/update/minisign';
 import {
   cleanupAll,
   startCustomerDb,
@@ -255,6 +257,53 @@ describe('the Linux installer on a server without Node.js', () => {
       } finally {
         fs.writeFileSync(`${zst}.tmp`, good);
         fs.renameSync(`${zst}.tmp`, zst);
+      }
+    });
+
+    /** Waits for the audit log's AGENT_UPDATE_FAILED entry whose reason matches `reason`. */
+    const failureReported = (reason: RegExp) =>
+      eventually(async () => {
+        const errors: string[] = (await auditEntries('AGENT_UPDATE_FAILED')).map((x) => x.details.error);
+        expect(errors).toContainEqual(expect.stringMatching(reason));
+        return errors.find((e) => reason.test(e))!;
+      }, 120_000);
+
+    it('a release signed by a key the agent does not trust is refused: the old version keeps running and the audit log says why', async () => {
+      const sig = served('SHA256SUMS.minisig');
+      const genuine = fs.readFileSync(sig);
+      const forged = signMessage(
+        fs.readFileSync(served('SHA256SUMS')),
+        generateKeyPair().key,
+        'file:SHA256SUMS',
+      );
+      fs.writeFileSync(`${sig}.tmp`, forged);
+      fs.renameSync(`${sig}.tmp`, sig);
+      try {
+        await runOldVersion();
+        await requestUpdate();
+        const error = await failureReported(
+          /SHA256SUMS is signed by the key [0-9A-F]{16}, which this agent does not trust/,
+        );
+        expect(error).toMatch(/^the release \d+\.\d+\.\d+ is refused: .*this version keeps running$/);
+        expect((await waitActive('0.1.0')).id).toBe(agentId);
+        expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(oldBinary));
+      } finally {
+        fs.writeFileSync(`${sig}.tmp`, genuine);
+        fs.renameSync(`${sig}.tmp`, sig);
+      }
+    });
+
+    it('with updates turned off on the host, the agent refuses the update and the audit log says why', async () => {
+      const off = await root.run(['coffer-agent', 'config', 'updates', 'off']);
+      expect(off.code).toBe(0);
+      try {
+        await runOldVersion();
+        await requestUpdate();
+        await failureReported(/^updates are turned off on this host/);
+        expect((await waitActive('0.1.0')).id).toBe(agentId);
+        expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(oldBinary));
+      } finally {
+        expect((await root.run(['coffer-agent', 'config', 'updates', 'on'])).code).toBe(0);
       }
     });
   });

@@ -1,4 +1,4 @@
-import { loadConfig, stateDirFor } from '../../config/config.js';
+import { loadConfig, stateDirFor, updatesAllowed } from '../../config/config.js';
 import { AGENT_VERSION, isSingleExecutable } from '../../runtime/build-info.js';
 import { applyRequest, checkForUpdate, installRelease } from '../../update/updater.js';
 import { parseCommand } from '../args.js';
@@ -7,13 +7,15 @@ import { out, UserError, type CliIo } from '../io.js';
 export const UPDATE_HELP = `Usage: coffer-agent update [--check]
 
 Asks the Coffer server in the config which agent version it offers and, when it is newer,
-downloads the binary for this platform, checks its SHA-256 against the server's SHA256SUMS and
-replaces this executable with it (run it as the user who may write it, e.g. with sudo). A
+checks the release's signature with the release keys built into this agent (SHA256SUMS.minisig),
+downloads the binary for this platform, checks it against the signed SHA256SUMS and replaces
+this executable with it (run it as the user who may write it, e.g. with sudo). A
 running service keeps the old version until it restarts (systemctl restart coffer-agent).
 --check only tells whether there is a newer version.
 
 --apply-request is for the service manager (the systemd unit's ExecStartPre): it installs an
-update the daemon asked for and leaves the outcome for the daemon to report.`;
+update the daemon asked for and leaves the outcome for the daemon to report; it refuses while
+updates are turned off on this host (coffer-agent config updates off).`;
 
 export async function updateCommand(args: string[], io: CliIo, configPath: string): Promise<void> {
   const { values } = parseCommand(
@@ -30,7 +32,11 @@ export async function updateCommand(args: string[], io: CliIo, configPath: strin
 
   if (values['apply-request']) {
     // Never stops the service from starting: the outcome goes to the daemon, which reports it.
-    const outcome = await applyRequest({ ...deps, stateDir: stateDirFor(configPath, config) });
+    const outcome = await applyRequest({
+      ...deps,
+      stateDir: stateDirFor(configPath, config),
+      updatesAllowed: updatesAllowed(config),
+    });
     if (outcome)
       out(io, `update: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ` ${outcome.toVersion}`}`);
     return;

@@ -123,7 +123,7 @@ describe('agents', () => {
       expect(w.events.of('agent.agent.update_failed')).toEqual([]);
     });
 
-    it('announces a failure with its error; a repeat within the hour is the same report, a later one is new', async () => {
+    it('announces a failure with its error; a repeat within the hour is the same report, a later one or another reason is new', async () => {
       const w = testWorld();
       const agentId = await w.connectAgent();
       const failed = report(agentId, { status: 'failed', toVersion: '1.0.0', error: 'permission denied' });
@@ -140,9 +140,14 @@ describe('agents', () => {
           error: 'permission denied',
         },
       ]);
+      await w.agents.updateReported({ ...failed, error: 'the release 1.1.0 is refused: it is not signed' });
+      expect(w.events.distinct('agent.agent.update_failed').map((e) => e.data.error)).toEqual([
+        'permission denied',
+        'the release 1.1.0 is refused: it is not signed',
+      ]);
       w.clock.advance(3_600_000);
       await w.agents.updateReported(failed);
-      expect(w.events.distinct('agent.agent.update_failed')).toHaveLength(2);
+      expect(w.events.distinct('agent.agent.update_failed')).toHaveLength(3);
       expect(w.events.of('agent.agent.updated')).toEqual([]);
     });
 

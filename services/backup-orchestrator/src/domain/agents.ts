@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LIMITS } from '@coffer/contracts';
 import {
   conflict,
@@ -182,7 +183,9 @@ export function agents(deps: {
      * What the agent's self-update came to; 'current' changed nothing and is not announced. The
      * agent repeats a report until it is acknowledged, so the message ids are not random: an update
      * is one version change; a failure carries no attempt id, so failures of a version are told
-     * apart by the hour of the report (a repeat within that hour counts as the same report).
+     * apart by their reason and the hour of the report (a repeat of the same reason within that
+     * hour counts as the same report; another reason, e.g. a refused signature after a failed
+     * download, is a new one).
      * The new version needs no write here: the agent registered with it before reporting.
      */
     async updateReported(report: UpdateReport): Promise<void> {
@@ -197,10 +200,12 @@ export function agents(deps: {
         );
       } else if (report.status === 'failed') {
         const hour = Math.floor(now().getTime() / HOUR_MS);
+        const error = report.error ?? '';
+        const reason = createHash('sha256').update(error).digest('hex').slice(0, 16);
         await deps.events.publish(
           'agent.agent.update_failed',
-          { ...agentEvent(agent), fromVersion, error: report.error ?? '' },
-          { id: `${agent.id}:update_failed:${fromVersion}:${hour}` },
+          { ...agentEvent(agent), fromVersion, error },
+          { id: `${agent.id}:update_failed:${fromVersion}:${hour}:${reason}` },
         );
       }
     },

@@ -11,7 +11,8 @@ const TYPES: Record<string, string> = {
 /**
  * What the setup wizard and the installers download (agent/scripts/build-binaries.mjs builds the
  * folder): the agent binaries and their zstd copies, the installers, the Windows service wrapper,
- * SHA256SUMS and release.json. Only files listed in SHA256SUMS (and those two) are served.
+ * SHA256SUMS, its signature SHA256SUMS.minisig and release.json. Only files listed in SHA256SUMS
+ * (and SHA256SUMS and its signature) are served.
  */
 export function downloadsRouter(dir: string | undefined): Router {
   const router = Router();
@@ -23,7 +24,8 @@ export function downloadsRouter(dir: string | undefined): Router {
     const sums = path.join(dir, 'SHA256SUMS');
     const stamp = fs.statSync(sums, { throwIfNoEntry: false })?.mtimeMs ?? -1;
     if (stamp !== listed.stamp) {
-      const names = new Set(['SHA256SUMS', 'release.json']);
+      // release.json is listed in SHA256SUMS (bound to the signature) but stays served without it.
+      const names = new Set(['SHA256SUMS', 'SHA256SUMS.minisig', 'release.json']);
       if (stamp >= 0)
         for (const line of fs.readFileSync(sums, 'utf8').split('\n')) {
           const name = line.match(/^[0-9a-f]{64} [ *](\S+)$/)?.[1];
@@ -45,7 +47,7 @@ export function downloadsRouter(dir: string | undefined): Router {
       return;
     }
     res.setHeader('Content-Type', TYPES[path.extname(name)] ?? 'application/octet-stream');
-    if (!TYPES[path.extname(name)] && name !== 'SHA256SUMS')
+    if (!TYPES[path.extname(name)] && !name.startsWith('SHA256SUMS'))
       res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     // A rebuild replaces these files under the same names: always revalidate.
     res.sendFile(path.resolve(file), { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } });
