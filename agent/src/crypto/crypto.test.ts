@@ -185,9 +185,9 @@ describe('chunked encryption', () => {
     expect(codeOf(() => decryptPayload(Buffer.from('PK\x03\x04 a zip file, not a backup'), key))).toBe(
       'NOT_COFFER',
     );
-    const v2 = Buffer.from(file);
-    v2[6] = 2;
-    expect(codeOf(() => decryptPayload(v2, key))).toBe('UNSUPPORTED_VERSION');
+    const v3 = Buffer.from(file);
+    v3[6] = 3;
+    expect(codeOf(() => decryptPayload(v3, key))).toBe('UNSUPPORTED_VERSION');
   });
 
   it('refuses a length word larger than the chunk size before buffering it', () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createDecryptor, DecryptTransform, type OpenResult } from './decrypt.js';
-import { Compression } from './format.js';
+import { Compression, type Binding } from './format.js';
+import type { SealedRecord } from './record.js';
 import { ByteCounter, discard } from '../util/streams.js';
 
 export interface VerifyResult {
@@ -16,6 +17,10 @@ export interface VerifyResult {
   /** Bytes of (compressed) payload inside the file. */
   payloadBytes: number;
   fileBytes: number;
+  /** Format version: 2 binds a label and a backup id and carries the sealed record. */
+  version: number;
+  binding?: Binding;
+  record?: SealedRecord;
 }
 
 export interface VerifyOptions {
@@ -36,6 +41,9 @@ function toResult(r: OpenResult): VerifyResult {
     chunks: r.chunks,
     payloadBytes: r.payloadBytes,
     fileBytes: r.fileBytes,
+    version: r.header.version,
+    ...(r.header.binding ? { binding: r.header.binding } : {}),
+    ...(r.record ? { record: r.record } : {}),
   };
 }
 
@@ -47,7 +55,8 @@ function readStream(file: string, handle: FileHandle | undefined) {
 
 /**
  * Checks a whole Coffer file against `masterKey` — header, key fingerprint, every chunk's tag,
- * chunk order, the final chunk and no trailing bytes — without writing plaintext anywhere.
+ * chunk order, the final chunk, the sealed record (version 2) and no trailing bytes — without
+ * writing plaintext anywhere. The archive is compared with the record when it is decrypted.
  * Rejects with a CofferFormatError that names the problem (and the chunk), or the fs error.
  */
 export async function verifyFile(

@@ -30,6 +30,8 @@ const restoreCmd = (jobId = RESTORE_ID, databaseName = 'shop'): JobCommand => ({
   kind: 'restore',
   jobId,
   databaseName,
+  backupId: BACKUP_ID,
+  confirm: [],
 });
 
 const progress = (current: number): Progress => ({
@@ -89,6 +91,7 @@ function setup(over: Partial<JobDeps> = {}) {
     },
     database: (label) => (label === db.name ? db : undefined),
     masterKey: () => key,
+    restorePolicy: () => ({ allowed: true, requireBinding: true }),
     openUpload: (_id, _fp, onEnding) => {
       const u = new FakeUpload(log, onEnding);
       uploads.push(u);
