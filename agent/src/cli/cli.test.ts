@@ -291,6 +291,31 @@ describe('coffer-agent db', () => {
   }, 60_000);
 });
 
+describe('coffer-agent restores', () => {
+  it('shows the defaults, changes each setting on the host, and refuses what it does not know', async () => {
+    await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'ak_x', '--name', 'one'));
+    const shown = await run(withConfig('restores'));
+    expect(shown).toMatchObject({ code: 0 });
+    expect(shown.stdout).toContain('Restores from the dashboard: allowed');
+    expect(shown.stdout).toContain('only those bound to the database being restored');
+    expect(cfg()).not.toHaveProperty('restores'); // defaults are not written
+
+    expect((await run(withConfig('restores', 'deny'))).stdout).toContain(
+      'Restores from the dashboard: refused (coffer-agent restores allow)',
+    );
+    expect((await run(withConfig('restores', 'binding', 'optional'))).code).toBe(0);
+    expect((cfg() as { restores?: unknown }).restores).toEqual({ allowed: false, requireBinding: false });
+    expect((await run(withConfig('restores', 'allow'))).code).toBe(0);
+    expect((await run(withConfig('restores', 'binding', 'required'))).code).toBe(0);
+    expect((cfg() as { restores?: unknown }).restores).toEqual({ allowed: true, requireBinding: true });
+
+    const bad = await run(withConfig('restores', 'binding', 'sometimes'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('restores binding: say "required" or "optional", not "sometimes"');
+    expect((await run(withConfig('restores', 'everything'))).code).toBe(2);
+  });
+});
+
 describe('coffer-agent decrypt and verify', () => {
   let key: Buffer;
   beforeEach(async () => {

@@ -364,6 +364,42 @@ describe('restores', () => {
     });
   });
 
+  it('hands restore the host policy and what the command asked for: its backup and confirmations', async () => {
+    const seen: RestoreOptions[] = [];
+    const { runner } = setup({
+      restorePolicy: () => ({ allowed: true, requireBinding: false }),
+      restore: async (o: RestoreOptions) => {
+        seen.push(o);
+        throw new Error('stop here');
+      },
+    });
+    runner.accept({ ...restoreCmd(), confirm: ['empty-backup'] });
+    await runner.idle();
+    expect(seen[0]!.guard).toEqual({
+      policy: { allowed: true, requireBinding: false },
+      request: { label: 'shop', backupId: BACKUP_ID, confirm: ['empty-backup'] },
+    });
+  });
+
+  it('a host that turned restores off refuses at once: nothing downloaded, the reason reported', async () => {
+    const { runner, log, reports } = setup({
+      restorePolicy: () => ({ allowed: false, requireBinding: true }),
+    });
+    expect(runner.accept(restoreCmd())).toEqual({ accepted: true });
+    await runner.idle();
+    expect(log).toEqual(['report restore:failed']);
+    expect(reports.at(-1)!.payload).toEqual({
+      restoreId: RESTORE_ID,
+      error:
+        'Refusing to restore "shop": restores started from the dashboard are turned off on this agent. ' +
+        'Nothing was changed. To allow them, run on the database host: coffer-agent restores allow',
+    });
+    // Backups go on: the setting is about restores only.
+    runner.accept(backupCmd());
+    await runner.idle();
+    expect(log.at(-1)).not.toBe('report backup:failed');
+  });
+
   it('a failed download never reaches mongorestore, is reported, and the temporary file goes', async () => {
     const { runner, log, reports } = setup({
       download: async () => {

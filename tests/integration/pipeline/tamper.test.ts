@@ -27,7 +27,8 @@ const DB = uniqueName('ledger_');
 /** A second database of the same agent: its backups are sealed with the same key. */
 const OTHER_LABEL = 'scratch';
 const OTHER_DB = uniqueName('scratch_');
-const HEADER = 67;
+/** A version 2 header: 67 bytes, then the label and the backup id (24 hex), each after its length. */
+const HEADER = 67 + 1 + LABEL.length + 1 + 24;
 const CHUNK = 4 + 64 * 1024 + 16; // a full chunk as written: length word, 64 KiB, tag
 
 let customer: CustomerDb;
@@ -117,7 +118,10 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     const bytes = Buffer.from(original);
     original.copy(bytes, HEADER, HEADER + CHUNK, HEADER + 2 * CHUNK);
     original.copy(bytes, HEADER + CHUNK, HEADER, HEADER + CHUNK);
-    await expectFailedUntouched(await restoreAltered(bytes), /Chunk 0 \(at byte 67\) is corrupt/);
+    await expectFailedUntouched(
+      await restoreAltered(bytes),
+      new RegExp(`Chunk 0 \\(at byte ${HEADER}\\) is corrupt`),
+    );
   });
 
   it('the final chunk cut off (truncated at a chunk boundary)', async () => {
@@ -137,11 +141,11 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     );
   });
 
-  it('bytes appended after the final chunk', async () => {
+  it('bytes appended after the sealed record', async () => {
     const bytes = Buffer.concat([original, Buffer.from('appended by someone else')]);
     await expectFailedUntouched(
       await restoreAltered(bytes, { recordSize: true }),
-      /24 byte\(s\) of unexpected data after its final chunk/,
+      /24 byte\(s\) of unexpected data after its sealed record/,
     );
   });
 
@@ -150,7 +154,7 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     await expectFailedUntouched(
       await restoreAltered(fs.readFileSync(file!), { recordSize: true }),
       new RegExp(
-        `^Refusing to restore "${LABEL}": the backup file is of database "${OTHER_DB}", not "${DB}"`,
+        `^Refusing to restore "${LABEL}": the backup file belongs to database "${OTHER_LABEL}", not "${LABEL}"`,
       ),
     );
   });

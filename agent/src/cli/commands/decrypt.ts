@@ -99,4 +99,9 @@ export async function verifyCommand(args: string[], io: CliIo, configPath: strin
     io,
     `OK: ${file} is a complete, unaltered Coffer backup (${r.chunks} chunk(s), ${formatBytes(r.fileBytes)}, ${r.compression}), encrypted with key ${r.fingerprint}.`,
   );
+  if (r.binding)
+    out(
+      io,
+      `It is backup ${r.binding.backupId} of database "${r.binding.label}": ${r.record?.namespaces.length ?? 0} collection(s), ${formatBytes(r.record?.archiveBytes ?? 0)} of archive.`,
+    );
 }
