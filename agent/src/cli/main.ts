@@ -31,7 +31,7 @@ Usage: coffer-agent COMMAND [options]
   db add NAME --uri URI|- [--db DATABASE]         add a database to back up (checks the connection)
   db list                                         list the databases (names only)
   db remove NAME                                  forget a database and its connection string
-  restores [allow|deny|binding required|optional] which restores this agent accepts
+  restores [allow|deny|binding MODE]              which restores this agent accepts (MODE: required|optional)
   decrypt FILE [-o OUT] [--key-file KEYFILE]      verify and decrypt a downloaded backup, offline
   verify FILE [--key-file KEYFILE]                check a backup without decrypting it to disk
   status                                          is the backup daemon running?

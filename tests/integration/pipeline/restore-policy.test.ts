@@ -5,7 +5,7 @@
 // failure reason, as Restore History shows it.
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
-import { adminToken, api, newUser, type TestUser } from '../helpers';
+import { api, newUser, type TestUser } from '../helpers';
 import { insertEvents, mutate, seedDatabase, snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
@@ -17,6 +17,7 @@ import {
   setupAgent,
   startCustomerDb,
   uniqueName,
+  upgradeToPro,
   waitRestore,
   type Agent,
   type CustomerDb,
@@ -48,13 +49,7 @@ beforeAll(async () => {
   await seedDatabase(customer.client, ALPHA_DB, { events: 20 });
   await seedDatabase(customer.client, BRAVO_DB, { events: 20 });
   // Three databases need a plan with room for them (Free has one).
-  const admin = await adminToken();
-  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-    _id: string;
-    name: string;
-  }>;
-  const pro = plans.find((p) => p.name === 'Pro')!;
-  await api('PUT', `/api/admin/users/${owner.id}`, { token: admin.token, body: { plan: pro._id } });
+  await upgradeToPro(owner);
   agent = await setupAgent(
     owner,
     [

@@ -3,7 +3,7 @@
 // before anything in the target database changes.
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
-import { adminToken, api, newUser, type TestUser } from '../helpers';
+import { newUser, type TestUser } from '../helpers';
 import { mutate, seedDatabase, snapshot, type Snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
@@ -15,6 +15,7 @@ import {
   setupAgent,
   startCustomerDb,
   uniqueName,
+  upgradeToPro,
   waitRestore,
   type Agent,
   type CustomerDb,
@@ -49,13 +50,7 @@ beforeAll(async () => {
   await seedDatabase(customer.client, DB, { events: 1500 }); // several 64 KiB chunks
   await seedDatabase(customer.client, OTHER_DB, { events: 10 });
   // Two databases need a plan with room for both (Free has one).
-  const admin = await adminToken();
-  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-    _id: string;
-    name: string;
-  }>;
-  const pro = plans.find((p) => p.name === 'Pro')!;
-  await api('PUT', `/api/admin/users/${owner.id}`, { token: admin.token, body: { plan: pro._id } });
+  await upgradeToPro(owner);
   agent = await setupAgent(owner, [
     { label: LABEL, uri: customer.uri(DB) },
     { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
