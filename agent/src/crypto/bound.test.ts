@@ -154,6 +154,7 @@ describe('bound files (format version 2)', () => {
     });
     const p = write('lying.coffer', lying);
     await expect(verifyFile(p, key)).resolves.toMatchObject({ version: 2 }); // authentic...
+    await expect(verifyFile(p, key, { archive: true })).rejects.toMatchObject({ code: 'BAD_RECORD' });
     const out = path.join(dir, 'lying.archive');
     await expect(decryptFile(p, out, key)).rejects.toMatchObject({ code: 'BAD_RECORD' }); // ...but wrong
     expect(() => statSync(out)).toThrow();

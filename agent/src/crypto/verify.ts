@@ -31,6 +31,12 @@ export interface VerifyOptions {
    * the archive inside. Nothing is written to disk by verifyFile itself.
    */
   payload?: Writable;
+  /**
+   * Also decompress the payload and, for version 2, check the archive against the sealed record
+   * (its length and SHA-256): what `coffer-agent verify` does. Without it only the file's
+   * authenticity is checked (decryptFile checks the record as it decrypts).
+   */
+  archive?: boolean;
 }
 
 function toResult(r: OpenResult): VerifyResult {
@@ -64,6 +70,11 @@ export async function verifyFile(
   masterKey: Buffer,
   opts: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  if (opts.archive) {
+    const { stream, decrypt } = createDecryptor(masterKey);
+    await pipeline(readStream(file, opts.handle), stream, discard());
+    return toResult(decrypt.result!);
+  }
   const decrypt = new DecryptTransform(masterKey);
   await pipeline(readStream(file, opts.handle), decrypt, opts.payload ?? discard());
   return toResult(decrypt.result!);
