@@ -263,13 +263,20 @@ export class ChunkOpener {
   }
 }
 
-/** File bytes in, authenticated payload out (no decompression). Emits 'header' once parsed. */
+/**
+ * File bytes in, authenticated payload out (no decompression). Emits 'header' once parsed; an
+ * `onHeader` that throws fails the stream with its error at once (a restore refuses a file bound
+ * to another backup as soon as its header has arrived).
+ */
 export class DecryptTransform extends Transform {
   private readonly opener: ChunkOpener;
   result: OpenResult | undefined;
   private headerEmitted = false;
 
-  constructor(masterKey: Buffer) {
+  constructor(
+    masterKey: Buffer,
+    private readonly onHeader?: (header: Header) => void,
+  ) {
     super();
     this.opener = new ChunkOpener(masterKey);
   }
@@ -283,6 +290,7 @@ export class DecryptTransform extends Transform {
       const pieces = this.opener.feed(data);
       if (!this.headerEmitted && this.opener.parsedHeader) {
         this.headerEmitted = true;
+        this.onHeader?.(this.opener.parsedHeader);
         this.emit('header', this.opener.parsedHeader);
       }
       for (const p of pieces) if (p.length) this.push(p);

@@ -10,7 +10,8 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import type { RestoreOptions, RestoreResult, RestoreVerifier } from '../pipeline/restore.js';
-import { refuseIfDisabled, type RestorePolicy } from '../pipeline/restore-policy.js';
+import { checkBinding, refuseIfDisabled, type RestorePolicy } from '../pipeline/restore-policy.js';
+import type { Binding } from '../crypto/format.js';
 import {
   clipErrorText,
   type RestoreConfirmation,
@@ -59,7 +60,10 @@ export interface JobDeps {
    * Verifies a restore's file while it downloads (createRestoreVerifier). Without it, restore
    * verifies the file itself after the download (one more pass over it).
    */
-  verifier?(masterKey: Buffer): RestoreVerifier;
+  verifier?(
+    masterKey: Buffer,
+    opts: { checkBinding: (binding: Binding | undefined) => void },
+  ): RestoreVerifier;
   backup(opts: BackupOptions): Promise<BackupResult>;
   restore(opts: RestoreOptions): Promise<RestoreResult>;
   /** A fresh private (0700) directory for a restore's ciphertext. */
@@ -336,8 +340,12 @@ export class JobRunner {
       const file = path.join(dir, `${job.id}.coffer`);
       job.abort.signal.throwIfAborted();
       const masterKey = deps.masterKey();
-      // The file is verified as it arrives: a wrong key or a damaged file stops the download.
-      const verifier = deps.verifier?.(masterKey);
+      // The file is verified as it arrives: a wrong key, a damaged file or a file bound to another
+      // backup stops the download.
+      const request = { label: db.name, backupId: job.backupId ?? '', confirm: job.confirm ?? [] };
+      const verifier = deps.verifier?.(masterKey, {
+        checkBinding: (binding) => checkBinding(policy, request, binding),
+      });
       const bytes = await deps.download(job.id, file, {
         signal: job.abort.signal,
         onProgress: (n, total) => {
@@ -363,10 +371,7 @@ export class JobRunner {
         onProgress,
         signal: job.abort.signal,
         ...(verified ? { verified } : {}),
-        guard: {
-          policy,
-          request: { label: db.name, backupId: job.backupId ?? '', confirm: job.confirm ?? [] },
-        },
+        guard: { policy, request },
       });
       throttle.stop();
       job.phase = 'reporting';

@@ -179,13 +179,19 @@ function archiveError(e: Error): Error {
 
 /**
  * The verification of a restore over a byte stream: authenticates the header, the key
- * fingerprint, every chunk, their order, the final chunk and that nothing follows it, and walks the
- * mongodump archive inside (strict). Nothing is written anywhere. The agent feeds it the bytes as
- * they are downloaded, so the file needs no separate verification pass; verifyAndScan feeds it a
- * file. Its failure destroys `sink` with the same error `result` rejects with.
+ * fingerprint, every chunk, their order, the final chunk, the sealed record (version 2) and that
+ * nothing follows, and walks the mongodump archive inside (strict), comparing it with the record.
+ * Nothing is written anywhere. The agent feeds it the bytes as they are downloaded, so the file
+ * needs no separate verification pass; verifyAndScan feeds it a file. `checkBinding` runs as soon
+ * as the header has arrived (the agent's policy: a file of another label or backup stops the
+ * download there). Its failure destroys `sink` with the same error `result` rejects with.
  */
-export function createRestoreVerifier(masterKey: Buffer): RestoreVerifier {
-  const decrypt = new DecryptTransform(masterKey);
+export function createRestoreVerifier(
+  masterKey: Buffer,
+  opts: { checkBinding?: (binding: Binding | undefined) => void } = {},
+): RestoreVerifier {
+  const onBinding = opts.checkBinding;
+  const decrypt = new DecryptTransform(masterKey, onBinding && ((header) => onBinding(header.binding)));
   const scanner = new ArchiveScanner({ strict: true });
   const check = new ArchiveCheck(decrypt, scanner);
   const result = pipeline(decrypt, check).then((): VerifiedBackup => {
