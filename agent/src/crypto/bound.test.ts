@@ -3,13 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createDecryptor, decryptArchive, decryptPayload } from './decrypt.js';
 import { createEncryptor, encryptPayload, type EncryptorOptions } from './encrypt.js';
 import { Compression, HEADER_LENGTH } from './format.js';
 import { encodeRecord } from './record.js';
 import { decryptFile, verifyFile } from './verify.js';
+import { through } from '../testing/byte-streams.js';
 
 const key = randomBytes(32);
 const binding = { label: 'shop-prod', backupId: '65a1b2c3d4e5f60718293a4b' };
@@ -18,24 +17,8 @@ const namespaces = [
   { ns: 'shop.empty', documents: 0 },
 ];
 
-function slices(data: Buffer): Readable {
-  const out: Buffer[] = [];
-  for (let i = 0; i < data.length;) {
-    const n = 1 + Math.floor(Math.random() * 5000);
-    out.push(data.subarray(i, i + n));
-    i += n;
-  }
-  return Readable.from(out);
-}
-
-async function run(stream: NodeJS.ReadWriteStream, data: Buffer): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  await pipeline(slices(data), stream, new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) }));
-  return Buffer.concat(parts);
-}
-
 async function encryptBound(data: Buffer, opts: Partial<EncryptorOptions> = {}): Promise<Buffer> {
-  return run(
+  return through(
     createEncryptor({ masterKey: key, binding, namespaces: () => namespaces, ...opts }).stream,
     data,
   );
@@ -71,7 +54,7 @@ describe('bound files (format version 2)', () => {
       const file = await encryptBound(data, { compress });
       expect(file[6]).toBe(2);
       const { stream, decrypt } = createDecryptor(key);
-      const out = await run(stream, file);
+      const out = await through(stream, file);
       expect(out.equals(data)).toBe(true); // the record is not part of the archive
       expect(decrypt.result!.header.binding).toEqual(binding);
       expect(decrypt.result!.record).toEqual({
@@ -86,7 +69,7 @@ describe('bound files (format version 2)', () => {
 
   it('writes version 1, without binding or record, when no binding is given', async () => {
     const data = randomBytes(1000);
-    const file = await run(createEncryptor({ masterKey: key }).stream, data);
+    const file = await through(createEncryptor({ masterKey: key }).stream, data);
     expect(file[6]).toBe(1);
     const opened = decryptArchive(file, key);
     expect(opened.archive.equals(data)).toBe(true);
@@ -112,7 +95,7 @@ describe('bound files (format version 2)', () => {
 
   it('a header taken from another bound file of the same key makes every chunk fail', async () => {
     const a = await encryptBound(randomBytes(10_000));
-    const b = await run(
+    const b = await through(
       createEncryptor({ masterKey: key, binding: { ...binding, label: 'other-db' }, namespaces: () => [] })
         .stream,
       randomBytes(10_000),
@@ -158,7 +141,7 @@ describe('bound files (format version 2)', () => {
     const out = path.join(dir, 'lying.archive');
     await expect(decryptFile(p, out, key)).rejects.toMatchObject({ code: 'BAD_RECORD' }); // ...but wrong
     expect(() => statSync(out)).toThrow();
-    await expect(run(createDecryptor(key).stream, lying)).rejects.toMatchObject({ code: 'BAD_RECORD' });
+    await expect(through(createDecryptor(key).stream, lying)).rejects.toMatchObject({ code: 'BAD_RECORD' });
 
     const shorter = encryptPayload(data, {
       masterKey: key,
