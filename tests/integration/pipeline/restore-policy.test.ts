@@ -4,7 +4,11 @@
 // turned restores off refuses them before downloading anything. Each refusal is the restore's
 // failure reason, as Restore History shows it.
 import fs from 'node:fs';
+import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { createEncryptor } from '../../../agent/src/crypto/encrypt';
+import { decodeKey } from '../../../agent/src/crypto/key';
+import { through } from '../../../agent/src/testing/byte-streams';
 import { api, newUser, type TestUser } from '../helpers';
 import { insertEvents, mutate, seedDatabase, snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
@@ -160,4 +164,42 @@ it('refuses every restore, before downloading, while the host has turned restore
   await agent.waitForLog((l) => l.msg === 'the restore policy changed in the config' && l.allowed === true);
   const allowed = await restoreAndWait(alphaBackup._id, ALPHA);
   expect(allowed.status).toBe('completed');
+});
+
+it('refuses an older, unbound (version 1) backup until the host allows unbound backups', async () => {
+  // The same archive as alpha's backup, sealed as an agent before format version 2 wrote it.
+  const [alphaBlob] = blobFiles(owner.id, alphaBackup._id);
+  const original = fs.readFileSync(alphaBlob!);
+  const archive = path.join(agent.dir, 'alpha.archive');
+  expect(await agentCli(['decrypt', alphaBlob!, '-o', archive], agent.config)).toMatchObject({ code: 0 });
+  const masterKey = decodeKey(JSON.parse(fs.readFileSync(agent.config, 'utf8')).masterKey);
+  const unbound = await through(createEncryptor({ masterKey }).stream, fs.readFileSync(archive));
+  expect(unbound[6]).toBe(1);
+
+  await mutate(customer.client, ALPHA_DB);
+  const before = await snapshot(customer.client, ALPHA_DB);
+  fs.writeFileSync(alphaBlob!, unbound);
+  await blobs().updateOne({ blobId: alphaBackup._id }, { $set: { size: unbound.length } });
+  try {
+    const refused = await restoreAndWait(alphaBackup._id, ALPHA);
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toBe(
+      'Refusing to restore "alpha": the backup file was written by an older agent and does not name ' +
+        'its database, and this agent restores only backups bound to the database being restored. ' +
+        'Nothing was changed. To restore older backups, run on the database host: coffer-agent restores binding optional',
+    );
+    expect(await snapshot(customer.client, ALPHA_DB)).toEqual(before);
+
+    expect((await agentCli(['restores', 'binding', 'optional'], agent.config)).code).toBe(0);
+    await agent.waitForLog(
+      (l) => l.msg === 'the restore policy changed in the config' && l.requireBinding === false,
+    );
+    const restored = await restoreAndWait(alphaBackup._id, ALPHA);
+    expect(restored.status).toBe('completed');
+    expect(await snapshot(customer.client, ALPHA_DB)).not.toEqual(before);
+  } finally {
+    await agentCli(['restores', 'binding', 'required'], agent.config);
+    fs.writeFileSync(alphaBlob!, original);
+    await blobs().updateOne({ blobId: alphaBackup._id }, { $set: { size: original.length } });
+  }
 });
