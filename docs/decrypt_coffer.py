@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent decryptor for Coffer backup files (format version 1).
+"""Independent decryptor for Coffer backup files (format versions 1 and 2).
 
 Written from docs/encryption-format.md, not from the agent's code, so that a customer can
 decrypt a downloaded backup without Coffer.
@@ -9,12 +9,16 @@ decrypt a downloaded backup without Coffer.
     mongorestore --archive=backup.archive --drop
 
 The whole file is authenticated before anything is written; OUT is written under a temporary
-name and renamed only when complete. Use OUT = '-' for standard output.
+name and renamed only when complete (for version 2, only when the archive matches the length and
+SHA-256 in the file's sealed record). Use OUT = '-' for standard output. For a version 2 file the
+database label and backup id it is bound to are printed on standard error.
 Exit status: 0 success, 1 the file is not a valid backup for this key, 2 usage or key file error.
 """
 
 import argparse
 import base64
+import hashlib
+import json
 import os
 import re
 import struct
@@ -31,8 +35,9 @@ except ImportError:  # pragma: no cover
     sys.exit(2)
 
 MAGIC = b"COFFER"
-VERSION = 1
-HEADER_LEN = 67
+VERSIONS = (1, 2)
+HEADER_LEN = 67  # version 1; version 2 adds the binding
+MAX_RECORD_LEN = 16 * 1024 * 1024
 TAG_LEN = 16
 MAX_CHUNK_SIZE = 16 * 1024 * 1024
 FINAL_FLAG = 0x80000000
@@ -87,15 +92,70 @@ def read_exact(f, n):
     return data
 
 
-def chunks(f, master_key):
-    """Yields (header, plaintext) for each authenticated chunk; raises CofferError on any problem."""
+def read_binding(f, header):
+    """Version 2: label_length (1) || label || backup_id_length (1) || backup_id. Returns the whole header."""
+    fields = []
+    for _ in range(2):
+        n = read_exact(f, 1)
+        value = read_exact(f, n[0]) if n else b""
+        if not n or len(value) < n[0]:
+            raise CofferError("TRUNCATED", "the file ends inside the header")
+        header += n + value
+        fields.append(value)
+    try:
+        if not fields[0] or not fields[1]:
+            raise ValueError("empty")
+        label, backup_id = fields[0].decode("utf-8"), fields[1].decode("utf-8")
+    except ValueError:
+        raise CofferError("BAD_HEADER", "the database label or backup id is empty or not UTF-8") from None
+    return header, label, backup_id
+
+
+class Record:
+    """The authenticated sealed record of a version 2 file (filled in once it has been read)."""
+
+    def __init__(self):
+        self.value = None
+
+
+def parse_record(data):
+    def bad(why):
+        return CofferError("BAD_RECORD", "the sealed record is unusable: " + why)
+
+    try:
+        r = json.loads(data.decode("utf-8"))
+    except ValueError:
+        raise bad("it is not UTF-8 JSON") from None
+    count = lambda n: isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 2**53 - 1
+    if not isinstance(r, dict):
+        raise bad("it is not a JSON object")
+    if not count(r.get("archiveBytes")):
+        raise bad("archiveBytes is not a byte count")
+    if not isinstance(r.get("archiveSha256"), str) or not re.fullmatch(r"[0-9a-f]{64}", r["archiveSha256"]):
+        raise bad("archiveSha256 is not 64 lowercase hex characters")
+    if not isinstance(r.get("namespaces"), list):
+        raise bad("namespaces is not a list")
+    for n in r["namespaces"]:
+        if not isinstance(n, dict) or not isinstance(n.get("ns"), str) or not count(n.get("documents")):
+            raise bad("a namespace lacks its name or document count")
+    return r
+
+
+def chunks(f, master_key, record=None):
+    """Yields (header, plaintext) for each authenticated chunk; raises CofferError on any problem.
+    For version 2, the sealed record is authenticated after the final chunk and stored in `record`."""
     header = read_exact(f, HEADER_LEN)
     if header[:6] != MAGIC[: len(header[:6])] or len(header) < 6:
         raise CofferError("NOT_COFFER", "not a Coffer backup file (no COFFER header)")
-    if len(header) >= 7 and header[6] != VERSION:
+    if len(header) >= 7 and header[6] not in VERSIONS:
         raise CofferError("UNSUPPORTED_VERSION", "unsupported format version %d" % header[6])
     if len(header) < HEADER_LEN:
         raise CofferError("TRUNCATED", "the file ends inside the header")
+    version = header[6]
+    binding = None
+    if version == 2:
+        header, label, backup_id = read_binding(f, header)
+        binding = (label, backup_id)
     compression = header[7]
     (chunk_size,) = struct.unpack(">I", header[8:12])
     salt, nonce_prefix, file_fp = header[12:44], header[44:51], header[51:67]
@@ -110,7 +170,7 @@ def chunks(f, master_key):
             "this backup was encrypted with a different key (fingerprint %s, key file %s)" % (file_fp.hex(), my_fp.hex()),
         )
     aead = AESGCM(hkdf(master_key, salt, b"coffer-v1 file-key", 32))
-    index, offset = 0, HEADER_LEN
+    index, offset = 0, len(header)
     while True:
         word = read_exact(f, 4)
         if len(word) < 4:
@@ -119,7 +179,7 @@ def chunks(f, master_key):
         final, length = bool(w & FINAL_FLAG), w & ~FINAL_FLAG
         if length > chunk_size or (not final and length != chunk_size) or (final and length == 0 and index > 0):
             raise CofferError("CORRUPT_CHUNK", "chunk %d (byte %d) has an invalid length" % (index, offset))
-        if index >= 2**32:
+        if index >= (2**32 - 1 if version == 2 else 2**32):
             raise CofferError("CORRUPT_CHUNK", "too many chunks")
         body = read_exact(f, length + TAG_LEN)
         if len(body) < length + TAG_LEN:
@@ -134,8 +194,28 @@ def chunks(f, master_key):
         offset += 4 + length + TAG_LEN
         if final:
             break
+    if version == 2:
+        word = read_exact(f, 4)
+        if len(word) < 4:
+            raise CofferError("TRUNCATED", "the sealed record is missing (byte %d)" % offset)
+        (length,) = struct.unpack(">I", word)
+        if length > MAX_RECORD_LEN:
+            raise CofferError("CORRUPT_CHUNK", "the sealed record (byte %d) has an invalid length" % offset)
+        body = read_exact(f, length + TAG_LEN)
+        if len(body) < length + TAG_LEN:
+            raise CofferError("TRUNCATED", "the file ends inside its sealed record (byte %d)" % offset)
+        nonce = nonce_prefix + struct.pack(">I", index) + b"\x02"
+        try:
+            plain = aead.decrypt(nonce, body, header)
+        except InvalidTag:
+            raise CofferError("CORRUPT_CHUNK", "the sealed record (byte %d) failed authentication" % offset) from None
+        parsed = parse_record(plain)
+        if record is not None:
+            record.value = parsed
+            record.binding = binding
+        offset += 4 + length + TAG_LEN
     if f.read(1):
-        raise CofferError("TRAILING_DATA", "unexpected data after the final chunk (byte %d)" % offset)
+        raise CofferError("TRAILING_DATA", "unexpected data after the end of the file (byte %d)" % offset)
 
 
 def verify(path, key):
@@ -173,19 +253,31 @@ class Zstd:
 
 
 def decrypt(path, key, out):
+    """Writes the archive to `out`; for version 2 checks it against the sealed record at the end."""
+    record = Record()
+    digest, size = hashlib.sha256(), 0
     with open(path, "rb") as f:
         zstd = None
-        for header, plain in chunks(f, key):
+        for header, plain in chunks(f, key, record):
             if header[7] == COMPRESSION_ZSTD:
                 zstd = zstd or Zstd()
                 plain = zstd.feed(plain)
+            digest.update(plain)
+            size += len(plain)
             out.write(plain)
         if zstd:
             zstd.finish()
+    r = record.value
+    if r is not None:
+        if size != r["archiveBytes"]:
+            raise CofferError("BAD_RECORD", "the archive is %d bytes, its sealed record says %d" % (size, r["archiveBytes"]))
+        if digest.hexdigest() != r["archiveSha256"]:
+            raise CofferError("BAD_RECORD", "the archive does not match the SHA-256 in its sealed record")
+        sys.stderr.write("bound to database label %r, backup id %r\n" % record.binding)
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Decrypt a Coffer backup file (format v1).")
+    p = argparse.ArgumentParser(description="Decrypt a Coffer backup file (format v1 or v2).")
     p.add_argument("--key-file", required=True, help="key file written by `coffer-agent key export`")
     p.add_argument("input", help="encrypted backup (.coffer)")
     p.add_argument("output", help="where to write the mongodump archive ('-' for stdout)")

@@ -6,6 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { encryptPayload } from '../crypto/encrypt.js';
 import { Compression, fingerprintHex } from '../crypto/format.js';
 import { generateMasterKey, keyFileText, parseKeyFile } from '../crypto/key.js';
+import { encodeRecord, sha256Hex } from '../crypto/record.js';
 import { writeStatus } from '../status.js';
 import { startFerretDB, type FerretDB } from '../testing/ferretdb.js';
 import { main } from './main.js';
@@ -310,6 +311,31 @@ describe('coffer-agent config updates', () => {
   });
 });
 
+describe('coffer-agent restores', () => {
+  it('shows the defaults, changes each setting on the host, and refuses what it does not know', async () => {
+    await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'ak_x', '--name', 'one'));
+    const shown = await run(withConfig('restores'));
+    expect(shown).toMatchObject({ code: 0 });
+    expect(shown.stdout).toContain('Restores from the dashboard: allowed');
+    expect(shown.stdout).toContain('only those bound to the database being restored');
+    expect(cfg()).not.toHaveProperty('restores'); // defaults are not written
+
+    expect((await run(withConfig('restores', 'deny'))).stdout).toContain(
+      'Restores from the dashboard: refused (coffer-agent restores allow)',
+    );
+    expect((await run(withConfig('restores', 'binding', 'optional'))).code).toBe(0);
+    expect((cfg() as { restores?: unknown }).restores).toEqual({ allowed: false, requireBinding: false });
+    expect((await run(withConfig('restores', 'allow'))).code).toBe(0);
+    expect((await run(withConfig('restores', 'binding', 'required'))).code).toBe(0);
+    expect((cfg() as { restores?: unknown }).restores).toEqual({ allowed: true, requireBinding: true });
+
+    const bad = await run(withConfig('restores', 'binding', 'sometimes'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('restores binding: say "required" or "optional", not "sometimes"');
+    expect((await run(withConfig('restores', 'everything'))).code).toBe(2);
+  });
+});
+
 describe('coffer-agent decrypt and verify', () => {
   let key: Buffer;
   beforeEach(async () => {
@@ -325,6 +351,31 @@ describe('coffer-agent decrypt and verify', () => {
     );
     return file;
   };
+
+  it('verify names the database and backup of a bound file and checks its archive against the record', async () => {
+    const data = Buffer.from('mongodump archive bytes '.repeat(500));
+    const bound = (recordSha: string) =>
+      encryptPayload(data, {
+        masterKey: key,
+        compression: Compression.None,
+        binding: { label: 'shop', backupId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+        recordBytes: () =>
+          encodeRecord({
+            archiveBytes: data.length,
+            archiveSha256: recordSha,
+            namespaces: [{ ns: 'shop.a', documents: 2 }],
+          }),
+      });
+    const file = path.join(dir, 'bound.coffer');
+    writeFileSync(file, bound(sha256Hex(data)));
+    const ok = await run(withConfig('verify', file));
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('It is backup aaaaaaaaaaaaaaaaaaaaaaaa of database "shop": 1 collection(s)');
+    writeFileSync(file, bound(sha256Hex(Buffer.from('other'))));
+    const bad = await run(withConfig('verify', file));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('does not match the SHA-256 in its sealed record');
+  });
 
   it('verifies and writes the archive next to the file by default', async () => {
     const data = Buffer.from('mongodump archive bytes '.repeat(500));

@@ -14,6 +14,7 @@ import { dbCommand } from './commands/db.js';
 import { decryptCommand, verifyCommand } from './commands/decrypt.js';
 import { initCommand } from './commands/init.js';
 import { keyCommand } from './commands/key.js';
+import { restoresCommand } from './commands/restores.js';
 import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { updateCommand } from './commands/update.js';
@@ -31,6 +32,7 @@ Usage: coffer-agent COMMAND [options]
   db add NAME --uri URI|- [--db DATABASE]         add a database to back up (checks the connection)
   db list                                         list the databases (names only)
   db remove NAME                                  forget a database and its connection string
+  restores [allow|deny|binding MODE]              which restores this agent accepts (MODE: required|optional)
   decrypt FILE [-o OUT] [--key-file KEYFILE]      verify and decrypt a downloaded backup, offline
   verify FILE [--key-file KEYFILE]                check a backup without decrypting it to disk
   status                                          is the backup daemon running?
@@ -47,6 +49,7 @@ const GROUPS = {
   key: ['export', 'import', 'fingerprint'],
   db: ['add', 'list', 'remove'],
   config: ['updates'],
+  restores: ['show', 'allow', 'deny', 'binding'],
 } as const;
 
 /** Errors a user can act on, shown as one line; anything else is a bug and says so. */
@@ -112,6 +115,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         break;
       case 'db':
         await dbCommand(sub, rest, io, configPath);
+        break;
+      case 'restores':
+        await restoresCommand(sub, rest, io, configPath);
         break;
       case 'decrypt':
         await decryptCommand(rest, io, configPath);

@@ -18,6 +18,7 @@ import {
   instancePathFor,
   loadConfig,
   masterKeyOf,
+  restorePolicyOf,
   permissionWarning,
   resolveConfigPath,
   saveConfig,
@@ -155,6 +156,17 @@ describe('config file', () => {
     await saveConfig(file, { ...loaded, name: 'renamed' });
     expect((await loadConfig(file)).name).toBe('renamed');
     expect(readdirSync(path.dirname(file))).toEqual(['agent.json']);
+  });
+
+  it('restore policy: allowed and bound-only by default, a partial setting keeps the other default', async () => {
+    expect(restorePolicyOf(valid())).toEqual({ allowed: true, requireBinding: true });
+    expect(restorePolicyOf({ restores: { allowed: false } as AgentConfig['restores'] })).toEqual({
+      allowed: false,
+      requireBinding: true,
+    });
+    const file = path.join(dir, 'agent.json');
+    writeFileSync(file, JSON.stringify({ ...valid(), restores: { allowed: 'yes' } }));
+    await expect(loadConfig(file)).rejects.toThrow(/restores\.allowed/);
   });
 
   it('keeps fields it does not know (a newer daemon may add some)', async () => {

@@ -43,6 +43,18 @@ export const DatabaseEntrySchema = z.object({
   db: zDbName,
 });
 
+/**
+ * What restores the host allows (restore-policy.ts; `coffer-agent restores`). Absent fields take
+ * the defaults: restores allowed, as the dashboard's restore needs; and only backups bound to the
+ * label being restored, so a compromised server cannot hand over a file of another database or
+ * another backup. Backups written before format version 2 are not bound: restoring them takes
+ * `coffer-agent restores binding optional` on the host, the owner's decision, not the server's.
+ */
+export const RestoresSchema = z.object({
+  allowed: z.boolean().default(true),
+  requireBinding: z.boolean().default(true),
+});
+
 export const AgentConfigSchema = z.looseObject({
   version: z.literal(1),
   /** Gateway base URL; absent on a key-only (offline decrypt) config. */
@@ -57,6 +69,8 @@ export const AgentConfigSchema = z.looseObject({
     }
   }),
   createdAt: z.string().optional(),
+  /** The host's restore policy; written only when changed from the defaults. */
+  restores: RestoresSchema.optional(),
   /**
    * Where the daemon writes (status file, instance id, updates); the config's folder when absent.
    * A service install points it at a folder of its own, so the config can be read-only for it.
@@ -229,6 +243,13 @@ export function masterKeyOf(config: AgentConfig): Buffer {
 
 /** Whether the server may update this agent (the host's switch; on unless turned off). */
 export const updatesAllowed = (config: Pick<AgentConfig, 'updates'>): boolean => config.updates !== 'off';
+
+export type RestoresConfig = z.infer<typeof RestoresSchema>;
+
+/** The restore policy in force: the config's, with the defaults for what it does not say. */
+export function restorePolicyOf(config: Pick<AgentConfig, 'restores'>): RestoresConfig {
+  return RestoresSchema.parse(config.restores ?? {});
+}
 
 export function findDatabase(config: AgentConfig, label: string): DatabaseEntry | undefined {
   return config.databases.find((d) => d.name === label);

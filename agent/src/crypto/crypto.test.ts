@@ -2,35 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createDecryptor, decryptPayload } from './decrypt.js';
 import { createEncryptor, encryptPayload, EncryptTransform } from './encrypt.js';
 import { CofferFormatError, type CofferFormatErrorCode } from './errors.js';
 import { CHUNK_HEADER_LENGTH, Compression, HEADER_LENGTH, keyFingerprint, TAG_LENGTH } from './format.js';
 import { decryptFile, verifyFile } from './verify.js';
+import { collect, slices } from '../testing/byte-streams.js';
 
 const key = randomBytes(32);
 const otherKey = randomBytes(32);
-
-function collect(): { sink: Writable; data: () => Buffer } {
-  const parts: Buffer[] = [];
-  return {
-    sink: new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) }),
-    data: () => Buffer.concat(parts),
-  };
-}
-
-/** Feeds `data` in random-sized slices, so chunk boundaries never line up with writes. */
-function slices(data: Buffer): Readable {
-  const out: Buffer[] = [];
-  for (let i = 0; i < data.length;) {
-    const n = 1 + Math.floor(Math.random() * 5000);
-    out.push(data.subarray(i, i + n));
-    i += n;
-  }
-  return Readable.from(out);
-}
 
 async function encryptStream(
   data: Buffer,
@@ -185,9 +166,9 @@ describe('chunked encryption', () => {
     expect(codeOf(() => decryptPayload(Buffer.from('PK\x03\x04 a zip file, not a backup'), key))).toBe(
       'NOT_COFFER',
     );
-    const v2 = Buffer.from(file);
-    v2[6] = 2;
-    expect(codeOf(() => decryptPayload(v2, key))).toBe('UNSUPPORTED_VERSION');
+    const v3 = Buffer.from(file);
+    v3[6] = 3;
+    expect(codeOf(() => decryptPayload(v3, key))).toBe('UNSUPPORTED_VERSION');
   });
 
   it('refuses a length word larger than the chunk size before buffering it', () => {

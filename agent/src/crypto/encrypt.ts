@@ -10,14 +10,19 @@ import {
   deriveFileKey,
   encodeHeader,
   FINAL_FLAG,
-  FORMAT_VERSION,
+  FORMAT_V1,
+  FORMAT_V2,
   keyFingerprint,
   MAX_CHUNKS,
+  MAX_RECORD_LENGTH,
   NONCE_PREFIX_LENGTH,
+  recordNonce,
   SALT_LENGTH,
   validChunkSize,
+  type Binding,
 } from './format.js';
 import { ParallelZstdCompress } from './parallel-zstd.js';
+import { ArchiveDigest, encodeRecord, type RecordNamespace, type SealedRecord } from './record.js';
 
 export interface EncryptOptions {
   masterKey: Buffer;
@@ -29,6 +34,15 @@ export interface EncryptOptions {
   salt?: Buffer;
   /** Test vectors only: fixed nonce prefix instead of 7 random bytes. */
   noncePrefix?: Buffer;
+  /**
+   * Given, the file is version 2: the header binds this label and backup id, and `record` is
+   * sealed after the final chunk. Without it the file is version 1 (no binding, no record).
+   */
+  binding?: Binding;
+  /** Version 2: the archive's record, asked for once the payload has ended. */
+  record?: () => SealedRecord;
+  /** Tests only: the record's plaintext as given, instead of encodeRecord(record()). */
+  recordBytes?: () => Buffer;
 }
 
 /** Holds one file's header and key and seals its chunks in order. */
@@ -52,7 +66,8 @@ class ChunkSealer {
     this.noncePrefix = noncePrefix;
     this.key = deriveFileKey(opts.masterKey, salt);
     this.header = encodeHeader({
-      version: FORMAT_VERSION,
+      version: opts.binding ? FORMAT_V2 : FORMAT_V1,
+      binding: opts.binding,
       compression: opts.compression ?? Compression.Zstd,
       chunkSize,
       salt,
@@ -74,6 +89,28 @@ class ChunkSealer {
     this.index++;
     return Buffer.concat([word, body, tail, cipher.getAuthTag()]);
   }
+
+  /** After the final chunk (version 2): length word (uint32) || ciphertext || tag, its own nonce. */
+  sealRecord(plain: Buffer): Buffer {
+    if (plain.length > MAX_RECORD_LENGTH) throw new RangeError('the sealed record is too large');
+    if (this.index >= MAX_CHUNKS)
+      throw new RangeError('payload too large for one Coffer file (2^32 - 1 chunks)');
+    const cipher = createCipheriv('aes-256-gcm', this.key, recordNonce(this.noncePrefix, this.index));
+    cipher.setAAD(this.header);
+    const body = cipher.update(plain);
+    const tail = cipher.final();
+    const word = Buffer.alloc(CHUNK_HEADER_LENGTH);
+    word.writeUInt32BE(plain.length);
+    return Buffer.concat([word, body, tail, cipher.getAuthTag()]);
+  }
+}
+
+/** The record's plaintext for a version 2 file (undefined for version 1). */
+function recordPlaintext(opts: EncryptOptions): Buffer | undefined {
+  if (!opts.binding) return undefined;
+  if (opts.recordBytes) return opts.recordBytes();
+  if (!opts.record) throw new RangeError('a bound (version 2) file needs its sealed record');
+  return encodeRecord(opts.record());
 }
 
 /**
@@ -82,6 +119,7 @@ class ChunkSealer {
  */
 export class EncryptTransform extends Transform {
   private readonly sealer: ChunkSealer;
+  private readonly opts: EncryptOptions;
   private pending: Buffer[] = [];
   private pendingLength = 0;
   private headerSent = false;
@@ -91,6 +129,7 @@ export class EncryptTransform extends Transform {
 
   constructor(opts: EncryptOptions) {
     super();
+    this.opts = opts;
     this.sealer = new ChunkSealer(opts);
   }
 
@@ -118,6 +157,8 @@ export class EncryptTransform extends Transform {
     try {
       this.sendHeader();
       this.pushCounted(this.sealer.seal(this.takePending(this.pendingLength), true));
+      const record = recordPlaintext(this.opts);
+      if (record) this.pushCounted(this.sealer.sealRecord(record));
       cb();
     } catch (e) {
       cb(e as Error);
@@ -156,13 +197,17 @@ export const DEFAULT_ZSTD_LEVEL = 3;
 export interface Encryptor {
   /** Write the raw archive here; read the encrypted file from here. */
   stream: Duplex;
+  /** Counts and hashes the raw archive for the sealed record (bound files only). */
+  digest?: ArchiveDigest;
   /** The EncryptTransform inside, for byte counts and the header. */
   encrypt: EncryptTransform;
   /** The frame compressor in front of it (absent without compression), for its counters. */
   zstd?: ParallelZstdCompress;
 }
 
-export interface EncryptorOptions extends Omit<EncryptOptions, 'compression'> {
+export interface EncryptorOptions extends Omit<EncryptOptions, 'compression' | 'record'> {
+  /** A bound file's record lists these namespaces (the caller walks the archive); length and digest are measured here. */
+  namespaces?: () => RecordNamespace[];
   compress?: boolean;
   zstdLevel?: number;
   /** Uncompressed bytes per zstd frame; frames are compressed concurrently (parallel-zstd.ts). */
@@ -171,12 +216,21 @@ export interface EncryptorOptions extends Omit<EncryptOptions, 'compression'> {
   zstdMaxInFlight?: number;
 }
 
-/** raw bytes → zstd frames on every core → encrypt, as one Duplex with backpressure end to end. */
+/**
+ * raw bytes → (digest) → zstd frames on every core → encrypt, as one Duplex with backpressure end
+ * to end. With a binding the file is version 2 and ends with the sealed record.
+ */
 export function createEncryptor(opts: EncryptorOptions): Encryptor {
   const compress = opts.compress ?? true;
+  const digest = opts.binding ? new ArchiveDigest() : undefined;
   const encrypt = new EncryptTransform({
     ...opts,
     compression: compress ? Compression.Zstd : Compression.None,
+    record: () => ({
+      archiveBytes: digest!.bytes,
+      archiveSha256: digest!.sha256(),
+      namespaces: opts.namespaces?.() ?? [],
+    }),
   });
   const zstd = compress
     ? new ParallelZstdCompress({
@@ -185,8 +239,9 @@ export function createEncryptor(opts: EncryptorOptions): Encryptor {
         maxInFlight: opts.zstdMaxInFlight,
       })
     : undefined;
-  const stream = zstd ? compose(zstd, encrypt) : encrypt;
-  return { stream, encrypt, zstd };
+  const stages = [digest, zstd, encrypt].filter((s) => s !== undefined);
+  const stream = stages.length === 1 ? encrypt : compose(...stages);
+  return { stream, encrypt, zstd, digest };
 }
 
 /** Deterministic, in-memory encryption of an already-prepared payload (test vectors, small data). */
@@ -199,5 +254,7 @@ export function encryptPayload(payload: Buffer, opts: EncryptOptions): Buffer {
     pos += sealer.chunkSize;
   }
   out.push(sealer.seal(payload.subarray(pos), true));
+  const record = recordPlaintext(opts);
+  if (record) out.push(sealer.sealRecord(record));
   return Buffer.concat(out);
 }

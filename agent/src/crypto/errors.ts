@@ -7,7 +7,9 @@ export type CofferFormatErrorCode =
   | 'CORRUPT_CHUNK'
   | 'TRUNCATED'
   | 'TRAILING_DATA'
-  | 'BAD_PAYLOAD';
+  | 'BAD_PAYLOAD'
+  /** Version 2: the sealed record is malformed, or the archive does not match it (a writer bug). */
+  | 'BAD_RECORD';
 
 export interface CofferFormatErrorDetails {
   /** Index of the chunk that failed (0-based). */

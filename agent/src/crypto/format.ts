@@ -1,11 +1,21 @@
-// The Coffer v1 encrypted file format: constants, header layout, key derivation and nonces.
-// docs/encryption-format.md is the normative description; keep the two in step.
+// The Coffer encrypted file format (versions 1 and 2): constants, header layout, key derivation and
+// nonces. docs/encryption-format.md is the normative description; keep the two in step.
 import { hkdfSync, timingSafeEqual } from 'node:crypto';
 import { CofferFormatError } from './errors.js';
 
 export const MAGIC = Buffer.from('COFFER', 'ascii');
-export const FORMAT_VERSION = 1;
+/** Version 1: no binding, no sealed record (read as before; written only without a binding). */
+export const FORMAT_V1 = 1;
+/** Version 2: the header binds the database label and backup id; a sealed record follows the chunks. */
+export const FORMAT_V2 = 2;
+/** What the agent writes when it knows the label and backup id (every backup it makes). */
+export const FORMAT_VERSION = FORMAT_V2;
+/** Length of a version 1 header, and of the fixed part every version's header starts with. */
 export const HEADER_LENGTH = 67;
+/** A binding's label and backup id are each 1..255 bytes of UTF-8, after a one-byte length. */
+export const MAX_BINDING_FIELD = 255;
+/** The sealed record's plaintext, at most (a reader checks before buffering it). */
+export const MAX_RECORD_LENGTH = 16 * 1024 * 1024;
 export const SALT_LENGTH = 32;
 export const NONCE_PREFIX_LENGTH = 7;
 export const FINGERPRINT_LENGTH = 16;
@@ -27,6 +37,12 @@ export enum Compression {
   Zstd = 1,
 }
 
+/** What a version 2 file is: a backup of this database label, with this backup id. */
+export interface Binding {
+  label: string;
+  backupId: string;
+}
+
 export interface Header {
   version: number;
   compression: Compression;
@@ -34,6 +50,8 @@ export interface Header {
   salt: Buffer;
   noncePrefix: Buffer;
   fingerprint: Buffer;
+  /** Version 2 only. */
+  binding?: Binding;
 }
 
 // Byte offsets inside the 67-byte header.
@@ -71,16 +89,48 @@ export function deriveFileKey(masterKey: Buffer, salt: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, salt, FILE_KEY_INFO, 32));
 }
 
+/** The last nonce byte: 0x00 a chunk, 0x01 the final chunk, 0x02 the sealed record (version 2). */
+const NONCE_CHUNK = 0;
+const NONCE_FINAL = 1;
+const NONCE_RECORD = 2;
+
+function nonce(noncePrefix: Buffer, index: number, kind: number): Buffer {
+  const out = Buffer.alloc(12);
+  noncePrefix.copy(out, 0);
+  out.writeUInt32BE(index, NONCE_PREFIX_LENGTH);
+  out[11] = kind;
+  return out;
+}
+
 /** 12-byte GCM nonce: noncePrefix (7) || chunk index (uint32 big-endian) || final flag (0x00 or 0x01). */
 export function chunkNonce(noncePrefix: Buffer, index: number, final: boolean): Buffer {
-  const nonce = Buffer.alloc(12);
-  noncePrefix.copy(nonce, 0);
-  nonce.writeUInt32BE(index, NONCE_PREFIX_LENGTH);
-  nonce[11] = final ? 1 : 0;
-  return nonce;
+  return nonce(noncePrefix, index, final ? NONCE_FINAL : NONCE_CHUNK);
+}
+
+/** The sealed record's nonce: noncePrefix || uint32(number of chunks) || 0x02, unlike any chunk's. */
+export function recordNonce(noncePrefix: Buffer, chunks: number): Buffer {
+  return nonce(noncePrefix, chunks, NONCE_RECORD);
+}
+
+function bindingField(value: string, what: string): Buffer {
+  const bytes = Buffer.from(value, 'utf8');
+  if (bytes.length < 1 || bytes.length > MAX_BINDING_FIELD)
+    throw new RangeError(`the ${what} must be 1 to ${MAX_BINDING_FIELD} bytes`);
+  return Buffer.concat([Buffer.from([bytes.length]), bytes]);
 }
 
 export function encodeHeader(h: Header): Buffer {
+  const fixed = encodeFixedHeader(h);
+  if (h.version === FORMAT_V1) return fixed;
+  if (!h.binding) throw new RangeError(`a version ${h.version} header needs a binding`);
+  return Buffer.concat([
+    fixed,
+    bindingField(h.binding.label, 'database label'),
+    bindingField(h.binding.backupId, 'backup id'),
+  ]);
+}
+
+function encodeFixedHeader(h: Header): Buffer {
   const out = Buffer.alloc(HEADER_LENGTH);
   MAGIC.copy(out, 0);
   out[OFF_VERSION] = h.version;
@@ -97,10 +147,20 @@ export function validChunkSize(n: number): boolean {
 }
 
 /**
- * Parses and checks a header. `bytes` may be shorter than the header when the input ended early;
- * the error then says whether it was a Coffer file at all.
+ * How many bytes the header has, as far as `bytes` (its beginning) tells: 67 for version 1; for
+ * version 2 it grows as the two length bytes arrive. Once `bytes.length` reaches the answer, the
+ * answer is final. Checks magic and version (throws as parseHeader does).
  */
-export function parseHeader(bytes: Buffer): Header {
+export function headerLength(bytes: Buffer): number {
+  checkMagicAndVersion(bytes);
+  if (bytes.length < HEADER_LENGTH || bytes[OFF_VERSION] === FORMAT_V1) return HEADER_LENGTH;
+  if (bytes.length < HEADER_LENGTH + 1) return HEADER_LENGTH + 1;
+  const labelEnd = HEADER_LENGTH + 1 + bytes[HEADER_LENGTH]!;
+  if (bytes.length < labelEnd + 1) return labelEnd + 1;
+  return labelEnd + 1 + bytes[labelEnd]!;
+}
+
+function checkMagicAndVersion(bytes: Buffer): void {
   const magicPart = bytes.subarray(0, Math.min(bytes.length, MAGIC.length));
   if (!magicPart.equals(MAGIC.subarray(0, magicPart.length)) || bytes.length < MAGIC.length) {
     throw new CofferFormatError('NOT_COFFER', 'This is not a Coffer backup file (no COFFER header).');
@@ -109,13 +169,22 @@ export function parseHeader(bytes: Buffer): Header {
     throw new CofferFormatError('TRUNCATED', 'The file is truncated: it ends inside the header.');
   }
   const version = bytes[OFF_VERSION]!;
-  if (version !== FORMAT_VERSION) {
+  if (version !== FORMAT_V1 && version !== FORMAT_V2) {
     throw new CofferFormatError(
       'UNSUPPORTED_VERSION',
-      `This backup uses Coffer format version ${version}; this agent reads version ${FORMAT_VERSION}. Upgrade coffer-agent.`,
+      `This backup uses Coffer format version ${version}; this agent reads versions ${FORMAT_V1} and ${FORMAT_V2}. Upgrade coffer-agent.`,
     );
   }
-  if (bytes.length < HEADER_LENGTH) {
+}
+
+/**
+ * Parses and checks a header. `bytes` may be shorter than the header when the input ended early;
+ * the error then says whether it was a Coffer file at all.
+ */
+export function parseHeader(bytes: Buffer): Header {
+  const length = headerLength(bytes);
+  const version = bytes[OFF_VERSION]!;
+  if (bytes.length < length) {
     throw new CofferFormatError('TRUNCATED', 'The file is truncated: it ends inside the header.');
   }
   const compression = bytes[OFF_COMPRESSION]!;
@@ -136,7 +205,25 @@ export function parseHeader(bytes: Buffer): Header {
     salt: Buffer.from(bytes.subarray(OFF_SALT, OFF_SALT + SALT_LENGTH)),
     noncePrefix: Buffer.from(bytes.subarray(OFF_NONCE_PREFIX, OFF_NONCE_PREFIX + NONCE_PREFIX_LENGTH)),
     fingerprint: Buffer.from(bytes.subarray(OFF_FINGERPRINT, OFF_FINGERPRINT + FINGERPRINT_LENGTH)),
+    ...(version === FORMAT_V2 ? { binding: parseBinding(bytes.subarray(HEADER_LENGTH, length)) } : {}),
   };
+}
+
+/** label_length (1) || label || backup_id_length (1) || backup_id; both UTF-8, 1..255 bytes. */
+function parseBinding(bytes: Buffer): Binding {
+  const labelLength = bytes[0]!;
+  const label = bytes.subarray(1, 1 + labelLength);
+  const backupId = bytes.subarray(2 + labelLength);
+  const text = (b: Buffer) => new TextDecoder('utf-8', { fatal: true }).decode(b);
+  try {
+    if (label.length === 0 || backupId.length === 0) throw new Error('empty');
+    return { label: text(label), backupId: text(backupId) };
+  } catch {
+    throw new CofferFormatError(
+      'BAD_HEADER',
+      'The file header is corrupt: its database label or backup id is empty or not UTF-8.',
+    );
+  }
 }
 
 /** Throws WRONG_KEY when the header's fingerprint is not the given key's. */

@@ -14,9 +14,13 @@ import type { VectorFile } from './vectors.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SCRIPT = path.join(ROOT, 'docs/decrypt_coffer.py');
-const vectors = JSON.parse(
-  readFileSync(path.join(ROOT, 'docs/test-vectors/coffer-v1.json'), 'utf8'),
-) as VectorFile;
+const load = (version: string) =>
+  JSON.parse(readFileSync(path.join(ROOT, `docs/test-vectors/coffer-${version}.json`), 'utf8')) as VectorFile;
+const vectors = {
+  valid: [...load('v1').valid, ...load('v2').valid],
+  invalid: [...load('v1').invalid, ...load('v2').invalid],
+};
+const named = (vs: VectorFile['valid']) => vs.map((v) => [`${v.label ? 'v2' : 'v1'} ${v.name}`, v] as const);
 
 const probe = spawnSync('python3', ['-c', 'import cryptography, zstandard'], { encoding: 'utf8' });
 const pythonReady = probe.status === 0;
@@ -53,25 +57,22 @@ describePython('docs/decrypt_coffer.py', () => {
     return { status: r.status, out, stderr: r.stderr };
   }
 
-  it.each(vectors.valid.map((v) => [v.name, v] as const))(
-    'decrypts valid vector %s to its plaintext',
-    (_n, v) => {
-      const r = decrypt(Buffer.from(v.file, 'hex'), Buffer.from(v.masterKey, 'hex'));
-      expect(r.stderr).toBe('');
-      expect(r.status).toBe(0);
-      expect(r.out!.toString('hex')).toBe(v.plaintext);
-    },
-  );
+  it.each(named(vectors.valid))('decrypts valid vector %s to its plaintext', (_n, v) => {
+    const r = decrypt(Buffer.from(v.file, 'hex'), Buffer.from(v.masterKey, 'hex'));
+    // A version 2 file's binding is printed; version 1 has none.
+    expect(r.stderr).toBe(v.label ? `bound to database label '${v.label}', backup id '${v.backupId}'\n` : '');
+    expect(r.status).toBe(0);
+    expect(r.out!.toString('hex')).toBe(v.plaintext);
+  });
 
-  it.each(vectors.invalid.map((v) => [v.name, v] as const))(
-    'refuses invalid vector %s with the same error code',
-    (_n, v) => {
-      const r = decrypt(Buffer.from(v.file, 'hex'), Buffer.from(v.masterKey, 'hex'));
-      expect(r.status).toBe(1);
-      expect(r.stderr).toContain(`[${v.error}]`);
-      expect(r.out).toBeUndefined();
-    },
-  );
+  it.each(
+    vectors.invalid.map((v, i) => [`${i < load('v1').invalid.length ? 'v1' : 'v2'} ${v.name}`, v] as const),
+  )('refuses invalid vector %s with the same error code', (_n, v) => {
+    const r = decrypt(Buffer.from(v.file, 'hex'), Buffer.from(v.masterKey, 'hex'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`[${v.error}]`);
+    expect(r.out).toBeUndefined();
+  });
 
   it('decrypts a fresh multi-megabyte zstd file from the streaming encryptor', async () => {
     const key = generateMasterKey();
@@ -90,6 +91,27 @@ describePython('docs/decrypt_coffer.py', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.out!.length).toBe(data.length);
+    expect(r.out!.equals(data)).toBe(true);
+  }, 60_000);
+
+  it('decrypts a fresh bound (version 2) file and checks it against its sealed record', async () => {
+    const key = generateMasterKey();
+    const data = Buffer.concat([randomBytes(300_000), Buffer.from('tail '.repeat(50_000))]);
+    const parts: Buffer[] = [];
+    const binding = { label: 'shop', backupId: 'aaaaaaaaaaaaaaaaaaaaaaaa' };
+    const { stream } = createEncryptor({
+      masterKey: key,
+      binding,
+      namespaces: () => [{ ns: 'shop.a', documents: 1 }],
+    });
+    await pipeline(
+      Readable.from([data]),
+      stream,
+      new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) }),
+    );
+    const r = decrypt(Buffer.concat(parts), key);
+    expect(r.stderr).toBe("bound to database label 'shop', backup id 'aaaaaaaaaaaaaaaaaaaaaaaa'\n");
+    expect(r.status).toBe(0);
     expect(r.out!.equals(data)).toBe(true);
   }, 60_000);
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createDecryptor, DecryptTransform, type OpenResult } from './decrypt.js';
-import { Compression } from './format.js';
+import { Compression, type Binding } from './format.js';
+import type { SealedRecord } from './record.js';
 import { ByteCounter, discard } from '../util/streams.js';
 
 export interface VerifyResult {
@@ -16,6 +17,10 @@ export interface VerifyResult {
   /** Bytes of (compressed) payload inside the file. */
   payloadBytes: number;
   fileBytes: number;
+  /** Format version: 2 binds a label and a backup id and carries the sealed record. */
+  version: number;
+  binding?: Binding;
+  record?: SealedRecord;
 }
 
 export interface VerifyOptions {
@@ -26,6 +31,12 @@ export interface VerifyOptions {
    * the archive inside. Nothing is written to disk by verifyFile itself.
    */
   payload?: Writable;
+  /**
+   * Also decompress the payload and, for version 2, check the archive against the sealed record
+   * (its length and SHA-256): what `coffer-agent verify` does. Without it only the file's
+   * authenticity is checked (decryptFile checks the record as it decrypts).
+   */
+  archive?: boolean;
 }
 
 function toResult(r: OpenResult): VerifyResult {
@@ -36,6 +47,9 @@ function toResult(r: OpenResult): VerifyResult {
     chunks: r.chunks,
     payloadBytes: r.payloadBytes,
     fileBytes: r.fileBytes,
+    version: r.header.version,
+    ...(r.header.binding ? { binding: r.header.binding } : {}),
+    ...(r.record ? { record: r.record } : {}),
   };
 }
 
@@ -47,7 +61,8 @@ function readStream(file: string, handle: FileHandle | undefined) {
 
 /**
  * Checks a whole Coffer file against `masterKey` — header, key fingerprint, every chunk's tag,
- * chunk order, the final chunk and no trailing bytes — without writing plaintext anywhere.
+ * chunk order, the final chunk, the sealed record (version 2) and no trailing bytes — without
+ * writing plaintext anywhere. The archive is compared with the record when it is decrypted.
  * Rejects with a CofferFormatError that names the problem (and the chunk), or the fs error.
  */
 export async function verifyFile(
@@ -55,6 +70,11 @@ export async function verifyFile(
   masterKey: Buffer,
   opts: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  if (opts.archive) {
+    const { stream, decrypt } = createDecryptor(masterKey);
+    await pipeline(readStream(file, opts.handle), stream, discard());
+    return toResult(decrypt.result!);
+  }
   const decrypt = new DecryptTransform(masterKey);
   await pipeline(readStream(file, opts.handle), decrypt, opts.payload ?? discard());
   return toResult(decrypt.result!);

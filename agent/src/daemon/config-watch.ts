@@ -2,7 +2,7 @@
 // config: the daemon polls its modification time, picks the change up and tells the server at once
 // (a new API key: it reconnects with it).
 import { stat } from 'node:fs/promises';
-import { loadConfig, type AgentConfig } from '../config/config.js';
+import { loadConfig, restorePolicyOf, type AgentConfig } from '../config/config.js';
 import type { Logger } from './log.js';
 
 export const CONFIG_POLL_MS = 5_000;
@@ -41,6 +41,9 @@ export async function watchConfig(deps: {
         log.info('the API key changed in the config; reconnecting with it');
         deps.apiKeyChanged();
       }
+      const policy = restorePolicyOf(fresh);
+      if (JSON.stringify(policy) !== JSON.stringify(restorePolicyOf(config)))
+        log.info('the restore policy changed in the config', { ...policy });
       if (changed) {
         log.info('databases changed in the config', { databases: next.databases.map((d) => d.name) });
         deps.databasesChanged();

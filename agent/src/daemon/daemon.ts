@@ -14,6 +14,7 @@ import {
   instancePathFor,
   loadConfig,
   masterKeyOf,
+  restorePolicyOf,
   stateDirFor,
   statusPathFor,
   updatesAllowed,
@@ -153,6 +154,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     reporter: socketReporter(socket),
     database: (label) => findDatabase(config, label),
     masterKey: () => masterKeyOf(config),
+    restorePolicy: () => restorePolicyOf(config),
     openUpload: (backupId, fingerprint, onEnding) =>
       new UploadSink(access(), backupId, fingerprint, onEnding),
     download: (restoreId, file, o) => downloadRestore(access(), restoreId, file, o),

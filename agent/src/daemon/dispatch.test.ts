@@ -40,9 +40,9 @@ describe('command dispatch', () => {
 
   it("passes on the job runner's refusal", () => {
     const { send } = setup({ acceptJob: () => ({ accepted: false, error: 'Database "shop" is busy' }) });
-    expect(send({ commandId: 'c1', kind: 'restore', jobId: JOB, databaseName: 'shop' })).toEqual([
-      { accepted: false, error: 'Database "shop" is busy' },
-    ]);
+    expect(
+      send({ commandId: 'c1', kind: 'restore', jobId: JOB, databaseName: 'shop', backupId: JOB }),
+    ).toEqual([{ accepted: false, error: 'Database "shop" is busy' }]);
   });
 
   it('refuses a malformed command, any command while stopping, and a job before registration', () => {

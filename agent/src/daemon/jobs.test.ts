@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DatabaseEntry } from '../config/config.js';
 import { encryptPayload } from '../crypto/encrypt.js';
 import { Compression } from '../crypto/format.js';
 import { generateMasterKey } from '../crypto/key.js';
+import { sha256Hex } from '../crypto/record.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import { createRestoreVerifier, type RestoreOptions, type RestoreResult } from '../pipeline/restore.js';
 import { buildArchive } from '../testing/archive-builder.js';
+import { drained } from '../util/streams.js';
 import { LIMITS, type JobCommand, type ReportAck } from '@coffer/contracts';
 import { JobRunner, type JobDeps } from './jobs.js';
 import { silentLogger } from './log.js';
@@ -30,6 +33,8 @@ const restoreCmd = (jobId = RESTORE_ID, databaseName = 'shop'): JobCommand => ({
   kind: 'restore',
   jobId,
   databaseName,
+  backupId: BACKUP_ID,
+  confirm: [],
 });
 
 const progress = (current: number): Progress => ({
@@ -89,6 +94,7 @@ function setup(over: Partial<JobDeps> = {}) {
     },
     database: (label) => (label === db.name ? db : undefined),
     masterKey: () => key,
+    restorePolicy: () => ({ allowed: true, requireBinding: true }),
     openUpload: (_id, _fp, onEnding) => {
       const u = new FakeUpload(log, onEnding);
       uploads.push(u);
@@ -361,6 +367,42 @@ describe('restores', () => {
     });
   });
 
+  it('hands restore the host policy and what the command asked for: its backup and confirmations', async () => {
+    const seen: RestoreOptions[] = [];
+    const { runner } = setup({
+      restorePolicy: () => ({ allowed: true, requireBinding: false }),
+      restore: async (o: RestoreOptions) => {
+        seen.push(o);
+        throw new Error('stop here');
+      },
+    });
+    runner.accept({ ...restoreCmd(), confirm: ['empty-backup'] });
+    await runner.idle();
+    expect(seen[0]!.guard).toEqual({
+      policy: { allowed: true, requireBinding: false },
+      request: { label: 'shop', backupId: BACKUP_ID, confirm: ['empty-backup'] },
+    });
+  });
+
+  it('a host that turned restores off refuses at once: nothing downloaded, the reason reported', async () => {
+    const { runner, log, reports } = setup({
+      restorePolicy: () => ({ allowed: false, requireBinding: true }),
+    });
+    expect(runner.accept(restoreCmd())).toEqual({ accepted: true });
+    await runner.idle();
+    expect(log).toEqual(['report restore:failed']);
+    expect(reports.at(-1)!.payload).toEqual({
+      restoreId: RESTORE_ID,
+      error:
+        'Refusing to restore "shop": restores started from the dashboard are turned off on this agent. ' +
+        'Nothing was changed. To allow them, run on the database host: coffer-agent restores allow',
+    });
+    // Backups go on: the setting is about restores only.
+    runner.accept(backupCmd());
+    await runner.idle();
+    expect(log.at(-1)).not.toBe('report backup:failed');
+  });
+
   it('a failed download never reaches mongorestore, is reported, and the temporary file goes', async () => {
     const { runner, log, reports } = setup({
       download: async () => {
@@ -400,10 +442,18 @@ describe('restores', () => {
   });
 
   describe('verified while downloading (the real verifier)', () => {
-    const backupOf = (masterKey: Buffer) =>
-      encryptPayload(buildArchive('shop', [{ name: 'c', documents: [{ _id: 1 }, { _id: 2 }] }]), {
+    const archive = buildArchive('shop', [{ name: 'c', documents: [{ _id: 1 }, { _id: 2 }] }]);
+    /** A backup as the agent writes it: bound to its label and id, with its sealed record. */
+    const backupOf = (masterKey: Buffer, binding = { label: 'shop', backupId: BACKUP_ID }) =>
+      encryptPayload(archive, {
         masterKey,
         compression: Compression.None,
+        binding,
+        record: () => ({
+          archiveBytes: archive.length,
+          archiveSha256: sha256Hex(archive),
+          namespaces: [{ ns: 'shop.c', documents: 2 }],
+        }),
       });
     /** Delivers `file` the way downloadRestore does: into `also` too, failing with its failure. */
     const deliver = (file: Buffer) => async (_id: string, _f: string, o: { also?: Writable }) => {
@@ -430,6 +480,39 @@ describe('restores', () => {
         },
       });
       expect(log.at(-1)).toBe('removed /tmp/fake-0');
+    });
+
+    it('a file bound to another backup is refused at its header: the download stops, restore is never reached', async () => {
+      const file = Buffer.concat([
+        backupOf(key, { label: 'shop', backupId: RESTORE_ID }),
+        randomBytes(100_000),
+      ]);
+      let taken = 0;
+      const { runner, reports, log } = setup({
+        verifier: createRestoreVerifier,
+        download: async (_id, _f, o) => {
+          // Delivered in pieces, as a download is: it stops at the first piece the verifier refuses.
+          for (let at = 0; at < file.length; at += 1000) {
+            if (!o.also!.write(file.subarray(at, at + 1000))) await drained(o.also!);
+            taken = at + 1000;
+          }
+          o.also!.end();
+          await finished(o.also!);
+          return file.length;
+        },
+      });
+      runner.accept(restoreCmd());
+      await runner.idle();
+      expect(log).not.toContain('restore');
+      expect(reports.at(-1)!.payload).toEqual({
+        restoreId: RESTORE_ID,
+        error: expect.stringMatching(
+          new RegExp(
+            `^Refusing to restore "shop": the backup file is backup ${RESTORE_ID}, not backup ${BACKUP_ID}`,
+          ),
+        ),
+      });
+      expect(taken).toBeLessThan(file.length / 2);
     });
 
     it('a good file reaches restore with its verification, so restore does not read it again', async () => {

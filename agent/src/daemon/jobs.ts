@@ -10,8 +10,11 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import type { RestoreOptions, RestoreResult, RestoreVerifier } from '../pipeline/restore.js';
+import { checkBinding, refuseIfDisabled, type RestorePolicy } from '../pipeline/restore-policy.js';
+import type { Binding } from '../crypto/format.js';
 import {
   clipErrorText,
+  type RestoreConfirmation,
   type AgentEventPayload,
   type CommandAck,
   type JobCommand,
@@ -39,6 +42,8 @@ export interface JobDeps {
   reporter: Reporter;
   database(label: string): DatabaseEntry | undefined;
   masterKey(): Buffer;
+  /** The host's restore policy as configured now (config `restores`). */
+  restorePolicy(): RestorePolicy;
   /** Opens the HTTP upload; `onEnding` is called when the body is complete and being ended. */
   openUpload(backupId: string, keyFingerprint: string, onEnding: () => void): Upload;
   download(
@@ -55,7 +60,10 @@ export interface JobDeps {
    * Verifies a restore's file while it downloads (createRestoreVerifier). Without it, restore
    * verifies the file itself after the download (one more pass over it).
    */
-  verifier?(masterKey: Buffer): RestoreVerifier;
+  verifier?(
+    masterKey: Buffer,
+    opts: { checkBinding: (binding: Binding | undefined) => void },
+  ): RestoreVerifier;
   backup(opts: BackupOptions): Promise<BackupResult>;
   restore(opts: RestoreOptions): Promise<RestoreResult>;
   /** A fresh private (0700) directory for a restore's ciphertext. */
@@ -91,6 +99,9 @@ export interface JobInfo {
 }
 
 interface Job extends JobInfo {
+  /** Restores: the backup the command names and what the user confirmed. */
+  backupId?: string;
+  confirm?: RestoreConfirmation[];
   abort: AbortController;
   /** Why the agent itself stopped the job ('Agent stopped'), if it did. */
   stopReason?: string;
@@ -157,6 +168,7 @@ export class JobRunner {
       database: cmd.databaseName,
       startedAt: this.now().toISOString(),
       phase: cmd.kind === 'backup' ? 'dumping' : 'downloading',
+      ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
       abort: new AbortController(),
       done: Promise.resolve(),
     };
@@ -286,6 +298,7 @@ export class JobRunner {
         masterKey,
         onProgress,
         signal: job.abort.signal,
+        backupId: job.id,
       });
       throttle.stop();
       deps.log.info('backup completed', {
@@ -316,6 +329,9 @@ export class JobRunner {
     );
     let dir: string | undefined;
     try {
+      // Read once per restore: the host's answer at the time the command came is the one that holds.
+      const policy = deps.restorePolicy();
+      refuseIfDisabled(policy, db.name);
       const started = await this.send(job, 'restore:started', { restoreId: job.id }, { once: true });
       // Refused or unanswered: carry on, the download asks the server again and is refused if the
       // restore may not run, so the database is never touched without the server's consent.
@@ -324,8 +340,12 @@ export class JobRunner {
       const file = path.join(dir, `${job.id}.coffer`);
       job.abort.signal.throwIfAborted();
       const masterKey = deps.masterKey();
-      // The file is verified as it arrives: a wrong key or a damaged file stops the download.
-      const verifier = deps.verifier?.(masterKey);
+      // The file is verified as it arrives: a wrong key, a damaged file or a file bound to another
+      // backup stops the download.
+      const request = { label: db.name, backupId: job.backupId ?? '', confirm: job.confirm ?? [] };
+      const verifier = deps.verifier?.(masterKey, {
+        checkBinding: (binding) => checkBinding(policy, request, binding),
+      });
       const bytes = await deps.download(job.id, file, {
         signal: job.abort.signal,
         onProgress: (n, total) => {
@@ -351,6 +371,7 @@ export class JobRunner {
         onProgress,
         signal: job.abort.signal,
         ...(verified ? { verified } : {}),
+        guard: { policy, request },
       });
       throttle.stop();
       job.phase = 'reporting';

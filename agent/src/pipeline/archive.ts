@@ -5,6 +5,7 @@
 // restores, and a structural check of a backup before a restore touches the database.
 import { Transform, type TransformCallback } from 'node:stream';
 import { BSON } from 'mongodb';
+import type { RecordNamespace } from '../crypto/record.js';
 
 const MAGIC = 0x8199e26d;
 const TERMINATOR = 0xffffffff;
@@ -207,4 +208,16 @@ export class ArchiveScanner extends Transform {
       throw new ArchiveFormatError(`a structural BSON document is malformed: ${(e as Error).message}`);
     }
   }
+}
+
+/**
+ * The namespaces of a walked archive as a sealed record lists them: every namespace of the prelude,
+ * in its order, with the documents the archive holds for it. A backup writes its sealed record
+ * from this function and a restore compares its own walk with it, so both sides count alike.
+ */
+export function archiveNamespaces(scanner: ArchiveScanner): RecordNamespace[] {
+  return (scanner.prelude?.collections ?? []).map((c) => {
+    const ns = `${c.db}.${c.collection}`;
+    return { ns, documents: scanner.counts.get(ns) ?? 0 };
+  });
 }

@@ -5,7 +5,7 @@ import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { fingerprintHex } from '../crypto/format.js';
-import { ArchiveScanner } from './archive.js';
+import { archiveNamespaces, ArchiveScanner } from './archive.js';
 import { replayArchive } from './bench.js';
 import { describeExit, startTool, type Exit } from './child.js';
 import { PipelineError } from './errors.js';
@@ -29,6 +29,11 @@ export interface BackupOptions {
   label?: string;
   /** Plaintext bytes per encrypted chunk (default 64 KiB). */
   chunkSize?: number;
+  /**
+   * The backup's id. Given (the daemon always does), the file is format version 2: bound to the
+   * label and this id, and ending with the sealed record of the archive.
+   */
+  backupId?: string;
 }
 
 export interface BackupResult {
@@ -146,6 +151,21 @@ async function backup(
     const { stream: encryptor, encrypt } = createEncryptor({
       masterKey: opts.masterKey,
       chunkSize: opts.chunkSize,
+      ...(opts.backupId
+        ? {
+            binding: { label, backupId: opts.backupId },
+            namespaces: () => {
+              // The record states what a restore's walk will find: an archive the walk cannot read
+              // would give a record no restore could match, so such a backup fails here instead.
+              if (scanner.failed !== undefined)
+                throw new PipelineError(
+                  'BAD_ARCHIVE',
+                  `mongodump wrote an archive the agent cannot read (${scanner.failed}); the backup was not stored.`,
+                );
+              return archiveNamespaces(scanner);
+            },
+          }
+        : {}),
     });
     tracker.start();
     try {

@@ -9,6 +9,8 @@ export type PipelineErrorCode =
   | 'BAD_ARCHIVE'
   /** The backup was dumped from another database than the one being restored (restore.ts). */
   | 'WRONG_DATABASE'
+  /** The agent's restore policy refuses this restore (restore-policy.ts); nothing was changed. */
+  | 'REFUSED'
   /** A database name MongoDB would refuse. */
   | 'INVALID_NAME'
   /** Cancelled through the AbortSignal. */

@@ -10,14 +10,21 @@ import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import { createDecryptor, DecryptTransform } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
-import { Compression } from '../crypto/format.js';
+import { Compression, type Binding } from '../crypto/format.js';
 import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
+import { ArchiveDigest, checkArchive, type RecordNamespace, type SealedRecord } from '../crypto/record.js';
 import { discard, drained } from '../util/streams.js';
-import { ArchiveFormatError, ArchiveScanner } from './archive.js';
+import { ArchiveFormatError, archiveNamespaces, ArchiveScanner } from './archive.js';
 import { discardRestore } from './bench.js';
 import { describeExit, startTool } from './child.js';
 import { PipelineError } from './errors.js';
-import { listCollections, withClient } from './mongo.js';
+import { collectionCounts, listCollections, withClient } from './mongo.js';
+import {
+  checkBinding,
+  checkEmptyOverData,
+  type RestorePolicy,
+  type RestoreRequest,
+} from './restore-policy.js';
 import { ProgressTracker, splitNamespace, type ProgressListener } from './progress.js';
 import { redactorFor } from './redact.js';
 import { LineTail, parseRestoreDone, parseRestoreSummary } from './tool-output.js';
@@ -54,6 +61,12 @@ export interface RestoreOptions {
    * it downloads). Given, the file is not verified again: it is read once, into mongorestore.
    */
   verified?: VerifiedBackup;
+  /**
+   * The agent's policy and what the command asked for (the daemon always gives them): the file
+   * must be the commanded backup of this label, and an empty backup over data needs the user's
+   * confirmation (restore-policy.ts). Without it (the CLI, tests) no such check is made.
+   */
+  guard?: { policy: RestorePolicy; request: RestoreRequest };
 }
 
 export interface RestoreResult {
@@ -81,6 +94,9 @@ export interface VerifiedBackup {
   documents: number;
   /** Bytes of the encrypted file that were verified (restore checks the file still has them). */
   fileBytes: number;
+  /** Format version 2: the label and backup id the file is bound to, and its sealed record. */
+  binding?: Binding;
+  record?: SealedRecord;
 }
 type Scan = VerifiedBackup;
 
@@ -100,6 +116,8 @@ class ArchiveCheck extends Writable {
   private head: Writable | undefined;
   private inner: Promise<void> | undefined;
 
+  readonly digest = new ArchiveDigest();
+
   constructor(
     private readonly decrypt: DecryptTransform,
     readonly scanner: ArchiveScanner,
@@ -111,9 +129,11 @@ class ArchiveCheck extends Writable {
     if (!this.head) {
       const unzstd =
         this.decrypt.header?.compression === Compression.Zstd ? createZstdDecompressor() : undefined;
-      this.head = unzstd ?? this.scanner;
+      this.head = unzstd ?? this.digest;
       this.inner = (
-        unzstd ? pipeline(unzstd, this.scanner, discard()) : pipeline(this.scanner, discard())
+        unzstd
+          ? pipeline(unzstd, this.digest, this.scanner, discard())
+          : pipeline(this.digest, this.scanner, discard())
       ).catch((e: unknown) => {
         throw archiveError(e as Error);
       });
@@ -159,15 +179,22 @@ function archiveError(e: Error): Error {
 
 /**
  * The verification of a restore over a byte stream: authenticates the header, the key
- * fingerprint, every chunk, their order, the final chunk and that nothing follows it, and walks the
- * mongodump archive inside (strict). Nothing is written anywhere. The agent feeds it the bytes as
- * they are downloaded, so the file needs no separate verification pass; verifyAndScan feeds it a
- * file. Its failure destroys `sink` with the same error `result` rejects with.
+ * fingerprint, every chunk, their order, the final chunk, the sealed record (version 2) and that
+ * nothing follows, and walks the mongodump archive inside (strict), comparing it with the record.
+ * Nothing is written anywhere. The agent feeds it the bytes as they are downloaded, so the file
+ * needs no separate verification pass; verifyAndScan feeds it a file. `checkBinding` runs as soon
+ * as the header has arrived (the agent's policy: a file of another label or backup stops the
+ * download there). Its failure destroys `sink` with the same error `result` rejects with.
  */
-export function createRestoreVerifier(masterKey: Buffer): RestoreVerifier {
-  const decrypt = new DecryptTransform(masterKey);
+export function createRestoreVerifier(
+  masterKey: Buffer,
+  opts: { checkBinding?: (binding: Binding | undefined) => void } = {},
+): RestoreVerifier {
+  const onBinding = opts.checkBinding;
+  const decrypt = new DecryptTransform(masterKey, onBinding && ((header) => onBinding(header.binding)));
   const scanner = new ArchiveScanner({ strict: true });
-  const result = pipeline(decrypt, new ArchiveCheck(decrypt, scanner)).then((): VerifiedBackup => {
+  const check = new ArchiveCheck(decrypt, scanner);
+  const result = pipeline(decrypt, check).then((): VerifiedBackup => {
     const dbs = scanner.sourceDatabases;
     if (dbs.length > 1)
       throw new PipelineError(
@@ -175,6 +202,10 @@ export function createRestoreVerifier(masterKey: Buffer): RestoreVerifier {
         `The backup holds several databases (${dbs.join(', ')}); a Coffer backup holds one.`,
       );
     const opened = decrypt.result!;
+    if (opened.record) {
+      checkArchive(opened.record, check.digest.bytes, check.digest.sha256());
+      checkNamespaces(opened.record, archiveNamespaces(scanner));
+    }
     const collections = (scanner.prelude?.collections ?? [])
       .filter((c) => c.type !== 'view')
       .map((c) => ({ name: c.collection, documents: scanner.counts.get(`${c.db}.${c.collection}`) ?? 0 }));
@@ -185,10 +216,23 @@ export function createRestoreVerifier(masterKey: Buffer): RestoreVerifier {
       collections,
       documents: scanner.documents,
       fileBytes: opened.fileBytes,
+      ...(opened.header.binding ? { binding: opened.header.binding } : {}),
+      ...(opened.record ? { record: opened.record } : {}),
     };
   });
   result.catch(() => undefined); // a caller that stops early (its download failed) need not wait
   return { sink: decrypt, result };
+}
+
+function checkNamespaces(record: SealedRecord, walked: RecordNamespace[]): void {
+  const same =
+    record.namespaces.length === walked.length &&
+    record.namespaces.every((n, i) => n.ns === walked[i]!.ns && n.documents === walked[i]!.documents);
+  if (!same)
+    throw new CofferFormatError(
+      'BAD_RECORD',
+      "The backup decrypted correctly but its archive's collections or document counts differ from its sealed record.",
+    );
 }
 
 /** The verification pass over a file already on disk (the CLI's restore and the benchmark). */
@@ -238,9 +282,12 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   try {
     const scan = opts.verified ?? (await verifyAndScan(handle, opts.masterKey));
     if (opts.verified) await sameSize(handle, opts.verified.fileBytes);
+    if (opts.guard) checkBinding(opts.guard.policy, opts.guard.request, scan.binding);
     refuseForeign(scan, opts.sourceDb ?? opts.dbName, label);
     opts.signal?.throwIfAborted();
     const before = benchSink ? [] : await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));
+    if (opts.guard && scan.documents === 0 && before.length)
+      checkEmptyOverData(opts.guard.request, scan.documents, await targetDocuments(opts, label));
     opts.signal?.throwIfAborted();
     const inBackup = new Set(scan.collections.map((c) => c.name));
     const extra = before.map((c) => c.name).filter((n) => !inBackup.has(n));
@@ -274,6 +321,12 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   } finally {
     await handle.close();
   }
+}
+
+/** Documents the target database holds now (estimated, as backup progress counts them). */
+async function targetDocuments(opts: RestoreOptions, label: string): Promise<number> {
+  const counts = await withClient(opts.uri, label, (c) => collectionCounts(c, opts.dbName));
+  return counts.reduce((n, c) => n + c.count, 0);
 }
 
 /** Pass 2 for the benchmark: decrypt → decompress into a sink standing for mongorestore. */

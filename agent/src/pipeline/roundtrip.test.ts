@@ -17,7 +17,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BSON, Int32, MongoClient } from 'mongodb';
 import { createEncryptor } from '../crypto/encrypt.js';
-import { decryptFile } from '../crypto/verify.js';
+import { decryptFile, verifyFile } from '../crypto/verify.js';
 import { buildArchive } from '../testing/archive-builder.js';
 import { CHUNK_HEADER_LENGTH, DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH } from '../crypto/format.js';
 import { generateMasterKey, keyFileText } from '../crypto/key.js';
@@ -472,6 +472,50 @@ describe('restore results', () => {
     const r = await runRestore({ uri: ferret.uri, dbName: 'becomes_empty', file, masterKey: key });
     expect(r).toMatchObject({ restored: 0, failed: 0, clean: true, sourceDb: undefined, dropped: ['old'] });
     expect((await snapshot('becomes_empty')).collections).toEqual([]);
+  });
+
+  it('a bound backup records its archive; empty over data is refused, then restored once confirmed', async () => {
+    const backupId = '65a1b2c3d4e5f60718293a4b';
+    const file = path.join(dir, 'bound-empty.coffer');
+    const sink = fileSink(file);
+    const closed = new Promise((resolve) => sink.on('close', resolve));
+    await runBackup({
+      uri: uriFor('still_empty'),
+      dbName: 'still_empty',
+      label: 'fresh',
+      sink,
+      masterKey: key,
+      backupId,
+    });
+    await closed;
+    const verified = await verifyFile(file, key);
+    expect(verified).toMatchObject({ version: 2, binding: { label: 'fresh', backupId } });
+    expect(verified.record).toMatchObject({ namespaces: [] });
+
+    await client
+      .db('now_full')
+      .collection('orders')
+      .insertMany([{ n: 1 }, { n: 2 }]);
+    const restore = (confirm: Array<'empty-backup'>) =>
+      runRestore({
+        uri: ferret.uri,
+        dbName: 'now_full',
+        label: 'fresh',
+        file,
+        masterKey: key,
+        sourceDb: 'still_empty',
+        guard: {
+          policy: { allowed: true, requireBinding: true },
+          request: { label: 'fresh', backupId, confirm },
+        },
+      });
+    await expect(restore([])).rejects.toMatchObject({
+      code: 'REFUSED',
+      message: expect.stringContaining('this backup holds no documents'),
+    });
+    expect((await snapshot('now_full')).collections).toEqual(['orders']);
+    await expect(restore(['empty-backup'])).resolves.toMatchObject({ restored: 0, dropped: ['orders'] });
+    expect((await snapshot('now_full')).collections).toEqual([]);
   });
 
   it('a restore with failed documents is reported as not clean', async () => {

@@ -26,6 +26,32 @@ describe('parseCommand', () => {
     expect(parseCommand({ kind: 'restore', jobId: RESTORE_ID, databaseName: ' ' })).toEqual({
       error: 'Invalid restore command: databaseName is missing',
     });
+    expect(parseCommand({ kind: 'restore', jobId: RESTORE_ID, databaseName: 'shop' })).toEqual({
+      error: 'Invalid restore command: backupId must be a 24-hex id',
+    });
+    expect(
+      parseCommand({
+        kind: 'restore',
+        jobId: RESTORE_ID,
+        databaseName: 'shop',
+        backupId: BACKUP_ID,
+        confirm: 'all',
+      }),
+    ).toEqual({ error: 'Invalid restore command: confirm must be a list' });
+  });
+
+  it('takes a restore with its backup and keeps only the confirmations it knows', () => {
+    const restore = {
+      commandId: 'r',
+      kind: 'restore',
+      jobId: RESTORE_ID,
+      databaseName: 'shop',
+      backupId: BACKUP_ID,
+    };
+    expect(parseCommand(restore)).toEqual({ command: { ...restore, confirm: [] } });
+    expect(parseCommand({ ...restore, confirm: ['empty-backup', 'everything', 'empty-backup'] })).toEqual({
+      command: { ...restore, confirm: ['empty-backup'] },
+    });
   });
 
   it('tells job commands from the others', () => {

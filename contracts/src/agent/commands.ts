@@ -6,15 +6,40 @@ export const COMMAND_KINDS = ['backup', 'restore', 'restart', 'update', 'reset']
 export type CommandKind = (typeof COMMAND_KINDS)[number];
 export type JobCommandKind = Extract<CommandKind, 'backup' | 'restore'>;
 
+/**
+ * What the user confirmed for one restore, on the dashboard, beyond the restore itself; the agent
+ * refuses these cases unless the command carries the confirmation (docs/agent-protocol.md).
+ * `empty-backup`: the backup holds no documents and the target database does.
+ */
+export const RESTORE_CONFIRMATIONS = ['empty-backup'] as const;
+export type RestoreConfirmation = (typeof RESTORE_CONFIRMATIONS)[number];
+
+/**
+ * The words the agent's refusal of an empty backup over a non-empty database starts its reason
+ * with, so the dashboard can offer to confirm exactly that case (isEmptyBackupRefusal).
+ */
+export const EMPTY_BACKUP_REFUSAL = 'this backup holds no documents';
+export const isEmptyBackupRefusal = (error: string | null | undefined): boolean =>
+  !!error && error.includes(EMPTY_BACKUP_REFUSAL);
+
 export interface CommandMessage {
   commandId: string;
   kind: CommandKind;
   /** The backup or restore id, for job commands. */
   jobId?: string;
   databaseName?: string;
+  /** Restore commands: the backup to restore (the agent checks the file is that backup). */
+  backupId?: string;
+  /** Restore commands: what the user confirmed (absent: nothing). */
+  confirm?: RestoreConfirmation[];
 }
 
 export type JobCommand = CommandMessage & { kind: JobCommandKind; jobId: string; databaseName: string };
+export type RestoreCommand = JobCommand & {
+  kind: 'restore';
+  backupId: string;
+  confirm: RestoreConfirmation[];
+};
 
 /** The agent's answer to a command: taken, or refused with a reason the user can act on. */
 export type CommandAck = { accepted: true } | { accepted: false; error: string };
@@ -37,7 +62,16 @@ export function parseCommand(raw: unknown): { command: CommandMessage } | { erro
     if (!isObjectId(c.jobId)) return { error: `Invalid ${kind} command: jobId must be a 24-hex id` };
     if (typeof c.databaseName !== 'string' || !c.databaseName.trim())
       return { error: `Invalid ${kind} command: databaseName is missing` };
-    return { command: { commandId, kind, jobId: c.jobId, databaseName: c.databaseName } };
+    const job = { commandId, kind: kind as JobCommandKind, jobId: c.jobId, databaseName: c.databaseName };
+    if (kind === 'backup') return { command: job };
+    if (!isObjectId(c.backupId)) return { error: 'Invalid restore command: backupId must be a 24-hex id' };
+    if (c.confirm !== undefined && !Array.isArray(c.confirm))
+      return { error: 'Invalid restore command: confirm must be a list' };
+    // A confirmation this agent does not know grants nothing: it is dropped, not refused.
+    const confirm = ((c.confirm ?? []) as unknown[]).filter((x): x is RestoreConfirmation =>
+      (RESTORE_CONFIRMATIONS as readonly unknown[]).includes(x),
+    );
+    return { command: { ...job, backupId: c.backupId, confirm: [...new Set(confirm)] } };
   }
   return { command: { commandId, kind: kind as CommandKind } };
 }

@@ -14,6 +14,7 @@ import {
   DATABASE_LABEL_PATTERN,
   DATABASE_LABEL_RULE,
   LIMITS,
+  RESTORE_CONFIRMATIONS,
   safeText,
 } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
@@ -96,7 +97,15 @@ export function orchestratorHandlers(deps: {
       return {};
     },
     async requestRestore(req) {
-      const input = parseInput(z.object({ userId, backupId, databaseName }), req);
+      const input = parseInput(
+        z.object({
+          userId,
+          backupId,
+          databaseName,
+          confirm: z.array(z.enum(RESTORE_CONFIRMATIONS)).max(RESTORE_CONFIRMATIONS.length),
+        }),
+        req,
+      );
       return toRestore(await restores.request(input));
     },
     async listRestores(req) {

@@ -97,6 +97,8 @@ const restoreSchema = new Schema(
     ...jobFields,
     backupId: { type: String, required: true },
     backupTimestamp: { type: Date, default: null },
+    /** What the user confirmed (contracts RESTORE_CONFIRMATIONS); sent with the command. */
+    confirm: { type: [String], default: undefined },
     documentsRestored: { type: Number, default: 0 },
     documentsFailed: { type: Number, default: 0 },
   },

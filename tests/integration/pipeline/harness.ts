@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startFerretDb } from '@coffer/local-stack';
-import { api, baseUrl, eventually, type TestUser } from '../helpers';
+import { adminToken, api, baseUrl, eventually, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
@@ -347,6 +347,17 @@ export function blobFiles(userId: string, backupId: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Moves `user` to the Pro plan, for tests whose agent reports several databases (Free has one). */
+export async function upgradeToPro(user: TestUser): Promise<void> {
+  const admin = await adminToken();
+  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
+    _id: string;
+    name: string;
+  }>;
+  const pro = plans.find((p) => p.name === 'Pro')!;
+  await api('PUT', `/api/admin/users/${user.id}`, { token: admin.token, body: { plan: pro._id } });
 }
 
 export async function profile(token: string): Promise<any> {

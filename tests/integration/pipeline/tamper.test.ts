@@ -3,7 +3,7 @@
 // before anything in the target database changes.
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
-import { adminToken, api, newUser, type TestUser } from '../helpers';
+import { newUser, type TestUser } from '../helpers';
 import { mutate, seedDatabase, snapshot, type Snapshot } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
@@ -15,6 +15,7 @@ import {
   setupAgent,
   startCustomerDb,
   uniqueName,
+  upgradeToPro,
   waitRestore,
   type Agent,
   type CustomerDb,
@@ -27,7 +28,8 @@ const DB = uniqueName('ledger_');
 /** A second database of the same agent: its backups are sealed with the same key. */
 const OTHER_LABEL = 'scratch';
 const OTHER_DB = uniqueName('scratch_');
-const HEADER = 67;
+/** A version 2 header: 67 bytes, then the label and the backup id (24 hex), each after its length. */
+const HEADER = 67 + 1 + LABEL.length + 1 + 24;
 const CHUNK = 4 + 64 * 1024 + 16; // a full chunk as written: length word, 64 KiB, tag
 
 let customer: CustomerDb;
@@ -48,13 +50,7 @@ beforeAll(async () => {
   await seedDatabase(customer.client, DB, { events: 1500 }); // several 64 KiB chunks
   await seedDatabase(customer.client, OTHER_DB, { events: 10 });
   // Two databases need a plan with room for both (Free has one).
-  const admin = await adminToken();
-  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-    _id: string;
-    name: string;
-  }>;
-  const pro = plans.find((p) => p.name === 'Pro')!;
-  await api('PUT', `/api/admin/users/${owner.id}`, { token: admin.token, body: { plan: pro._id } });
+  await upgradeToPro(owner);
   agent = await setupAgent(owner, [
     { label: LABEL, uri: customer.uri(DB) },
     { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
@@ -117,7 +113,10 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     const bytes = Buffer.from(original);
     original.copy(bytes, HEADER, HEADER + CHUNK, HEADER + 2 * CHUNK);
     original.copy(bytes, HEADER + CHUNK, HEADER, HEADER + CHUNK);
-    await expectFailedUntouched(await restoreAltered(bytes), /Chunk 0 \(at byte 67\) is corrupt/);
+    await expectFailedUntouched(
+      await restoreAltered(bytes),
+      new RegExp(`Chunk 0 \\(at byte ${HEADER}\\) is corrupt`),
+    );
   });
 
   it('the final chunk cut off (truncated at a chunk boundary)', async () => {
@@ -137,11 +136,11 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     );
   });
 
-  it('bytes appended after the final chunk', async () => {
+  it('bytes appended after the sealed record', async () => {
     const bytes = Buffer.concat([original, Buffer.from('appended by someone else')]);
     await expectFailedUntouched(
       await restoreAltered(bytes, { recordSize: true }),
-      /24 byte\(s\) of unexpected data after its final chunk/,
+      /24 byte\(s\) of unexpected data after its sealed record/,
     );
   });
 
@@ -150,7 +149,7 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     await expectFailedUntouched(
       await restoreAltered(fs.readFileSync(file!), { recordSize: true }),
       new RegExp(
-        `^Refusing to restore "${LABEL}": the backup file is of database "${OTHER_DB}", not "${DB}"`,
+        `^Refusing to restore "${LABEL}": the backup file belongs to database "${OTHER_LABEL}", not "${LABEL}"`,
       ),
     );
   });

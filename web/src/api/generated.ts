@@ -508,6 +508,8 @@ export type RestoreBackupApiArg = {
   id: string;
   body: {
     databaseName: string;
+    /** what the user confirmed beyond the restore itself: 'empty-backup' lets the agent restore a backup that holds no documents over a database that holds some (it refuses otherwise) */
+    confirm?: 'empty-backup'[];
   };
 };
 export type CheckServerStatusApiResponse = /** status 200 OK */ {

@@ -15,7 +15,9 @@ The key comes from the agent config, or from --key-file (a file written by \`cof
 
 export const VERIFY_HELP = `Usage: coffer-agent verify FILE [--key-file KEYFILE]
 
-Checks that FILE is a complete, unaltered Coffer backup made with this key, without writing anything.`;
+Checks that FILE is a complete, unaltered Coffer backup made with this key, without writing anything.
+For a backup bound to its database (format version 2) it also checks the archive inside against
+the file's sealed record (its length and SHA-256), and names the database and backup.`;
 
 async function keyFrom(keyFile: string | undefined, configPath: string): Promise<Buffer> {
   if (!keyFile) return masterKeyOf(await loadConfig(configPath));
@@ -94,9 +96,14 @@ export async function verifyCommand(args: string[], io: CliIo, configPath: strin
   const file = positionals[0]!;
   await checkInput(file);
   const key = await keyFrom(values['key-file'], configPath);
-  const r = await verifyFile(file, key);
+  const r = await verifyFile(file, key, { archive: true });
   out(
     io,
     `OK: ${file} is a complete, unaltered Coffer backup (${r.chunks} chunk(s), ${formatBytes(r.fileBytes)}, ${r.compression}), encrypted with key ${r.fingerprint}.`,
   );
+  if (r.binding)
+    out(
+      io,
+      `It is backup ${r.binding.backupId} of database "${r.binding.label}": ${r.record?.namespaces.length ?? 0} collection(s), ${formatBytes(r.record?.archiveBytes ?? 0)} of archive.`,
+    );
 }

@@ -431,10 +431,15 @@ export interface RestoreList {
   restores: Restore[];
 }
 
+/**
+ * confirm: what the user confirmed on the dashboard beyond the restore itself ("empty-backup"); the
+ * agent refuses those cases without it (contracts RESTORE_CONFIRMATIONS).
+ */
 export interface RequestRestoreRequest {
   userId: string;
   backupId: string;
   databaseName: string;
+  confirm: string[];
 }
 
 export interface Agent {
@@ -1860,7 +1865,7 @@ export const RestoreList: MessageFns<RestoreList> = {
 };
 
 function createBaseRequestRestoreRequest(): RequestRestoreRequest {
-  return { userId: "", backupId: "", databaseName: "" };
+  return { userId: "", backupId: "", databaseName: "", confirm: [] };
 }
 
 export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
@@ -1873,6 +1878,9 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     }
     if (message.databaseName !== "") {
       writer.uint32(26).string(message.databaseName);
+    }
+    for (const v of message.confirm) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -1914,6 +1922,14 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
             message.databaseName = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.confirm.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1943,6 +1959,7 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
         : isSet(object.database_name)
         ? globalThis.String(object.database_name)
         : "",
+      confirm: globalThis.Array.isArray(object?.confirm) ? object.confirm.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -1957,6 +1974,9 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     if (message.databaseName !== "") {
       obj.databaseName = message.databaseName;
     }
+    if (message.confirm?.length) {
+      obj.confirm = message.confirm;
+    }
     return obj;
   },
 
@@ -1968,6 +1988,7 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     message.userId = object.userId ?? "";
     message.backupId = object.backupId ?? "";
     message.databaseName = object.databaseName ?? "";
+    message.confirm = object.confirm?.map((e) => e) || [];
     return message;
   },
 };

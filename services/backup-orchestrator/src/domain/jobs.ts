@@ -1,4 +1,11 @@
-import { conflict, notFound, recordJobOutcome, unavailable, type Logger } from '@coffer/common';
+import {
+  conflict,
+  notFound,
+  recordJobOutcome,
+  unavailable,
+  type AgentCommand,
+  type Logger,
+} from '@coffer/common';
 import type { JobFilter, JobStatus, JobStore } from '../store/types.js';
 import type { Dispatcher } from './dispatch.js';
 import { clipError } from './rules.js';
@@ -90,6 +97,8 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
   messages: { notFound: string; notInProgress: string };
   /** Jobs their owner no longer sees (a backup claimed for deletion). */
   hidden?: (job: R) => boolean;
+  /** What the kind's command carries beyond the job's id and database (a restore's backup). */
+  command?: (job: R) => Partial<Pick<AgentCommand, 'backupId' | 'confirm'>>;
 }) {
   const { kind, store, events, now, messages } = deps;
   type Status = R['status'];
@@ -174,6 +183,7 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
           kind,
           jobId: job.id,
           databaseName: job.databaseName,
+          ...deps.command?.(job),
         });
       } catch (err) {
         deps.log.warn({ err, [`${kind}Id`]: job.id }, `could not publish the ${kind} command`);

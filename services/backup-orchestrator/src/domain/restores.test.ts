@@ -35,6 +35,24 @@ describe('requesting a restore', () => {
       kind: 'restore',
       jobId: r.id,
       databaseName: 'shop',
+      backupId,
+      confirm: [],
+    });
+  });
+
+  it("carries the user's confirmation to the agent with the command, and keeps it on the record", async () => {
+    const { w, backupId } = await withBackup();
+    const r = await w.restores.request({
+      userId: USER,
+      backupId,
+      databaseName: 'shop',
+      confirm: ['empty-backup'],
+    });
+    expect((await w.stores.restores.get(r.id))!.confirm).toEqual(['empty-backup']);
+    expect(w.events.of('agent.command.requested').at(-1)!.data).toMatchObject({
+      jobId: r.id,
+      backupId,
+      confirm: ['empty-backup'],
     });
   });
 

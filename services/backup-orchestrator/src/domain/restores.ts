@@ -1,4 +1,5 @@
 import { badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
+import type { RestoreConfirmation } from '@coffer/contracts';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { BackupStore, RestoreRecord, RestoreStore } from '../store/types.js';
@@ -54,6 +55,8 @@ export function restores(deps: {
 
   const base = jobLifecycle<RestoreRecord>({
     kind: 'restore',
+    // The agent checks the file it downloads is this backup, and refuses what was not confirmed.
+    command: (r) => ({ backupId: r.backupId, confirm: r.confirm ?? [] }),
     store,
     events: {
       started: async (r) =>
@@ -106,7 +109,12 @@ export function restores(deps: {
     },
 
     /** Restores a completed backup into the database it was taken of, through a connected agent. */
-    async request(input: { userId: string; backupId: string; databaseName: string }): Promise<RestoreRecord> {
+    async request(input: {
+      userId: string;
+      backupId: string;
+      databaseName: string;
+      confirm?: RestoreConfirmation[];
+    }): Promise<RestoreRecord> {
       const { userId } = input;
       const backup = await deps.backups.get(input.backupId);
       if (!backup || backup.userId !== userId || backup.status === 'deleting')
@@ -133,6 +141,7 @@ export function restores(deps: {
         // The backup's own timestamp (as its view shows it), so the history names it after it is deleted.
         backupTimestamp: backup.completedAt ?? backup.createdAt,
         databaseName: backup.databaseName,
+        ...(input.confirm?.length ? { confirm: input.confirm } : {}),
         agentId: agent.id,
         status: 'pending',
         createdAt: at,

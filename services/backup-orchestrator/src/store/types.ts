@@ -1,5 +1,6 @@
 // The records the domain works with and the data-access methods it calls. Mongoose lives only in
 // store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
+import type { RestoreConfirmation } from '@coffer/contracts';
 
 export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 /** 'deleting' is internal: a deletion claimed the backup; lists never show it. */
@@ -65,6 +66,8 @@ export interface RestoreRecord extends JobRecord {
   backupId: string;
   /** When the restored backup was taken; null on restores recorded before it was kept. */
   backupTimestamp?: Date | null;
+  /** What the user confirmed for this restore; the command carries it to the agent. */
+  confirm?: RestoreConfirmation[];
   documentsRestored: number;
   documentsFailed: number;
 }

@@ -32,6 +32,7 @@ export async function startCommandRelay(deps: {
             kind: cmd.kind,
             jobId: cmd.jobId,
             databaseName: cmd.databaseName,
+            ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
           });
         delivered = answers.some((a) => a?.accepted);
         if (!delivered) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESTORE_CONFIRMATIONS } from '@coffer/contracts';
 import { conflict, fields, jobStatus } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, sendBlob } from '../blobs/streams.js';
@@ -150,7 +151,16 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     access: 'user',
     status: 202,
     params: backupParam,
-    body: z.object({ databaseName }),
+    body: z.object({
+      databaseName,
+      confirm: z
+        .array(z.enum(RESTORE_CONFIRMATIONS))
+        .max(RESTORE_CONFIRMATIONS.length)
+        .optional()
+        .describe(
+          "what the user confirmed beyond the restore itself: 'empty-backup' lets the agent restore a backup that holds no documents over a database that holds some (it refuses otherwise)",
+        ),
+    }),
     response: messageBody.extend({ restore: restoreView }),
     errors: {
       BAD_INPUT: 'the database name is not the one the backup was taken of',
@@ -164,6 +174,7 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
         userId: caller.id,
         backupId: params.id,
         databaseName: body.databaseName,
+        confirm: body.confirm ?? [],
       });
       return { message: 'Restore requested', restore: toRestore(restore) };
     },

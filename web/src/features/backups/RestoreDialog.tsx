@@ -1,10 +1,13 @@
 // Restore confirmation dialog (spec §2, §5): three steps, the last one asks for the database name
-// typed exactly; then POST /api/backups/{id}/restore.
+// typed exactly; then POST /api/backups/{id}/restore. Opened again for a backup the agent refused
+// because it holds no documents (`emptyBackup`), step 3 also asks the user to confirm exactly that,
+// and the request carries the confirmation the agent needs (confirm: ['empty-backup']).
 import { useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Box,
   Button,
+  Checkbox,
   Dialog,
   Field,
   HStack,
@@ -26,14 +29,16 @@ interface RestoreDialogProps {
   databaseName: string;
   onClose: () => void;
   onStarted?: (restore: Restore, message: string) => void;
+  /** The agent refused this backup because it holds no documents: step 3 asks to confirm that. */
+  emptyBackup?: boolean;
 }
 
 type Step = 1 | 2 | 3;
 
-export function RestoreDialog({ backup, databaseName, onClose, onStarted }: RestoreDialogProps) {
+export function RestoreDialog({ backup, databaseName, onClose, onStarted, emptyBackup }: RestoreDialogProps) {
   // Keep showing the last backup while the dialog animates out.
-  const last = useRef({ backup, databaseName });
-  if (backup) last.current = { backup, databaseName };
+  const last = useRef({ backup, databaseName, emptyBackup });
+  if (backup) last.current = { backup, databaseName, emptyBackup };
   const shown = last.current;
   return (
     <Dialog.Root
@@ -60,6 +65,7 @@ export function RestoreDialog({ backup, databaseName, onClose, onStarted }: Rest
                 databaseName={shown.databaseName}
                 onClose={onClose}
                 onStarted={onStarted}
+                emptyBackup={shown.emptyBackup}
               />
             )}
           </Dialog.Content>
@@ -74,13 +80,15 @@ function RestoreSteps({
   databaseName,
   onClose,
   onStarted,
+  emptyBackup,
 }: Omit<RestoreDialogProps, 'backup'> & { backup: NonNullable<RestoreDialogProps['backup']> }) {
   const [step, setStep] = useState<Step>(1);
   const [typed, setTyped] = useState('');
+  const [emptyConfirmed, setEmptyConfirmed] = useState(false);
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [restore, { isLoading }] = useRestoreBackupMutation();
-  const matches = restoreConfirmMatches(typed, databaseName);
+  const matches = restoreConfirmMatches(typed, databaseName) && (!emptyBackup || emptyConfirmed);
   const backupDate = formatBackupDate(backup.timestamp || backup.createdAt);
 
   const submit = async (e?: FormEvent) => {
@@ -89,7 +97,8 @@ function RestoreSteps({
     if (!matches || isLoading) return;
     setError(null);
     try {
-      const res = await restore({ id: backup._id, body: { databaseName } }).unwrap();
+      const body = emptyBackup ? { databaseName, confirm: ['empty-backup' as const] } : { databaseName };
+      const res = await restore({ id: backup._id, body }).unwrap();
       onStarted?.(res.restore, res.message);
       onClose();
     } catch (err) {
@@ -205,7 +214,23 @@ function RestoreSteps({
                   <Alert.Title fontWeight="normal">{error}</Alert.Title>
                 </Alert.Root>
               )}
-              <Field.Root invalid={touched && typed !== '' && !matches}>
+              {emptyBackup && (
+                <Checkbox.Root
+                  checked={emptyConfirmed}
+                  onCheckedChange={(e) => setEmptyConfirmed(e.checked === true)}
+                  colorPalette="red"
+                  alignItems="flex-start"
+                  data-testid="confirm-empty-backup"
+                >
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control mt="0.5" />
+                  <Checkbox.Label fontWeight="normal">
+                    This backup holds no documents. I confirm that restoring it deletes every document in{' '}
+                    <strong>{databaseName}</strong>.
+                  </Checkbox.Label>
+                </Checkbox.Root>
+              )}
+              <Field.Root invalid={touched && typed !== '' && !restoreConfirmMatches(typed, databaseName)}>
                 <Field.Label>
                   Type{' '}
                   <Box as="span" fontFamily="mono" fontWeight="bold">

@@ -1,14 +1,18 @@
 // Restore history (spec §2 "Restore history panel", §4, §8, §9): the user's restores, polled every
 // 5 s while one is pending or in progress; live progress shown across the row of a running one.
 // Details name the backup restored and the documents restored and failed, wrapped, never clipped.
+// A restore the agent refused because its backup holds no documents offers 'Restore anyway…': the
+// restore dialog again, whose step 3 then asks to confirm exactly that case.
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Center, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
 import { formatBackupDate } from '../../lib/format';
-import type { ProgressInfo } from '@coffer/contracts';
+import { isEmptyBackupRefusal, type ProgressInfo } from '@coffer/contracts';
 import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { api } from '../../api/cache';
-import { useGetRestoresQuery } from '../../api/generated';
+import { useGetRestoresQuery, type Restore } from '../../api/generated';
+import { notify } from '../shell/toaster';
+import { RestoreDialog } from './RestoreDialog';
 import { RefreshIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
 import { restoreCountsText, restoredBackupText } from '../dashboard/restoreFeedback';
@@ -26,6 +30,7 @@ export function RestoreHistoryPanel() {
     refetchOnMountOrArgChange: true,
   });
   const [progress, setProgress] = useState<Record<string, ProgressInfo>>({});
+  const [retry, setRetry] = useState<Restore | null>(null);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const restores = data ?? [];
   const anyActive = restores.some((r) => isActiveStatus(r.status));
@@ -156,6 +161,18 @@ export function RestoreHistoryPanel() {
                             </Text>
                             {backupText && <Text>{backupText}</Text>}
                             {finished && <Text color="fg.muted">{restoreCountsText(r)}</Text>}
+                            {r.status === 'failed' && isEmptyBackupRefusal(r.error) && (
+                              <Button
+                                size="xs"
+                                variant="outline"
+                                colorPalette="red"
+                                alignSelf="flex-start"
+                                mt="1"
+                                onClick={() => setRetry(r)}
+                              >
+                                Restore anyway…
+                              </Button>
+                            )}
                           </Stack>
                         </Table.Cell>
                       </Table.Row>
@@ -174,6 +191,23 @@ export function RestoreHistoryPanel() {
           </Table.ScrollArea>
         )}
       </Card.Body>
+      <RestoreDialog
+        backup={
+          retry && {
+            _id: retry.backupId,
+            databaseName: retry.databaseName,
+            timestamp: retry.backupTimestamp ?? '',
+            createdAt: retry.backupTimestamp ?? retry.createdAt,
+          }
+        }
+        databaseName={retry?.databaseName ?? ''}
+        emptyBackup
+        onClose={() => setRetry(null)}
+        onStarted={(_restore, message) => {
+          notify({ title: 'Restore started', description: message || undefined, type: 'success' });
+          reload();
+        }}
+      />
     </Card.Root>
   );
 }
