@@ -40,6 +40,8 @@ const resetTokenSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, index: true },
     tokenHash: { type: String, required: true, unique: true },
+    /** Binds the link to the account's e-mail and password when it was sent (password-reset.ts). */
+    accountStamp: { type: String, default: '' },
     expiresAt: { type: Date, required: true, index: true }, // expired by query: FerretDB has no TTL index
     usedAt: { type: Date, default: null },
   },

@@ -83,6 +83,36 @@ describe('password reset', () => {
     await w.accounts.login('ada@example.com', 'brand-new-1');
   });
 
+  it('voids a pending link once the password is changed from the profile', async () => {
+    const w = await authWorld();
+    const { user } = await w.register();
+    const { token } = await w.reset.request('ada@example.com');
+    await w.reset.verify(token!);
+    await w.accounts.changePassword(user.id, 'secret-1', 'changed-1');
+    await expect(w.reset.verify(token!)).rejects.toMatchObject(invalid);
+    await expect(w.reset.reset(token!, 'attacker-1')).rejects.toMatchObject(invalid);
+    await w.accounts.login('ada@example.com', 'changed-1');
+  });
+
+  it("voids a pending link once the account's e-mail changes, by its owner or by an admin", async () => {
+    const w = await authWorld();
+    const { user } = await w.register();
+    const first = await w.reset.request('ada@example.com');
+    await w.accounts.updateProfile(user.id, { email: 'ada@new.example', currentPassword: 'secret-1' });
+    await expect(w.reset.verify(first.token!)).rejects.toMatchObject(invalid);
+    await expect(w.reset.reset(first.token!, 'attacker-1')).rejects.toMatchObject(invalid);
+
+    const second = await w.reset.request('ada@new.example');
+    await w.accounts.updateProfile(user.id, { email: 'ada@third.example' }, { byAdmin: true });
+    await expect(w.reset.reset(second.token!, 'attacker-1')).rejects.toMatchObject(invalid);
+    await w.accounts.login('ada@third.example', 'secret-1');
+
+    // A link sent after the change works.
+    const third = await w.reset.request('ada@third.example');
+    await w.reset.reset(third.token!, 'brand-new-1');
+    await w.accounts.login('ada@third.example', 'brand-new-1');
+  });
+
   it('answers the same when notification cannot take the mail, without logging the link', async () => {
     const w = await authWorld();
     await w.register();

@@ -1,19 +1,29 @@
+import { createHash } from 'node:crypto';
 import { badInput, type Logger } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
 import type { AuthMail } from '../mail.js';
-import type { ResetTokenStore, UserStore } from '../store/types.js';
+import type { ResetTokenRecord, ResetTokenStore, UserRecord, UserStore } from '../store/types.js';
 import { hashPassword, hashResetToken, normaliseEmail, randomToken } from './secrets.js';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
 
 /**
+ * What a link is bound to: the account's e-mail address and password when it was sent. A password
+ * changed or an address changed since (by the user or an admin) voids every link sent before: the
+ * mailbox that got it may no longer be the owner's, and a changed password was the owner's answer.
+ */
+export const accountStamp = (user: Pick<UserRecord, 'email' | 'passwordHash'>): string =>
+  createHash('sha256').update(`${user.email}\n${user.passwordHash}`).digest('hex');
+
+/**
  * Forgot/reset password: a random token mailed as a link (through a call to notification, never an
- * event), stored hashed, valid for one hour and usable once. A reset ends every session issued
- * before it and voids the user's other pending links.
+ * event), stored hashed, valid for one hour and usable once, and only while the account's e-mail
+ * and password are what they were when it was sent. A reset ends every session issued before it
+ * and voids the user's other pending links.
  */
 export function passwordReset(deps: {
-  users: Pick<UserStore, 'byEmail' | 'setPassword'>;
+  users: Pick<UserStore, 'byEmail' | 'get' | 'setPassword'>;
   tokens: ResetTokenStore;
   events: AuthEvents;
   mail: Pick<AuthMail, 'passwordReset'>;
@@ -23,6 +33,13 @@ export function passwordReset(deps: {
 }) {
   const { users, tokens } = deps;
   const now = deps.now ?? (() => new Date());
+
+  /** The token's account, unless its e-mail or password changed since the link was sent. */
+  async function stillBound(token: ResetTokenRecord | null): Promise<UserRecord> {
+    const user = token && (await users.get(token.userId));
+    if (!token || !user || accountStamp(user) !== token.accountStamp) throw badInput(INVALID_RESET_TOKEN);
+    return user;
+  }
 
   return {
     /** Answers the same whether or not the account exists; returns the token only for dev builds. */
@@ -34,6 +51,7 @@ export function passwordReset(deps: {
       await tokens.insert({
         userId: user.id,
         tokenHash: hashResetToken(token),
+        accountStamp: accountStamp(user),
         expiresAt: new Date(now().getTime() + RESET_TTL_MS),
       });
       // Expired tokens are removed by query (no TTL indexes on FerretDB).
@@ -53,17 +71,16 @@ export function passwordReset(deps: {
     },
 
     async verify(token: string): Promise<void> {
-      if (!(await tokens.findValid(hashResetToken(token), now()))) throw badInput(INVALID_RESET_TOKEN);
+      await stillBound(await tokens.findValid(hashResetToken(token), now()));
     },
 
     async reset(token: string, password: string): Promise<void> {
       // Claim the token first, atomically, so two concurrent resets cannot both use it.
-      const claimed = await tokens.claim(hashResetToken(token), now());
-      if (!claimed) throw badInput(INVALID_RESET_TOKEN);
-      await users.setPassword(claimed.userId, await hashPassword(password), { endSessions: true });
+      const user = await stillBound(await tokens.claim(hashResetToken(token), now()));
+      await users.setPassword(user.id, await hashPassword(password), { endSessions: true });
       // Any other link mailed before this reset (perhaps to someone who read the mailbox) dies too.
-      await tokens.removeForUser(claimed.userId);
-      await deps.events.publish('auth.user.password_changed', { userId: claimed.userId, via: 'reset' });
+      await tokens.removeForUser(user.id);
+      await deps.events.publish('auth.user.password_changed', { userId: user.id, via: 'reset' });
     },
   };
 }

@@ -175,10 +175,16 @@ describe.each([
     const USER = 'e'.repeat(24);
 
     it('is valid until it expires, and claimed once', async () => {
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'h1', expiresAt: at(60) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'h1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
       expect(await stores.resetTokens.findValid('h1', at(59))).toMatchObject({
         userId: USER,
         tokenHash: 'h1',
+        accountStamp: 's',
         expiresAt: at(60),
         usedAt: null,
       });
@@ -193,9 +199,24 @@ describe.each([
 
     it('removes every token of one user, and only theirs', async () => {
       const OTHER = 'f'.repeat(24);
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u1', expiresAt: at(60) });
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u2', expiresAt: at(60) });
-      await stores.resetTokens.insert({ userId: OTHER, tokenHash: 'o1', expiresAt: at(60) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'u1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'u2',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
+      await stores.resetTokens.insert({
+        userId: OTHER,
+        tokenHash: 'o1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
       await stores.resetTokens.removeForUser(USER);
       expect(await stores.resetTokens.findValid('u1', at(0))).toBeNull();
       expect(await stores.resetTokens.findValid('u2', at(0))).toBeNull();
@@ -203,8 +224,18 @@ describe.each([
     });
 
     it('removes the tokens that expired before the given time', async () => {
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'old', expiresAt: at(0) });
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'new', expiresAt: at(120) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'old',
+        accountStamp: 's',
+        expiresAt: at(0),
+      });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'new',
+        accountStamp: 's',
+        expiresAt: at(120),
+      });
       await stores.resetTokens.removeExpired(at(60));
       expect(await stores.resetTokens.findValid('old', at(-10))).toBeNull();
       expect(await stores.resetTokens.findValid('new', at(-10))).toMatchObject({ tokenHash: 'new' });

@@ -71,6 +71,8 @@ export interface ResetTokenRecord {
   userId: string;
   /** SHA-256 of the token: a leaked database cannot be used to reset passwords. */
   tokenHash: string;
+  /** The account's e-mail and password when the link was sent, hashed (password-reset.ts). */
+  accountStamp: string;
   expiresAt: Date;
   usedAt: Date | null;
 }
