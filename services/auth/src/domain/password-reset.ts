@@ -41,33 +41,59 @@ export function passwordReset(deps: {
     return user;
   }
 
-  return {
-    /** Answers the same whether or not the account exists; returns the token only for dev builds. */
-    async request(email: string): Promise<{ token?: string; url?: string }> {
-      const user = await users.byEmail(normaliseEmail(email));
-      if (!user) return {};
-      const token = randomToken();
-      const url = `${deps.publicUrl.replace(/\/$/, '')}/reset-password/${token}`;
+  const pending = new Set<Promise<void>>();
+  function track(work: Promise<void>): Promise<void> {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+    return work;
+  }
+
+  /** The part of a request the answer does not wait for; failures are logged, never the link. */
+  async function send(user: UserRecord, token: string, url: string): Promise<void> {
+    const failed = (what: string) => (err: unknown) =>
+      deps.log.error({ userId: user.id, err: err instanceof Error ? err.message : String(err) }, what);
+    try {
       await tokens.insert({
         userId: user.id,
         tokenHash: hashResetToken(token),
         accountStamp: accountStamp(user),
         expiresAt: new Date(now().getTime() + RESET_TTL_MS),
       });
-      // Expired tokens are removed by query (no TTL indexes on FerretDB).
-      await tokens.removeExpired(new Date(now().getTime() - RESET_TTL_MS));
-      // The answer must not depend on the account existing, so a mail that could not be handed
-      // over is logged (never its link) rather than reported to the caller.
-      await deps.mail
-        .passwordReset({ userId: user.id, email: user.email, name: user.name, resetUrl: url })
-        .catch((err: unknown) =>
-          deps.log.error(
-            { userId: user.id, err: err instanceof Error ? err.message : String(err) },
-            'the password reset mail could not be handed to notification',
-          ),
-        );
-      await deps.events.publish('auth.user.reset_requested', { userId: user.id });
-      return { token, url };
+    } catch (err) {
+      failed('the password reset link could not be stored; no mail was sent')(err);
+      return;
+    }
+    // Expired tokens are removed by query (no TTL indexes on FerretDB).
+    await tokens
+      .removeExpired(new Date(now().getTime() - RESET_TTL_MS))
+      .catch(failed('expired reset links could not be removed'));
+    await deps.mail
+      .passwordReset({ userId: user.id, email: user.email, name: user.name, resetUrl: url })
+      .catch(failed('the password reset mail could not be handed to notification'));
+    await deps.events
+      .publish('auth.user.reset_requested', { userId: user.id })
+      .catch(failed('auth.user.reset_requested could not be published'));
+  }
+
+  return {
+    /**
+     * Looks the address up and answers; for an account, stores the token and hands the mail to
+     * notification after the answer (`handedOff`, which never rejects). Only the lookup is awaited,
+     * so the answer takes as long for an unknown address as for a known one. The token and link are
+     * returned for dev builds, which wait for `handedOff` before they show them.
+     */
+    async request(email: string): Promise<{ token?: string; url?: string; handedOff: Promise<void> }> {
+      const user = await users.byEmail(normaliseEmail(email));
+      if (!user) return { handedOff: Promise.resolve() };
+      const token = randomToken();
+      const url = `${deps.publicUrl.replace(/\/$/, '')}/reset-password/${token}`;
+      const handedOff = track(send(user, token, url));
+      return { token, url, handedOff };
+    },
+
+    /** Resolves once every request's mail has been handed off (graceful shutdown). */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...pending]);
     },
 
     async verify(token: string): Promise<void> {
