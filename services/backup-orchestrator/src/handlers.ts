@@ -170,10 +170,11 @@ export function orchestratorHandlers(deps: {
             .min(1, 'Agent instance id is required')
             .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
           name: safeText(text('Agent name', LIMITS.agentName), 'Agent name'),
-          hostname: text('Hostname', LIMITS.hostname),
+          // The gateway strips what would not display safely; anything left is refused here.
+          hostname: safeText(text('Hostname', LIMITS.hostname), 'Hostname'),
           configId: z.string().regex(CONFIG_ID_PATTERN, 'Agent configuration id must be a hex hash'),
-          platform: text('Platform', LIMITS.platform),
-          version: text('Version', LIMITS.version),
+          platform: safeText(text('Platform', LIMITS.platform), 'Platform'),
+          version: safeText(text('Version', LIMITS.version), 'Version'),
           databases: agentDatabases,
         }),
         req,
