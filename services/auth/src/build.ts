@@ -71,6 +71,7 @@ export function buildAuth(deps: {
     users: stores.users,
     events,
     log,
+    now,
   });
   const admin = adminFactory({
     users: stores.users,

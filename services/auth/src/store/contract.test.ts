@@ -274,12 +274,30 @@ describe.each([
       expect(await stores.billing.subscriptionOf(USER_ID)).toBeNull();
     });
 
-    it('records a processed event id once, twice harmlessly', async () => {
-      expect(await stores.billing.isProcessed('evt_1')).toBe(false);
-      await stores.billing.markProcessed('evt_1', 'invoice.paid');
-      await stores.billing.markProcessed('evt_1', 'invoice.paid');
-      expect(await stores.billing.isProcessed('evt_1')).toBe(true);
-      expect(await stores.billing.isProcessed('evt_2')).toBe(false);
+    it('lets one delivery of an event claim it; the others see it busy, then done', async () => {
+      const t = new Date('2025-06-02T10:00:00Z');
+      const later = (ms: number) => new Date(t.getTime() + ms);
+      const claims = await Promise.all(
+        [1, 2, 3, 4, 5].map(() => stores.billing.claimEvent('evt_1', 'invoice.paid', t, later(-60_000))),
+      );
+      expect(claims.filter((c) => c === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c === 'busy')).toHaveLength(4);
+      await stores.billing.finishEvent('evt_1');
+      expect(await stores.billing.claimEvent('evt_1', 'invoice.paid', later(1), t)).toBe('done');
+    });
+
+    it('frees a released claim, and takes over a stale one', async () => {
+      const t = new Date('2025-06-02T11:00:00Z');
+      const later = (ms: number) => new Date(t.getTime() + ms);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', t, later(-60_000))).toBe('claimed');
+      await stores.billing.releaseEvent('evt_2', t);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(1), t)).toBe('claimed');
+      // Its handler died: busy until the claim is older than the stale limit.
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(2), t)).toBe('busy');
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(3), later(2))).toBe('claimed');
+      // The first claim's release no longer drops the one that took over.
+      await stores.billing.releaseEvent('evt_2', t);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(4), t)).toBe('busy');
     });
   });
 });
