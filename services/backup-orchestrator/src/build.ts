@@ -106,6 +106,7 @@ export function buildOrchestrator(deps: {
   });
   const agents = agentsFactory({
     store: stores.agents,
+    leases: stores.leases,
     databaseStore: stores.databases,
     databases,
     dispatch,

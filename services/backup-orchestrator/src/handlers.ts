@@ -39,6 +39,13 @@ export const databaseName = z
   .min(1, 'Database name is required')
   .regex(DATABASE_LABEL_PATTERN, `Database name must be ${DATABASE_LABEL_RULE}`);
 
+/** The caller's deadline (the agent's handshake, passed on by the gateway), if it set one. */
+function callDeadline(call: { getDeadline?: () => Date | number } | undefined): Date | undefined {
+  const d = call?.getDeadline?.();
+  const ms = d instanceof Date ? d.getTime() : d;
+  return ms !== undefined && Number.isFinite(ms) ? new Date(ms) : undefined;
+}
+
 const text = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
 const count = (what: string) =>
   z
@@ -161,7 +168,7 @@ export function orchestratorHandlers(deps: {
     },
 
     // ---- agent-facing ----
-    async registerAgent(req) {
+    async registerAgent(req, call) {
       const input = parseInput(
         z.object({
           userId,
@@ -179,10 +186,10 @@ export function orchestratorHandlers(deps: {
         }),
         req,
       );
-      const { agent, databases: list } = await agents.register({
-        ...input,
-        databases: [...new Set(input.databases)],
-      });
+      const { agent, databases: list } = await agents.register(
+        { ...input, databases: [...new Set(input.databases)] },
+        { deadline: callDeadline(call) },
+      );
       return { agentId: agent.id, databases: list.map(toDatabase) };
     },
     async agentHeartbeat(req) {
