@@ -86,6 +86,10 @@ export function agents(deps: {
 }) {
   const { store, now } = deps;
   const abandoned = () => unavailable(REGISTRATION_ABANDONED);
+  /** Throws once `deadline` has passed: checked before each write of a registration. */
+  const inTimeFor = (deadline: Date) => () => {
+    if (now() >= deadline) throw abandoned();
+  };
 
   /**
    * Runs `work` holding the account's lease, waiting for it until `deadline`. The lease lasts
@@ -99,9 +103,7 @@ export function agents(deps: {
   ): Promise<T> {
     const key = `register:${userId}`;
     const holder = randomUUID();
-    const inTime = () => {
-      if (now() >= deadline) throw abandoned();
-    };
+    const inTime = inTimeFor(deadline);
     // Waiting is timed by the wall clock: the domain's clock may be a test's, standing still.
     const waitUntil = Date.now() + Math.max(0, deadline.getTime() - now().getTime());
     while (!(await deps.leases.acquire(key, holder, now(), deadline))) {
@@ -223,7 +225,7 @@ export function agents(deps: {
       opts: { deadline?: Date } = {},
     ): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
       const deadline = opts.deadline ?? new Date(now().getTime() + REGISTRATION_TIMEOUT_MS);
-      if (now() >= deadline) throw abandoned();
+      inTimeFor(deadline)();
       // A reset retires the installation's identity for good: a copy still holding it (or the agent
       // itself, offline when the reset was sent) must come back as a new instance.
       const existing = await store.findInstance(reg.userId, reg.instanceId);
@@ -231,9 +233,7 @@ export function agents(deps: {
       // A known agent reporting no new database adds nothing the caps count: no lease needed (agents
       // reconnecting together after a gateway restart do not wait for each other).
       if (existing && (await newDatabases(reg.userId, reg.databases)).fresh.length === 0)
-        return registerChecked(reg, existing, () => {
-          if (now() >= deadline) throw abandoned();
-        });
+        return registerChecked(reg, existing, inTimeFor(deadline));
       return underAccountLease(reg.userId, deadline, (inTime) => registerChecked(reg, existing, inTime));
     },
 
