@@ -21,3 +21,15 @@ export const safeText = (schema: z.ZodString, label: string): z.ZodString =>
 
 /** A one-line display text with nothing else required of it. */
 export const displayText = (label: string): z.ZodString => safeText(z.string(), label);
+
+const UNSAFE_TEXT_EVERYWHERE = new RegExp(UNSAFE_TEXT_PATTERN.source, 'g');
+
+/** `text` without the characters UNSAFE_TEXT_PATTERN refuses. */
+export const stripUnsafeText = (text: string): string => text.replace(UNSAFE_TEXT_EVERYWHERE, '');
+
+/**
+ * A one-line text a machine reports about itself (host name, platform, version): stripped of what
+ * UNSAFE_TEXT_PATTERN refuses rather than refused, so an odd host cannot keep its agent out, and
+ * nothing of it reaches an admin's screen, a mail or a log line.
+ */
+export const reportedText = (schema: z.ZodString) => schema.transform(stripUnsafeText);

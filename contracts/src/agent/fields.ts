@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { objectId } from '../ids.js';
 import { clipErrorText, DATABASE_LABEL_PATTERN, LIMITS } from '../limits.js';
+import { reportedText } from '../text.js';
 
 export const jobId = objectId();
 
@@ -10,7 +11,8 @@ export const databaseLabel = z.string().regex(DATABASE_LABEL_PATTERN, 'must be a
 
 export const databaseLabels = z.array(databaseLabel).max(LIMITS.databasesPerAgent);
 
-export const version = z.string().max(LIMITS.version);
+/** The agent's version, as it reports it (control and text-direction characters stripped). */
+export const version = reportedText(z.string().max(LIMITS.version));
 
 /**
  * Why a job failed. Clipped, not refused, when long: agents older than this contract sent up to

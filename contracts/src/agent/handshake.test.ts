@@ -48,6 +48,20 @@ describe('agent handshake', () => {
     },
   );
 
+  it('hostname, platform, version: control and text-direction characters are stripped', () => {
+    const parsed = agentHandshakeSchema.parse({
+      ...real,
+      hostname: 'db\u0000-box\u001b[2J\u202Eexe.txt',
+      platform: 'linux\u0007-x64\u2066',
+      version: '0.2.0\u001b[31m\u0085',
+    });
+    expect(parsed).toMatchObject({
+      hostname: 'db-box[2Jexe.txt',
+      platform: 'linux-x64',
+      version: '0.2.0[31m',
+    });
+  });
+
   it('configId: a hex hash of 16 to 64 digits, or nothing', () => {
     for (const good of ['', 'a'.repeat(16), '0123456789abcdef'.repeat(4)])
       expect(ok({ configId: good })).toBe(true);

@@ -2,7 +2,7 @@
 // SOCKET_IO_PATH, with this `auth`. The gateway resolves the key and registers the agent.
 import { z } from 'zod';
 import { CONFIG_ID_PATTERN, INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
-import { safeText } from '../text.js';
+import { reportedText, safeText } from '../text.js';
 import { databaseLabels, version } from './fields.js';
 
 export const AGENT_NAMESPACE = '/agents';
@@ -11,14 +11,15 @@ export const agentHandshakeSchema = z.object({
   apiKey: z.string().min(1).max(LIMITS.apiKey),
   instanceId: z.string().regex(INSTANCE_ID_PATTERN),
   name: safeText(z.string().trim().min(1).max(LIMITS.agentName), 'Agent name'),
-  hostname: z.string().max(LIMITS.hostname).default(''),
+  // Shown to admins: what the host reports, stripped of control and text-direction characters.
+  hostname: reportedText(z.string().max(LIMITS.hostname)).default(''),
   /**
    * Which configuration file on that host the agent runs from, as a hash: an agent set up again
    * there replaces its old registration, two agents of one host (their own files) are kept apart.
    * Agents older than this field do not send it.
    */
   configId: z.string().regex(CONFIG_ID_PATTERN).default(''),
-  platform: z.string().max(LIMITS.platform).default(''),
+  platform: reportedText(z.string().max(LIMITS.platform)).default(''),
   version: version.default(''),
   databases: databaseLabels.default([]),
 });

@@ -73,6 +73,7 @@ export function buildAuth(deps: {
     users: stores.users,
     events,
     log,
+    now,
   });
   const admin = adminFactory({
     users: stores.users,
@@ -156,6 +157,8 @@ export async function startAuth(
       { name: 'grpc health', stop: async () => grpc.setServing(false) },
       { name: 'cancellation sweep', stop: async () => clearInterval(sweep) },
       { name: 'grpc', stop: () => grpc.stop() },
+      // Reset mails are handed off after the answer: let those under way finish first.
+      { name: 'reset mails', stop: () => built.reset.settled() },
       { name: 'notification client', stop: async () => mail.close() },
       { name: 'nats', stop: () => events.close() },
       { name: 'mongo', stop: () => conn.close() },

@@ -60,8 +60,11 @@ export function authHandlers(deps: {
     },
     async requestPasswordReset(req) {
       const { email } = parseInput(z.object({ email: fields.email }), req);
-      const { token: t, url } = await reset.request(email);
-      return deps.exposeResetToken ? { resetToken: t, resetUrl: url } : {};
+      const requested = await reset.request(email);
+      if (!deps.exposeResetToken) return {};
+      // Dev builds only, which show the link: it must work once shown.
+      await requested.handedOff;
+      return { resetToken: requested.token, resetUrl: requested.url };
     },
     async verifyResetToken(req) {
       await reset.verify(parseInput(z.object({ token }), req).token);

@@ -40,6 +40,8 @@ const resetTokenSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, index: true },
     tokenHash: { type: String, required: true, unique: true },
+    /** Binds the link to the account's e-mail and password when it was sent (password-reset.ts). */
+    accountStamp: { type: String, default: '' },
     expiresAt: { type: Date, required: true, index: true }, // expired by query: FerretDB has no TTL index
     usedAt: { type: Date, default: null },
   },
@@ -71,12 +73,15 @@ const subscriptionSchema = new Schema(
   { collection: 'billing_subscriptions', timestamps: true },
 );
 
-// The provider's event ids already handled: a redelivered webhook finds its id here.
+// The provider's event ids, claimed before an event is acted on (the _id is the unique key), so of
+// concurrent or repeated deliveries of one event exactly one acts; 'done' once it was handled.
 const billingEventSchema = new Schema(
   {
     _id: { type: String, required: true },
     type: { type: String, required: true },
+    /** When the claim was made (a handler that died leaves it; it is taken over once stale). */
     at: { type: Date, required: true },
+    state: { type: String, enum: ['processing', 'done'] },
   },
   { collection: 'billing_events' },
 );

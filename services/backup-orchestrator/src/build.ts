@@ -120,6 +120,7 @@ export function buildOrchestrator(deps: {
   });
   const agents = agentsFactory({
     store: stores.agents,
+    leases: stores.leases,
     databaseStore: stores.databases,
     databases,
     dispatch,

@@ -102,6 +102,30 @@ describe('orchestrator gRPC handlers', () => {
     });
   });
 
+  it.each(['hostname', 'platform', 'version'])(
+    'refuses a registration whose %s holds a control or text-direction character',
+    async (field) => {
+      const { h } = setup();
+      const reg = {
+        userId: USER,
+        instanceId: 'i-1',
+        name: 'db-host',
+        hostname: 'db-host.lan',
+        configId: '',
+        platform: 'linux',
+        version: '1.2.3',
+        databases: [],
+      };
+      await expect(call(h.registerAgent, { ...reg, [field]: 'x\u202Eexe.txt' })).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+      });
+      await expect(call(h.registerAgent, { ...reg, [field]: 'x\u001b[2J' })).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+      });
+      await expect(call(h.systemStatus, { userId: USER })).resolves.toMatchObject({ agents: [] });
+    },
+  );
+
   it('lets the admin delete an agent by id alone', async () => {
     const { h, w } = setup();
     const agentId = await w.connectAgent();

@@ -41,6 +41,13 @@ export const databaseName = z
   .min(1, 'Database name is required')
   .regex(DATABASE_LABEL_PATTERN, `Database name must be ${DATABASE_LABEL_RULE}`);
 
+/** The caller's deadline (the agent's handshake, passed on by the gateway), if it set one. */
+function callDeadline(call: { getDeadline?: () => Date | number } | undefined): Date | undefined {
+  const d = call?.getDeadline?.();
+  const ms = d instanceof Date ? d.getTime() : d;
+  return ms !== undefined && Number.isFinite(ms) ? new Date(ms) : undefined;
+}
+
 const text = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
 const count = (what: string) =>
   z
@@ -182,7 +189,7 @@ export function orchestratorHandlers(deps: {
     },
 
     // ---- agent-facing ----
-    async registerAgent(req) {
+    async registerAgent(req, call) {
       const input = parseInput(
         z.object({
           userId,
@@ -191,18 +198,19 @@ export function orchestratorHandlers(deps: {
             .min(1, 'Agent instance id is required')
             .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
           name: safeText(text('Agent name', LIMITS.agentName), 'Agent name'),
-          hostname: text('Hostname', LIMITS.hostname),
+          // The gateway strips what would not display safely; anything left is refused here.
+          hostname: safeText(text('Hostname', LIMITS.hostname), 'Hostname'),
           configId: z.string().regex(CONFIG_ID_PATTERN, 'Agent configuration id must be a hex hash'),
-          platform: text('Platform', LIMITS.platform),
-          version: text('Version', LIMITS.version),
+          platform: safeText(text('Platform', LIMITS.platform), 'Platform'),
+          version: safeText(text('Version', LIMITS.version), 'Version'),
           databases: agentDatabases,
         }),
         req,
       );
-      const { agent, databases: list } = await agents.register({
-        ...input,
-        databases: [...new Set(input.databases)],
-      });
+      const { agent, databases: list } = await agents.register(
+        { ...input, databases: [...new Set(input.databases)] },
+        { deadline: callDeadline(call) },
+      );
       return { agentId: agent.id, databases: list.map(toDatabase) };
     },
     async agentHeartbeat(req) {

@@ -109,6 +109,18 @@ restoreSchema.index({ status: 1, createdAt: 1 });
 restoreSchema.index({ agentId: 1, status: 1 });
 restoreSchema.index({ backupId: 1, status: 1 });
 
+// Short leases that let one replica at a time do one kind of work for a key (a user's agent
+// registrations: the agent and database caps are checked and written under it). The _id is the
+// key, so taking a free lease is one insert; an expired one is taken over by a conditional update.
+const leaseSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    holder: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { collection: 'leases', versionKey: false },
+);
+
 const settingsSchema = new Schema(
   {
     userId: { type: String, required: true, unique: true },
@@ -127,6 +139,7 @@ export interface OrchestratorModels {
   Backup: Model<InferSchemaType<typeof backupSchema>>;
   Restore: Model<InferSchemaType<typeof restoreSchema>>;
   Settings: Model<InferSchemaType<typeof settingsSchema>>;
+  Lease: Model<InferSchemaType<typeof leaseSchema>>;
 }
 
 export function orchestratorModels(conn: Connection): OrchestratorModels {
@@ -136,5 +149,6 @@ export function orchestratorModels(conn: Connection): OrchestratorModels {
     Backup: conn.model('Backup', backupSchema),
     Restore: conn.model('Restore', restoreSchema),
     Settings: conn.model('Settings', settingsSchema),
+    Lease: conn.model('Lease', leaseSchema),
   };
 }

@@ -12,6 +12,8 @@ import type { GatewayConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { identity as identityFactory } from './http/identity.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { clientAddress } from './http/client-address.js';
+import { handshakeGate } from './agents/handshake-gate.js';
 import { guardRequest, serverOptions } from './http/timeouts.js';
 import { RouteTable } from './http/route.js';
 import { startFanout } from './realtime/fanout.js';
@@ -101,7 +103,24 @@ export async function startGateway(
   const io = await startRealtime({ server, redis, identity, log });
   started.io = io;
   const fanout = await startFanout(bus, io);
-  const agents = startAgentNamespace({ io, identity, clients, bus, log });
+  const agents = startAgentNamespace({
+    io,
+    identity,
+    clients,
+    bus,
+    log,
+    gate: handshakeGate({
+      rateLimit: rateLimiter(redis, 60),
+      limits: {
+        concurrentPerKey: config.AGENT_HANDSHAKE_CONCURRENCY_PER_KEY,
+        concurrentPerAddress: config.AGENT_HANDSHAKE_CONCURRENCY_PER_ADDRESS,
+        perKeyPerMinute: config.AGENT_HANDSHAKES_PER_KEY_PER_MINUTE,
+        perAddressPerMinute: config.AGENT_HANDSHAKES_PER_ADDRESS_PER_MINUTE,
+      },
+    }),
+    addressOf: clientAddress(app),
+    handshakeTimeoutMs: config.AGENT_HANDSHAKE_TIMEOUT_MS,
+  });
   started.nsp = agents;
   const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
   const accessRevocation = await startAccessRevocation({

@@ -49,6 +49,19 @@ const schema = z
       .int()
       .min(1000)
       .default(5 * 60_000),
+    /**
+     * How long an agent's handshake may take, registration included (the agent waits 20 s); the
+     * orchestrator abandons a registration still running then.
+     */
+    AGENT_HANDSHAKE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
+    /** Handshakes of one API key one gateway works on at once (the rest wait their turn). */
+    AGENT_HANDSHAKE_CONCURRENCY_PER_KEY: z.coerce.number().int().min(1).default(2),
+    /** Handshakes from one client address one gateway works on at once (the rest wait their turn). */
+    AGENT_HANDSHAKE_CONCURRENCY_PER_ADDRESS: z.coerce.number().int().min(1).default(4),
+    /** New agent handshakes per API key per minute, all gateways together. */
+    AGENT_HANDSHAKES_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** New agent handshakes per client address per minute, all gateways together. */
+    AGENT_HANDSHAKES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** How long a user's account state (ban, role) is cached before asking auth again. */
     ACCOUNT_STATE_CACHE_MS: z.coerce.number().int().min(0).default(3000),
     RATE_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),

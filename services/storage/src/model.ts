@@ -6,8 +6,8 @@ export type BlobStatus = (typeof BLOB_STATUSES)[number];
 /**
  * One document per blob, written before the first byte ('uploading'), flipped to 'committed' once
  * the backend has committed the data, and to 'deleting' while its data is being removed. Only
- * committed documents are visible and count toward usage; the others are swept if their owner
- * dies. One document changes at a time, so no transaction is needed (FerretDB 1.x has none).
+ * committed documents are visible and count toward usage (the quota also counts what uploads in
+ * flight hold: see `size`); the others are swept if their owner dies. One document changes at a time, so no transaction is needed (FerretDB 1.x has none).
  */
 const blobSchema = new Schema(
   {
@@ -20,6 +20,10 @@ const blobSchema = new Schema(
     objectKey: { type: String, required: true },
     /** The backend's handle of the unfinished upload (temp file, multipart upload id). */
     uploadRef: { type: String, default: null },
+    /**
+     * Bytes the blob holds against its owner's quota: its size once committed; while uploading, the
+     * bytes reserved so far (at least those received), so uploads in flight count too.
+     */
     size: { type: Number, default: 0 },
     sha256: { type: String, default: '' },
     keyFingerprint: { type: String, default: '' },

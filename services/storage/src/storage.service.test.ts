@@ -224,6 +224,33 @@ describe.each(['fs', 's3'] as const)('storage service with the %s backend', (bac
     });
   });
 
+  it('counts uploads in flight: two held open and finished together cannot pass the limit', async () => {
+    const owner = user(3);
+    const limit = 3 * MiB;
+    const ups = [startPut(raw), startPut(raw)];
+    const send = (i: number, msg: storage.PutRequest) => ups[i]!.send(msg).catch(() => undefined);
+    for (const [i, id] of [blob(20), blob(21)].entries()) {
+      await send(i, { header: { ...header(id, { storageLimit: limit }), userId: owner } });
+    }
+    // Both streams are open with 2 MiB each before either ends.
+    for (let n = 0; n < 2; n++) for (const i of [0, 1]) await send(i, { chunk: randomBytes(MiB) });
+    await Promise.all([0, 1].map((i) => send(i, { end: { size: 2 * MiB } })));
+    for (const up of ups) up.call.end();
+    const results = await Promise.allSettled(ups.map((up) => up.result));
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { kind: 'LIMIT_REACHED', code: 'STORAGE_LIMIT_EXCEEDED', details: { storageLimit: limit } },
+    });
+    await expect(client.usage({ userId: owner })).resolves.toEqual({ bytesUsed: 2 * MiB, blobCount: 1 });
+    // The refused upload's hold went with its document: 1 MiB more fits.
+    await until('the refused upload to be cleaned up', async () => (await docs(owner)).length === 1);
+    await expect(
+      putBlob(raw, { ...header(blob(22), { storageLimit: limit }), userId: owner }, randomBytes(MiB)),
+    ).resolves.toMatchObject({ size: MiB });
+    for (const id of [blob(20), blob(21), blob(22)]) await client.delete({ userId: owner, blobId: id });
+  });
+
   it('discards an upload the client cancels half-way; the blob can then be uploaded again', async () => {
     const before = await client.usage({ userId: USER });
     const up = startPut(raw);

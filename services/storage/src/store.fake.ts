@@ -50,6 +50,21 @@ export function fakeBlobStore(): BlobStore & { all: BlobRecord[]; ownerDeleted: 
       Object.assign(r, { uploadRef, touchedAt: at });
       return true;
     },
+    async holdBytes(k, bytes, at) {
+      const r = get(k);
+      if (r?.status !== 'uploading') return false;
+      Object.assign(r, { size: bytes, touchedAt: at });
+      return true;
+    },
+    async held(userId, aliveSince) {
+      return all
+        .filter(
+          (r) =>
+            r.userId === userId &&
+            (r.status === 'committed' || (r.status === 'uploading' && r.touchedAt >= aliveSince)),
+        )
+        .reduce((n, r) => n + r.size, 0);
+    },
     async touch(k, at) {
       const r = get(k);
       if (r?.status !== 'uploading') return false;

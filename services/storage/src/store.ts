@@ -89,6 +89,18 @@ export function blobStore({ Blob }: StorageModels) {
       return r.matchedCount === 1;
     },
 
+    /**
+     * Sets the bytes a running upload holds against the user's quota (its `size` while it runs) and
+     * proves it alive; false if it is no longer 'uploading' (deleted, swept).
+     */
+    async holdBytes(k: UploadKey, bytes: number, at: Date): Promise<boolean> {
+      const r = await Blob.updateOne(
+        { ...keyFilter(k), status: 'uploading' },
+        { $set: { size: bytes, touchedAt: at } },
+      );
+      return r.matchedCount === 1;
+    },
+
     /** Heartbeat of a running upload; false if it is no longer 'uploading' (deleted, swept). */
     async touch(k: UploadKey, at: Date): Promise<boolean> {
       const r = await Blob.updateOne({ ...keyFilter(k), status: 'uploading' }, { $set: { touchedAt: at } });
@@ -149,6 +161,24 @@ export function blobStore({ Blob }: StorageModels) {
         Blob.countDocuments(match),
       ]);
       return { bytesUsed: Number(row?.bytesUsed ?? 0), blobCount };
+    },
+
+    /**
+     * Bytes held against the user's quota: committed blobs plus what uploads still alive (touched
+     * since `aliveSince`) hold. One query, so a blob turning from held to committed is counted
+     * once, and one accumulator (FerretDB, above): an upload's `size` is its hold while it runs.
+     */
+    async held(userId: string, aliveSince: Date): Promise<number> {
+      const [row] = await Blob.aggregate<{ bytes: number }>([
+        {
+          $match: {
+            userId,
+            $or: [{ status: 'committed' }, { status: 'uploading', touchedAt: { $gte: aliveSince } }],
+          },
+        },
+        { $group: { _id: null, bytes: { $sum: '$size' } } },
+      ]);
+      return Number(row?.bytes ?? 0);
     },
 
     async listByUser(userId: string): Promise<BlobRecord[]> {

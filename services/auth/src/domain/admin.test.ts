@@ -117,7 +117,9 @@ describe('admin user management', () => {
   });
 
   it("takes the user's reset links along", async () => {
-    await w.reset.request('ada@example.com');
+    await (
+      await w.reset.request('ada@example.com')
+    ).handedOff;
     expect([...w.stores.resetTokens.rows.values()].map((t) => t.userId)).toContain(userId);
     await w.admin.remove(adminId, userId);
     expect([...w.stores.resetTokens.rows.values()].map((t) => t.userId)).not.toContain(userId);

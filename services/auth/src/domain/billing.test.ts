@@ -3,7 +3,7 @@ import { createLogger } from '@coffer/common';
 import { buildAuth } from '../build';
 import { fakeAuthStores } from '../store/fake';
 import { TEST_SETTINGS } from '../test-world';
-import { BILLING_NOT_CONFIGURED_MESSAGE, type BillingProvider } from './billing';
+import { BILLING_NOT_CONFIGURED_MESSAGE, EVENT_BUSY_MESSAGE, type BillingProvider } from './billing';
 import { stripeProvider } from './billing-stripe';
 
 const WEBHOOK_SECRET = 'whsec_unit_test_secret';
@@ -139,6 +139,44 @@ describe('billing through Stripe', () => {
     expect(w.planChanges()).toEqual([{ userId: w.user.id, planId: pro.id, planName: 'Pro' }]);
   });
 
+  it('acts on one of several deliveries of an event arriving at once; the others are told to come again', async () => {
+    const w = await world();
+    const pro = await w.plan('pro');
+    const deliveries = await Promise.allSettled(
+      [1, 2, 3, 4, 5].map(() =>
+        w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id), 'evt_burst'),
+      ),
+    );
+    expect(deliveries.filter((d) => d.status === 'fulfilled')).toEqual([
+      { status: 'fulfilled', value: { duplicate: false } },
+    ]);
+    for (const d of deliveries.filter((r) => r.status === 'rejected'))
+      expect(d.reason).toMatchObject({ kind: 'CONFLICT', message: EVENT_BUSY_MESSAGE });
+    expect(w.planChanges()).toEqual([{ userId: w.user.id, planId: pro.id, planName: 'Pro' }]);
+    // Sent again later, they are duplicates.
+    await expect(
+      w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id), 'evt_burst'),
+    ).resolves.toEqual({ duplicate: true });
+    expect(w.planChanges()).toHaveLength(1);
+  });
+
+  it('lets the next delivery act when handling an event failed', async () => {
+    const w = await world();
+    const pro = await w.plan('pro');
+    const get = w.stores.users.get;
+    w.stores.users.get = async () => {
+      throw new Error('database unavailable');
+    };
+    await expect(
+      w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id), 'evt_retry'),
+    ).rejects.toThrow('database unavailable');
+    w.stores.users.get = get;
+    await expect(
+      w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id), 'evt_retry'),
+    ).resolves.toEqual({ duplicate: false });
+    expect(await w.planOfUser()).toBe('Pro');
+  });
+
   it('refuses a payload whose signature does not verify, and changes nothing', async () => {
     const w = await world();
     const pro = await w.plan('pro');
@@ -155,6 +193,9 @@ describe('billing through Stripe', () => {
     });
     expect(await w.planOfUser()).toBe('Free');
     expect(w.stores.billing.processed.size).toBe(0);
+    await expect(
+      w.deliver('checkout.session.completed', checkoutCompleted(w.user.id, pro.id), 'evt_forged'),
+    ).resolves.toEqual({ duplicate: false });
   });
 
   it('renews on invoice.paid and moves a cancelled subscription to Free at the end of the period', async () => {

@@ -1,4 +1,4 @@
-import { badInput, forbidden, notFound, type Logger } from '@coffer/common';
+import { badInput, conflict, forbidden, notFound, type Logger } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
 import type { BillingStore, PlanRecord, SubscriptionRecord, UserStore } from '../store/types.js';
 import type { Plans } from './plans.js';
@@ -6,6 +6,10 @@ import type { Plans } from './plans.js';
 export const BILLING_NOT_CONFIGURED_MESSAGE =
   'Billing is not set up on this server, so paid plans cannot be bought here. ' +
   'An administrator can change your plan in the admin console.';
+
+export const EVENT_BUSY_MESSAGE = 'Another delivery of this event is being handled; send it again later';
+/** A claim on an event this old was left by a handler that died: another delivery takes it over. */
+const EVENT_CLAIM_STALE_MS = 5 * 60_000;
 
 /** A verified provider event, reduced to what the state machine reads. */
 export interface ProviderEvent {
@@ -90,8 +94,10 @@ export function billing(deps: {
   users: Pick<UserStore, 'get'>;
   events: AuthEvents;
   log?: Pick<Logger, 'info' | 'warn'>;
+  now?: () => Date;
 }) {
   const { provider, store, plans } = deps;
+  const now = deps.now ?? (() => new Date());
 
   const priceOf = (plan: PlanRecord) => deps.prices[plan.key];
   async function planOfPrice(priceId: string | undefined): Promise<PlanRecord | undefined> {
@@ -309,9 +315,26 @@ export function billing(deps: {
       if (!provider) throw notFound('Billing is not set up on this server');
       if (!signature) throw badInput('Missing Stripe-Signature header');
       const event = provider.verify(payload, signature);
-      if (await store.isProcessed(event.id)) return { duplicate: true };
-      await apply(event);
-      await store.markProcessed(event.id, event.type);
+      // The event id is claimed before anything is done (a unique key), so of several deliveries
+      // of one event at once exactly one acts; one arriving while it acts is refused with a
+      // conflict, which makes the provider send it again later (a 2xx would lose it if this fails).
+      const at = now();
+      const claim = await store.claimEvent(
+        event.id,
+        event.type,
+        at,
+        new Date(at.getTime() - EVENT_CLAIM_STALE_MS),
+      );
+      if (claim === 'done') return { duplicate: true };
+      if (claim === 'busy') throw conflict(EVENT_BUSY_MESSAGE);
+      try {
+        await apply(event);
+      } catch (err) {
+        // Not handled: the provider's next delivery must be able to act.
+        await store.releaseEvent(event.id, at).catch(() => undefined);
+        throw err;
+      }
+      await store.finishEvent(event.id);
       return { duplicate: false };
     },
   };

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@coffer/common';
 import type { AuthModels } from '../model.js';
 import type { BillingStore, SubscriptionRecord } from './types.js';
 import type { Lean } from './shape.js';
@@ -61,15 +62,31 @@ export function billingStore({
     async allSubscriptions() {
       return (await Subscription.find({}).lean<Lean[]>()).map(toSubscription);
     },
-    async isProcessed(eventId) {
-      return (await BillingEvent.exists({ _id: eventId })) !== null;
+    async claimEvent(eventId, type, at, staleBefore) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          await BillingEvent.create({ _id: eventId, type, at, state: 'processing' });
+          return 'claimed';
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+        }
+        const takenOver = await BillingEvent.updateOne(
+          { _id: eventId, state: 'processing', at: { $lt: staleBefore } },
+          { $set: { at } },
+        );
+        if (takenOver.matchedCount === 1) return 'claimed';
+        const d = await BillingEvent.findById(eventId, { state: 1 }).lean<Lean>();
+        // Records from before claims existed carry no state: they were handled.
+        if (d) return d.state === 'processing' ? 'busy' : 'done';
+        // Released in the meantime: claim it afresh.
+      }
+      return 'busy';
     },
-    async markProcessed(eventId, type) {
-      await BillingEvent.updateOne(
-        { _id: eventId },
-        { $setOnInsert: { type, at: new Date() } },
-        { upsert: true },
-      );
+    async finishEvent(eventId) {
+      await BillingEvent.updateOne({ _id: eventId }, { $set: { state: 'done' } });
+    },
+    async releaseEvent(eventId, at) {
+      await BillingEvent.deleteOne({ _id: eventId, state: 'processing', at });
     },
   };
 }

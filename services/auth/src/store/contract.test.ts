@@ -175,10 +175,16 @@ describe.each([
     const USER = 'e'.repeat(24);
 
     it('is valid until it expires, and claimed once', async () => {
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'h1', expiresAt: at(60) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'h1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
       expect(await stores.resetTokens.findValid('h1', at(59))).toMatchObject({
         userId: USER,
         tokenHash: 'h1',
+        accountStamp: 's',
         expiresAt: at(60),
         usedAt: null,
       });
@@ -193,9 +199,24 @@ describe.each([
 
     it('removes every token of one user, and only theirs', async () => {
       const OTHER = 'f'.repeat(24);
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u1', expiresAt: at(60) });
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'u2', expiresAt: at(60) });
-      await stores.resetTokens.insert({ userId: OTHER, tokenHash: 'o1', expiresAt: at(60) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'u1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'u2',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
+      await stores.resetTokens.insert({
+        userId: OTHER,
+        tokenHash: 'o1',
+        accountStamp: 's',
+        expiresAt: at(60),
+      });
       await stores.resetTokens.removeForUser(USER);
       expect(await stores.resetTokens.findValid('u1', at(0))).toBeNull();
       expect(await stores.resetTokens.findValid('u2', at(0))).toBeNull();
@@ -203,8 +224,18 @@ describe.each([
     });
 
     it('removes the tokens that expired before the given time', async () => {
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'old', expiresAt: at(0) });
-      await stores.resetTokens.insert({ userId: USER, tokenHash: 'new', expiresAt: at(120) });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'old',
+        accountStamp: 's',
+        expiresAt: at(0),
+      });
+      await stores.resetTokens.insert({
+        userId: USER,
+        tokenHash: 'new',
+        accountStamp: 's',
+        expiresAt: at(120),
+      });
       await stores.resetTokens.removeExpired(at(60));
       expect(await stores.resetTokens.findValid('old', at(-10))).toBeNull();
       expect(await stores.resetTokens.findValid('new', at(-10))).toMatchObject({ tokenHash: 'new' });
@@ -267,12 +298,30 @@ describe.each([
       expect(await stores.billing.subscriptionOf(USER_ID)).toBeNull();
     });
 
-    it('records a processed event id once, twice harmlessly', async () => {
-      expect(await stores.billing.isProcessed('evt_1')).toBe(false);
-      await stores.billing.markProcessed('evt_1', 'invoice.paid');
-      await stores.billing.markProcessed('evt_1', 'invoice.paid');
-      expect(await stores.billing.isProcessed('evt_1')).toBe(true);
-      expect(await stores.billing.isProcessed('evt_2')).toBe(false);
+    it('lets one delivery of an event claim it; the others see it busy, then done', async () => {
+      const t = new Date('2025-06-02T10:00:00Z');
+      const later = (ms: number) => new Date(t.getTime() + ms);
+      const claims = await Promise.all(
+        [1, 2, 3, 4, 5].map(() => stores.billing.claimEvent('evt_1', 'invoice.paid', t, later(-60_000))),
+      );
+      expect(claims.filter((c) => c === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c === 'busy')).toHaveLength(4);
+      await stores.billing.finishEvent('evt_1');
+      expect(await stores.billing.claimEvent('evt_1', 'invoice.paid', later(1), t)).toBe('done');
+    });
+
+    it('frees a released claim, and takes over a stale one', async () => {
+      const t = new Date('2025-06-02T11:00:00Z');
+      const later = (ms: number) => new Date(t.getTime() + ms);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', t, later(-60_000))).toBe('claimed');
+      await stores.billing.releaseEvent('evt_2', t);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(1), t)).toBe('claimed');
+      // Its handler died: busy until the claim is older than the stale limit.
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(2), t)).toBe('busy');
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(3), later(2))).toBe('claimed');
+      // The first claim's release no longer drops the one that took over.
+      await stores.billing.releaseEvent('evt_2', t);
+      expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(4), t)).toBe('busy');
     });
   });
 });

@@ -152,6 +152,8 @@ export function fakeBillingStore(): BillingStore & {
 } {
   const subscriptions = new Map<string, SubscriptionRecord>();
   const processed = new Set<string>();
+  /** Events being handled: when the claim was made. */
+  const claims = new Map<string, Date>();
   return {
     subscriptions,
     processed,
@@ -172,11 +174,19 @@ export function fakeBillingStore(): BillingStore & {
     async allSubscriptions() {
       return [...subscriptions.values()].map(copy);
     },
-    async isProcessed(eventId) {
-      return processed.has(eventId);
+    async claimEvent(eventId, _type, at, staleBefore) {
+      const claim = claims.get(eventId);
+      if (processed.has(eventId)) return 'done';
+      if (claim && claim >= staleBefore) return 'busy';
+      claims.set(eventId, at);
+      return 'claimed';
     },
-    async markProcessed(eventId) {
+    async finishEvent(eventId) {
+      claims.delete(eventId);
       processed.add(eventId);
+    },
+    async releaseEvent(eventId, at) {
+      if (claims.get(eventId)?.getTime() === at.getTime()) claims.delete(eventId);
     },
   };
 }

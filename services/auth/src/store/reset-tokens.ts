@@ -8,6 +8,8 @@ function toToken(d: Lean): ResetTokenRecord {
     id: d._id.toHexString(),
     userId: t.userId.toString(),
     tokenHash: t.tokenHash,
+    // Links sent before the stamp existed match no account: they are void, as an hour has passed.
+    accountStamp: t.accountStamp ?? '',
     expiresAt: t.expiresAt,
     usedAt: t.usedAt ?? null,
   };

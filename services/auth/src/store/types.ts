@@ -71,6 +71,8 @@ export interface ResetTokenRecord {
   userId: string;
   /** SHA-256 of the token: a leaked database cannot be used to reset passwords. */
   tokenHash: string;
+  /** The account's e-mail and password when the link was sent, hashed (password-reset.ts). */
+  accountStamp: string;
   expiresAt: Date;
   usedAt: Date | null;
 }
@@ -151,6 +153,8 @@ export interface SubscriptionRecord {
   pendingPlanId?: string;
 }
 
+export type EventClaim = 'claimed' | 'done' | 'busy';
+
 export interface BillingStore {
   subscriptionOf(userId: string): Promise<SubscriptionRecord | null>;
   bySubscriptionId(subscriptionId: string): Promise<SubscriptionRecord | null>;
@@ -160,9 +164,16 @@ export interface BillingStore {
   removeSubscription(userId: string, subscriptionId: string): Promise<void>;
   /** Every subscription record: one per paying customer (the deleted-account sweep reads them). */
   allSubscriptions(): Promise<SubscriptionRecord[]>;
-  isProcessed(eventId: string): Promise<boolean>;
-  /** Records a provider event as handled; recording it twice is harmless. */
-  markProcessed(eventId: string, type: string): Promise<void>;
+  /**
+   * Claims a provider event for handling by inserting its id (a unique key): 'claimed' for the one
+   * delivery that goes on, 'done' when it was handled before, 'busy' while another delivery handles
+   * it. A claim made before `staleBefore` (its handler died) is taken over.
+   */
+  claimEvent(eventId: string, type: string, at: Date, staleBefore: Date): Promise<EventClaim>;
+  /** The claimed event was handled: later deliveries are duplicates. */
+  finishEvent(eventId: string): Promise<void>;
+  /** Handling failed: drops the claim made `at`, so the provider's next delivery handles it. */
+  releaseEvent(eventId: string, at: Date): Promise<void>;
 }
 
 export interface AuthStores {

@@ -1,6 +1,6 @@
 import { LIMITS } from '@coffer/contracts';
 import { OTHER_USER, USER, testWorld } from '../test-world';
-import { AGENT_RESET_MESSAGE } from './agents';
+import { AGENT_RESET_MESSAGE, REGISTRATION_ABANDONED } from './agents';
 import { noAgentMessage } from './dispatch';
 
 const reg = (over = {}) => ({
@@ -394,5 +394,50 @@ describe('per-account caps', () => {
     await w.agents.heartbeat({ userId: USER, agentId, runningJobs: [], databases: many });
     expect(await w.databases.list(USER)).toHaveLength(LIMITS.databasesPerAccount);
     expect((await w.agents.list(USER))[0]!.status).toBe('active');
+  });
+
+  it('holds both caps when many registrations of one account arrive at once', async () => {
+    const w = testWorld();
+    const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `db-${from + i}`);
+    const flood = (count: number, dbs: (i: number) => string[], tag: string) =>
+      Promise.allSettled(
+        Array.from({ length: count }, (_, i) =>
+          w.agents.register(reg({ instanceId: `${tag}-${i}`, name: `${tag}-${i}`, databases: dbs(i) })),
+        ),
+      );
+    const refusedFor = (results: PromiseSettledResult<unknown>[]) =>
+      results.flatMap((r) => (r.status === 'rejected' ? [r.reason as { kind: string }] : []));
+
+    // 80 new agents with no database: 50 fit.
+    const agents = await flood(80, () => [], 'bare');
+    expect(await w.agents.list(USER)).toHaveLength(LIMITS.agentsPerAccount);
+    expect(refusedFor(agents)).toHaveLength(80 - LIMITS.agentsPerAccount);
+    for (const r of refusedFor(agents)) expect(r).toMatchObject({ kind: 'LIMIT_REACHED' });
+
+    // Another account, 30 agents bringing 10 databases each: 200 fit, 20 agents' worth.
+    const other = testWorld();
+    const dbs = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        other.agents.register(reg({ instanceId: `db-${i}`, name: `db-${i}`, databases: names(i * 10, 10) })),
+      ),
+    );
+    expect(await other.databases.list(USER)).toHaveLength(LIMITS.databasesPerAccount);
+    expect(refusedFor(dbs)).toHaveLength(10);
+  });
+
+  it('abandons a registration whose deadline passed, before or while it waits, writing nothing', async () => {
+    const w = testWorld();
+    await expect(
+      w.agents.register(reg(), { deadline: new Date(w.clock.now().getTime() - 1) }),
+    ).rejects.toMatchObject({ kind: 'UNAVAILABLE', message: REGISTRATION_ABANDONED });
+    // Another registration of the account holds its lease (on another replica, say).
+    w.stores.leases.held.set(`register:${USER}`, { holder: 'elsewhere', expiresAt: new Date('2100-01-01') });
+    await expect(
+      w.agents.register(reg(), { deadline: new Date(w.clock.now().getTime() + 300) }),
+    ).rejects.toMatchObject({ kind: 'UNAVAILABLE', message: REGISTRATION_ABANDONED });
+    expect(await w.agents.list(USER)).toEqual([]);
+    expect(await w.databases.list(USER)).toEqual([]);
+    w.stores.leases.held.clear();
+    await expect(w.agents.register(reg())).resolves.toBeDefined();
   });
 });

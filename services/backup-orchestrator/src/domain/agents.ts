@@ -1,15 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LIMITS } from '@coffer/contracts';
 import {
+  AppError,
   conflict,
   limitReached,
   notFound,
+  unavailable,
   type AgentCommandKind,
   type AgentEvent,
   type Logger,
 } from '@coffer/common';
 import type { OrchestratorEvents } from '../events.js';
-import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
+import type {
+  AgentRecord,
+  AgentRegistration,
+  AgentStore,
+  DatabaseStore,
+  LeaseStore,
+} from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
 import type { Dispatcher } from './dispatch.js';
 import { agentStatus, HOUR_MS, type AgentStatus } from './rules.js';
@@ -18,6 +26,15 @@ export type AgentView = AgentRecord & { status: AgentStatus };
 /** Refused with code AGENT_RESET, on which the agent registers again with a new instance id. */
 export const AGENT_RESET_MESSAGE =
   'This agent connection was reset from the dashboard; the agent must register again as a new instance';
+
+/** How long a registration may take when its caller sets no deadline. */
+export const REGISTRATION_TIMEOUT_MS = 15_000;
+/** How long a heartbeat waits for the account's lease to add newly reported databases. */
+const HEARTBEAT_LEASE_WAIT_MS = 2_000;
+const LEASE_POLL_MS = 25;
+
+export const REGISTRATION_ABANDONED =
+  'The agent registration could not be finished in time and was abandoned; the agent will try again';
 
 export type ManageAction = Extract<AgentCommandKind, 'restart' | 'update' | 'reset'>;
 
@@ -53,6 +70,8 @@ const agentEvent = (a: AgentRecord): AgentEvent => ({
 /** Agents: registration and heartbeats (relayed by the gateway), status for the UI, commands from the user. */
 export function agents(deps: {
   store: AgentStore;
+  /** Serialises each account's registrations across replicas, so its caps hold (see register). */
+  leases: LeaseStore;
   databaseStore: Pick<DatabaseStore, 'ensure' | 'list'>;
   databases: Pick<Databases, 'list'>;
   dispatch: Pick<Dispatcher, 'send' | 'newCommandId'>;
@@ -66,6 +85,38 @@ export function agents(deps: {
   log: Pick<Logger, 'info'>;
 }) {
   const { store, now } = deps;
+  const abandoned = () => unavailable(REGISTRATION_ABANDONED);
+  /** Throws once `deadline` has passed: checked before each write of a registration. */
+  const inTimeFor = (deadline: Date) => () => {
+    if (now() >= deadline) throw abandoned();
+  };
+
+  /**
+   * Runs `work` holding the account's lease, waiting for it until `deadline`. The lease lasts
+   * until the deadline, and `work` checks `inTime` before each write: a registration that ran out
+   * of time writes nothing more, so no two of an account's registrations write at once.
+   */
+  async function underAccountLease<T>(
+    userId: string,
+    deadline: Date,
+    work: (inTime: () => void) => Promise<T>,
+  ): Promise<T> {
+    const key = `register:${userId}`;
+    const holder = randomUUID();
+    const inTime = inTimeFor(deadline);
+    // Waiting is timed by the wall clock: the domain's clock may be a test's, standing still.
+    const waitUntil = Date.now() + Math.max(0, deadline.getTime() - now().getTime());
+    while (!(await deps.leases.acquire(key, holder, now(), deadline))) {
+      if (Date.now() + LEASE_POLL_MS >= waitUntil) throw abandoned();
+      await new Promise((r) => setTimeout(r, LEASE_POLL_MS * (0.5 + Math.random())));
+    }
+    try {
+      inTime();
+      return await work(inTime);
+    } finally {
+      await deps.leases.release(key, holder);
+    }
+  }
   const view = (a: AgentRecord, at = now()): AgentView => ({
     ...a,
     status: agentStatus(a, at, deps.heartbeatTimeoutMs),
@@ -89,51 +140,101 @@ export function agents(deps: {
     return { known: known.size, fresh: [...new Set(names)].filter((n) => !known.has(n)) };
   }
 
+  /** The caps, then the writes, each write only while `inTime` (it throws once the deadline passed). */
+  async function registerChecked(
+    reg: AgentRegistration,
+    existing: AgentRecord | null,
+    inTime: () => void,
+  ): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
+    const at = now();
+    // Caps checked before anything is written, so a refused registration leaves no trace.
+    if (!existing) {
+      const others = (await store.list(reg.userId)).filter(
+        // The ones this registration replaces (below) do not count.
+        (a) => a.connected || !sameInstallation(a, reg),
+      );
+      if (others.length >= LIMITS.agentsPerAccount)
+        throw limitReached(
+          `An account can have at most ${LIMITS.agentsPerAccount} agents. Remove one you no longer use ` +
+            '(Settings → Agents → Remove Agent) before adding another.',
+        );
+    }
+    const { known, fresh } = await newDatabases(reg.userId, reg.databases);
+    if (known + fresh.length > LIMITS.databasesPerAccount)
+      throw limitReached(
+        `An account can have at most ${LIMITS.databasesPerAccount} databases; it has ${known} and this ` +
+          `agent adds ${fresh.length}. Remove databases from the agent (coffer-agent db remove) and restart it.`,
+      );
+    // Databases first: once the agent shows as active, a backup of them must be possible.
+    inTime();
+    await deps.databaseStore.ensure(reg.userId, fresh, at);
+    inTime();
+    const { agent, isNew } = await store.register(reg, at, existing);
+    // The same installation under a new instance id is the agent set up again (`init` again, a
+    // fresh state folder): it replaces its old registrations that are not connected.
+    for (const old of await store.list(reg.userId)) {
+      if (old.id === agent.id || old.connected || !sameInstallation(old, reg)) continue;
+      await store.retire(reg.userId, old.id);
+      deps.log.info(
+        { userId: reg.userId, agentId: old.id, by: agent.id },
+        'agent replaced by a new instance',
+      );
+    }
+    if (isNew) {
+      await deps.events.publish('agent.agent.registered', agentEvent(agent));
+      deps.log.info({ userId: agent.userId, agentId: agent.id }, 'agent registered');
+    }
+    return { agent, databases: await deps.databases.list(reg.userId) };
+  }
+
+  /**
+   * New names a heartbeat reports, under the account's lease like a registration, so the database
+   * cap holds. Past the cap the rest are left out rather than the heartbeat refused (refusing would
+   * make a working agent look dead; its next registration says why); when the lease is busy they
+   * wait for the next heartbeat.
+   */
+  async function addReported(userId: string, agentId: string, reported: string[], at: Date): Promise<void> {
+    try {
+      await underAccountLease(userId, new Date(now().getTime() + HEARTBEAT_LEASE_WAIT_MS), async (inTime) => {
+        const { known, fresh } = await newDatabases(userId, reported);
+        const room = Math.max(0, LIMITS.databasesPerAccount - known);
+        if (fresh.length > room)
+          deps.log.info(
+            { userId, agentId, left: fresh.length - room },
+            'reported databases past the account cap left out',
+          );
+        inTime();
+        if (fresh.length && room) await deps.databaseStore.ensure(userId, fresh.slice(0, room), at);
+      });
+    } catch (err) {
+      if (!(err instanceof AppError && err.message === REGISTRATION_ABANDONED)) throw err;
+      deps.log.info({ userId, agentId }, 'newly reported databases wait for the next heartbeat');
+    }
+  }
+
   return {
-    /** Registers or refreshes the agent and adds the database names it reports. */
-    async register(reg: AgentRegistration): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
-      const at = now();
+    /**
+     * Registers or refreshes the agent and adds the database names it reports. A registration that
+     * could add an agent or a database runs under the account's lease (FerretDB has no transactions:
+     * the caps are checked and written by one registration of the account at a time, on every
+     * replica), and is abandoned, writing nothing more, once `deadline` (the agent's handshake
+     * deadline, which the gateway passes on) has passed: the agent has given up on it by then.
+     */
+    async register(
+      reg: AgentRegistration,
+      opts: { deadline?: Date } = {},
+    ): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
+      const deadline = opts.deadline ?? new Date(now().getTime() + REGISTRATION_TIMEOUT_MS);
+      inTimeFor(deadline)();
       // A reset retires the installation's identity for good: a copy still holding it (or the agent
       // itself, offline when the reset was sent) must come back as a new instance.
       const existing = await store.findInstance(reg.userId, reg.instanceId);
       if (existing?.retired) throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
-      // Caps checked before anything is written, so a refused registration leaves no trace. Two
-      // registrations racing can each pass; the overshoot is bounded by the gateway's connect rate.
-      if (!existing) {
-        const others = (await store.list(reg.userId)).filter(
-          // The ones this registration replaces (below) do not count.
-          (a) => a.connected || !sameInstallation(a, reg),
-        );
-        if (others.length >= LIMITS.agentsPerAccount)
-          throw limitReached(
-            `An account can have at most ${LIMITS.agentsPerAccount} agents. Remove one you no longer use ` +
-              '(Settings → Agents → Remove Agent) before adding another.',
-          );
-      }
-      const { known, fresh } = await newDatabases(reg.userId, reg.databases);
-      if (known + fresh.length > LIMITS.databasesPerAccount)
-        throw limitReached(
-          `An account can have at most ${LIMITS.databasesPerAccount} databases; it has ${known} and this ` +
-            `agent adds ${fresh.length}. Remove databases from the agent (coffer-agent db remove) and restart it.`,
-        );
-      // Databases first: once the agent shows as active, a backup of them must be possible.
-      await deps.databaseStore.ensure(reg.userId, fresh, at);
-      const { agent, isNew } = await store.register(reg, at, existing);
-      // The same installation under a new instance id is the agent set up again (`init` again, a
-      // fresh state folder): it replaces its old registrations that are not connected.
-      for (const old of await store.list(reg.userId)) {
-        if (old.id === agent.id || old.connected || !sameInstallation(old, reg)) continue;
-        await store.retire(reg.userId, old.id);
-        deps.log.info(
-          { userId: reg.userId, agentId: old.id, by: agent.id },
-          'agent replaced by a new instance',
-        );
-      }
-      if (isNew) {
-        await deps.events.publish('agent.agent.registered', agentEvent(agent));
-        deps.log.info({ userId: agent.userId, agentId: agent.id }, 'agent registered');
-      }
-      return { agent, databases: await deps.databases.list(reg.userId) };
+      // A known agent reporting no new database adds nothing the caps count: no lease needed (agents
+      // reconnecting together after a gateway restart do not wait for each other).
+      if (existing && (await newDatabases(reg.userId, reg.databases)).fresh.length === 0)
+        return registerChecked(reg, existing, inTimeFor(deadline));
+      return underAccountLease(reg.userId, deadline, (inTime) => registerChecked(reg, existing, inTime));
     },
 
     /**
@@ -150,18 +251,8 @@ export function agents(deps: {
       const reported = input.databases.length ? input.databases : undefined;
       const agent = await store.heartbeat(input.userId, input.agentId, at, reported);
       if (!agent) throw unknownAgent();
-      if (reported) {
-        // Past the cap the rest are left out rather than the heartbeat refused: refusing would
-        // make a working agent look dead. Its next registration says why.
-        const { known, fresh } = await newDatabases(input.userId, reported);
-        const room = Math.max(0, LIMITS.databasesPerAccount - known);
-        if (fresh.length > room)
-          deps.log.info(
-            { userId: input.userId, agentId: input.agentId, left: fresh.length - room },
-            'reported databases past the account cap left out',
-          );
-        if (fresh.length) await deps.databaseStore.ensure(input.userId, fresh.slice(0, room), at);
-      }
+      if (reported && (await newDatabases(input.userId, reported)).fresh.length)
+        await addReported(input.userId, input.agentId, reported, at);
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 

@@ -96,6 +96,29 @@ describe.each([
     stores = await make();
   });
 
+  describe('leases', () => {
+    it('has one holder at a time; freed by its holder, or taken over once expired', async () => {
+      const takes = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((h) => stores.leases.acquire('register:u1', h, hours(0), hours(1))),
+      );
+      expect(takes.filter(Boolean)).toHaveLength(1);
+      const holder = ['a', 'b', 'c', 'd'][takes.indexOf(true)]!;
+      // Another key is another lease.
+      expect(await stores.leases.acquire('register:u2', 'x', hours(0), hours(1))).toBe(true);
+      // Only its holder gives it back.
+      await stores.leases.release('register:u1', 'not-the-holder');
+      expect(await stores.leases.acquire('register:u1', 'e', hours(0.5), hours(1))).toBe(false);
+      await stores.leases.release('register:u1', holder);
+      expect(await stores.leases.acquire('register:u1', 'e', hours(0.5), hours(2))).toBe(true);
+      // Its holder never gave it back: taken over once expired.
+      expect(await stores.leases.acquire('register:u1', 'f', hours(1.5), hours(3))).toBe(false);
+      expect(await stores.leases.acquire('register:u1', 'f', hours(2), hours(3))).toBe(true);
+      // The one that lost it cannot release the new holder's.
+      await stores.leases.release('register:u1', 'e');
+      expect(await stores.leases.acquire('register:u1', 'g', hours(2.5), hours(3))).toBe(false);
+    });
+  });
+
   describe('agents', () => {
     it('upsert by instance: new once, new again after a reset, hidden while retired', async () => {
       const first = await stores.agents.register(reg(), t0);

@@ -7,6 +7,7 @@ import type {
   DatabaseStore,
   JobFilter,
   JobStore,
+  LeaseStore,
   RestoreRecord,
   RestoreStore,
   RetentionLockRecord,
@@ -373,7 +374,24 @@ export function fakeSettingsStore(): SettingsStore & {
   };
 }
 
+export function fakeLeaseStore(): LeaseStore & { held: Map<string, { holder: string; expiresAt: Date }> } {
+  const held = new Map<string, { holder: string; expiresAt: Date }>();
+  return {
+    held,
+    async acquire(key, holder, now, until) {
+      const lease = held.get(key);
+      if (lease && lease.expiresAt > now) return false;
+      held.set(key, { holder, expiresAt: until });
+      return true;
+    },
+    async release(key, holder) {
+      if (held.get(key)?.holder === holder) held.delete(key);
+    },
+  };
+}
+
 export type FakeStores = {
+  leases: ReturnType<typeof fakeLeaseStore>;
   agents: ReturnType<typeof fakeAgentStore>;
   databases: ReturnType<typeof fakeDatabaseStore>;
   backups: ReturnType<typeof fakeBackupStore>;
@@ -383,6 +401,7 @@ export type FakeStores = {
 
 export function fakeStores(): FakeStores {
   return {
+    leases: fakeLeaseStore(),
     agents: fakeAgentStore(),
     databases: fakeDatabaseStore(),
     backups: fakeBackupStore(),

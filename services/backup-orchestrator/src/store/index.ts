@@ -3,11 +3,13 @@ import type { Stores } from './types.js';
 import { agentStore } from './agents.js';
 import { databaseStore } from './databases.js';
 import { backupStore, restoreStore } from './jobs.js';
+import { leaseStore } from './leases.js';
 import { settingsStore } from './settings.js';
 
 /** The mongoose-backed stores; the only code that touches the database. */
 export function mongoStores(models: OrchestratorModels): Stores {
   return {
+    leases: leaseStore(models),
     agents: agentStore(models),
     databases: databaseStore(models),
     backups: backupStore(models),

@@ -226,7 +226,18 @@ export interface SettingsStore {
   lockTurnOffsDue(now: Date): Promise<Array<{ userId: string; offAt: Date }>>;
 }
 
+export interface LeaseStore {
+  /**
+   * Takes the lease `key` for `holder` until `until`: true when it was free or had expired by `now`
+   * (its holder died or gave up), false while someone else holds it.
+   */
+  acquire(key: string, holder: string, now: Date, until: Date): Promise<boolean>;
+  /** Gives the lease back, if `holder` still has it. */
+  release(key: string, holder: string): Promise<void>;
+}
+
 export interface Stores {
+  leases: LeaseStore;
   agents: AgentStore;
   databases: DatabaseStore;
   backups: BackupStore;

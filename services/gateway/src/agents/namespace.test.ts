@@ -14,9 +14,17 @@ import { orchestrator } from '@coffer/proto';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
 import { startAccessRevocation } from './commands';
+import type { HandshakeGate } from './handshake-gate';
 import { agentRoom, agentSockets, agentsOfRoom, startAgentNamespace, type AgentNamespace } from './namespace';
 
 type Ack = (answer: ReportAck) => void;
+
+// These cases start at a connected socket: no handshake runs.
+const noHandshakes = {
+  gate: {} as HandshakeGate,
+  addressOf: () => '127.0.0.1',
+  handshakeTimeoutMs: 15_000,
+};
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const AGENT = 'dddddddddddddddddddddddd';
@@ -35,6 +43,7 @@ function connectedAgent(reportAgentUpdate: jest.Mock) {
     clients: { orchestrator: { reportAgentUpdate } } as unknown as Clients,
     bus: {} as EventBus,
     log: createLogger('test', 'silent'),
+    ...noHandshakes,
   });
   connection!({
     data: { userId: USER, agentId: AGENT, databases: [] },
@@ -106,6 +115,7 @@ describe('agent namespace: agent:leaving', () => {
       clients: { orchestrator: orchestratorCalls } as unknown as Clients,
       bus: {} as EventBus,
       log: createLogger('test', 'silent'),
+      ...noHandshakes,
     });
     connection!({
       data: { userId: USER, agentId: AGENT, databases: [] },
@@ -194,6 +204,8 @@ describe('agent namespace: refused connections', () => {
       } as unknown as Clients,
       bus: {} as EventBus,
       log: createLogger('test', 'silent'),
+      ...noHandshakes,
+      gate: { admit: async () => () => {} },
     });
     return new Promise<Error | undefined>((resolve) =>
       middleware!({ handshake: { auth }, data: {} }, resolve),
@@ -204,8 +216,12 @@ describe('agent namespace: refused connections', () => {
     return { message: err?.message, code: refusalCodeOf(err) };
   };
 
-  it('registers a valid handshake', async () => {
-    await expect(connect(handshake)).resolves.toBeUndefined();
+  it('registers a valid handshake, passing on its deadline', async () => {
+    const registerAgent = jest.fn().mockResolvedValue({ agentId: AGENT, databases: [] });
+    await expect(connect(handshake, { registerAgent })).resolves.toBeUndefined();
+    const [, opts] = registerAgent.mock.calls[0] as [unknown, { timeoutMs: number }];
+    expect(opts.timeoutMs).toBeGreaterThan(0);
+    expect(opts.timeoutMs).toBeLessThanOrEqual(noHandshakes.handshakeTimeoutMs);
   });
 
   it.each([
@@ -274,6 +290,7 @@ describe('agent namespace: rooms', () => {
       clients: { orchestrator: {} } as unknown as Clients,
       bus: {} as EventBus,
       log: createLogger('test', 'silent'),
+      ...noHandshakes,
     });
     const join = jest.fn(async () => {});
     connection!({

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Namespace, Server } from 'socket.io';
 import {
   AppError,
@@ -21,6 +22,7 @@ import {
 } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
+import type { HandshakeGate } from './handshake-gate.js';
 import { refusalFor } from './refusals.js';
 
 /** What the gateway keeps on an agent's socket once it is registered. */
@@ -65,6 +67,12 @@ export function startAgentNamespace(deps: {
   clients: Clients;
   bus: EventBus;
   log: Logger;
+  /** Bounds handshakes per API key and per address (agents/handshake-gate.ts). */
+  gate: HandshakeGate;
+  /** The client's address of a handshake (TRUST_PROXY applies). */
+  addressOf: (req: IncomingMessage) => string;
+  /** How long a handshake may take, registration included (AGENT_HANDSHAKE_TIMEOUT_MS). */
+  handshakeTimeoutMs: number;
 }): AgentNamespace {
   const { orchestrator } = deps.clients;
   const nsp = deps.io.of(AGENT_NAMESPACE) as unknown as AgentNamespace;
@@ -74,10 +82,13 @@ export function startAgentNamespace(deps: {
     const parsed = agentHandshakeSchema.safeParse(socket.handshake.auth);
     if (!parsed.success) return next(connectRefusal('BAD_HANDSHAKE', 'Invalid agent handshake'));
     const h = parsed.data;
-    deps.identity
-      .fromApiKey(h.apiKey)
-      .then(async (caller) => {
-        const reg = await orchestrator.registerAgent({
+    // The agent waits 20 s for the answer; the registration is abandoned (by the orchestrator, which
+    // gets this deadline) once the agent would have given up on it.
+    const deadline = Date.now() + deps.handshakeTimeoutMs;
+    const register = async () => {
+      const caller = await deps.identity.fromApiKey(h.apiKey);
+      const reg = await orchestrator.registerAgent(
+        {
           userId: caller.id,
           instanceId: h.instanceId,
           name: h.name,
@@ -86,15 +97,28 @@ export function startAgentNamespace(deps: {
           platform: h.platform,
           version: h.version,
           databases: h.databases,
-        });
-        socket.data = {
-          userId: caller.id,
-          agentId: reg.agentId,
-          databases: reg.databases.map((d) => ({ name: d.name, isActive: d.isActive })),
-        };
-        next();
+        },
+        { timeoutMs: Math.max(1, deadline - Date.now()) },
+      );
+      socket.data = {
+        userId: caller.id,
+        agentId: reg.agentId,
+        databases: reg.databases.map((d) => ({ name: d.name, isActive: d.isActive })),
+      };
+    };
+    deps.gate
+      .admit(h.apiKey, deps.addressOf(socket.request), deadline)
+      .then(async (done) => {
+        try {
+          await register();
+        } finally {
+          done();
+        }
       })
-      .catch((err: unknown) => next(refusalFor(err)));
+      .then(
+        () => next(),
+        (err: unknown) => next(refusalFor(err)),
+      );
   });
 
   agentsConnected(); // exported (as 0) from the start: "no agent connected" must be a value, not an absence

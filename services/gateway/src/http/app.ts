@@ -50,8 +50,11 @@ export function createApp(deps: {
 
   const api = Router();
   const json = express.json({ limit: JSON_BODY_LIMIT, strict: true });
-  // The payment provider signs the raw bytes of its webhook: that route reads the body itself.
-  api.use((req, res, next) => (req.path === '/api/billing/webhook' ? next() : json(req, res, next)));
+  // The payment provider signs the raw bytes of its webhook: that route reads the body itself. The
+  // agents' paths take no JSON: nothing there is read before the API key is checked.
+  api.use((req, res, next) =>
+    req.path === '/api/billing/webhook' || req.path.startsWith('/api/agent/') ? next() : json(req, res, next),
+  );
   api.use(resumeRequestContext);
   const doc = openApiDocument(deps.routes.specs, API_VERSION);
   api.get('/api/openapi.json', (_req, res) => {

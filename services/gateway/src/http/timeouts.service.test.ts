@@ -51,6 +51,7 @@ beforeAll(async () => {
       // Nothing listens there: these tests never reach a backend service.
       AUTH_GRPC: `127.0.0.1:${await freePort()}`,
       HTTP_BODY_TIMEOUT_MS: '1000',
+      HTTP_KEEPALIVE_TIMEOUT_MS: '1000',
     },
   });
   await waitFor(
@@ -76,7 +77,7 @@ afterAll(async () => {
  * `everyMs`, far fewer than Content-Length announces. Resolves with what the server sent back and
  * whether the server closed the connection before the client gave up sending.
  */
-function trickle(p: string, everyMs: number, bytes: number) {
+function trickle(p: string, everyMs: number, bytes: number, method = 'POST') {
   return new Promise<{ answer: string; closedByServer: boolean }>((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
@@ -84,7 +85,7 @@ function trickle(p: string, everyMs: number, bytes: number) {
     let timer: NodeJS.Timeout | undefined;
     socket.on('connect', () => {
       socket.write(
-        `POST ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+        `${method} ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
       );
       timer = setInterval(() => {
         if (++sent >= bytes) {
@@ -107,6 +108,28 @@ function trickle(p: string, everyMs: number, bytes: number) {
   });
 }
 
+/**
+ * Sends one complete request without a body and then stays silent; resolves with the answer and
+ * whether the server ended the idle connection within `waitMs`.
+ */
+function idleAfterAnswer(p: string, method: string, waitMs: number) {
+  return new Promise<{ answer: string; closedByServer: boolean }>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      resolve({ answer, closedByServer: false });
+    }, waitMs);
+    socket.on('connect', () => socket.write(`${method} ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    socket.on('data', (d) => (answer += d.toString()));
+    socket.on('end', () => {
+      clearTimeout(giveUp);
+      resolve({ answer, closedByServer: true });
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
 describe('the gateway HTTP server', () => {
   it('cuts off a client trickling a request body, with a 408', async () => {
     // 60 bytes, one every 500 ms: half a minute of trickling against a 1 s deadline.
@@ -124,5 +147,33 @@ describe('the gateway HTTP server', () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe('Please enter a valid email address');
+  });
+
+  it('answers an agent upload without a key with 401 and ends the connection, though the client keeps sending', async () => {
+    // 80 bytes, one every 250 ms: 20 s of sending, far past the 1 s keep-alive limit.
+    const { answer, closedByServer } = await trickle(
+      '/api/agent/backups/65a1b2c3d4e5f60718293a4b/data',
+      250,
+      80,
+      'PUT',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(closedByServer).toBe(true);
+  });
+
+  it('reads no body on any other /api/agent/ path: answered at once and the connection ended', async () => {
+    const { answer, closedByServer } = await trickle('/api/agent/anything', 250, 80);
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(closedByServer).toBe(true);
+  });
+
+  it('keeps the keep-alive limit on a connection after an agent data request', async () => {
+    const { answer, closedByServer } = await idleAfterAnswer(
+      '/api/agent/restores/65a1b2c3d4e5f60718293a4b/data',
+      'GET',
+      15_000,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(closedByServer).toBe(true);
   });
 });

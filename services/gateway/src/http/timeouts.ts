@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import { AGENT_DATA_ROUTES } from '@coffer/contracts';
 
-/** Every route of the agents' data plane (contracts' AGENT_DATA_ROUTES) lives under this path. */
-const AGENT_DATA_PREFIX = '/api/agent/';
+/**
+ * The agents' data plane: the only requests whose body may take as long as the backup needs. Any
+ * other path under /api/agent/ gets the usual body deadline.
+ */
+const AGENT_DATA = Object.values(AGENT_DATA_ROUTES).map((r) => ({
+  method: r.method,
+  path: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/?]+')}(?:\\?|$)`),
+}));
 
 /** The gateway's HTTP time bounds (GatewayConfig's HTTP_* settings). */
 export interface HttpTimeouts {
@@ -26,7 +33,23 @@ export const serverOptions = (t: HttpTimeouts): ServerOptions => ({
   keepAliveTimeout: t.keepAliveTimeoutMs,
 });
 
-const isAgentData = (req: IncomingMessage) => (req.url ?? '').startsWith(AGENT_DATA_PREFIX);
+const isAgentData = (req: IncomingMessage) =>
+  AGENT_DATA.some((r) => r.method === req.method && r.path.test(req.url ?? ''));
+
+/**
+ * An answer sent before the request's body was read (a refusal: no key, a bad one, a path that
+ * does not exist) leaves the client free to go on sending, and Node would go on reading and
+ * discarding it with no time limit. The connection ends instead: half-closed once the answer is
+ * out, so it arrives rather than a reset, and dropped after the keep-alive limit whatever the
+ * client does.
+ */
+function closeAfterUnreadBody(req: IncomingMessage, res: ServerResponse, graceMs: number): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), graceMs).unref();
+  });
+}
 
 /**
  * Runs before the app for each request. A request whose body has not fully arrived within the
@@ -36,10 +59,12 @@ const isAgentData = (req: IncomingMessage) => (req.url ?? '').startsWith(AGENT_D
  */
 export function guardRequest(t: HttpTimeouts) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    closeAfterUnreadBody(req, res, t.keepAliveTimeoutMs);
     if (isAgentData(req)) {
+      // Once answered, Node applies its keep-alive limit to the connection (and clears it when the
+      // next request starts, which gets the usual rules); resetting the timeout here would leave
+      // the connection with none at all.
       req.socket.setTimeout(t.agentDataIdleMs);
-      // The connection may carry other requests afterwards: they get the usual rules.
-      res.once('close', () => req.socket.setTimeout(0));
       return;
     }
     const timer = setTimeout(() => {

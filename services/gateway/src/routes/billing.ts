@@ -121,7 +121,10 @@ export function billingRoutes(t: RouteTable, deps: { clients: Clients }) {
     }),
     body: binary,
     response: z.object({ received: z.boolean(), duplicate: z.boolean() }),
-    errors: { NOT_FOUND: 'billing is not set up on this server' },
+    errors: {
+      NOT_FOUND: 'billing is not set up on this server',
+      CONFLICT: 'another delivery of the same event is being handled; Stripe sends it again later',
+    },
     handler: async ({ req, headers }) => {
       const payload = await rawBody(req);
       const r = await clients.auth.handleBillingWebhook({ payload, signature: headers['stripe-signature'] });

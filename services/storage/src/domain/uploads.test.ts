@@ -11,7 +11,7 @@ const USER = '64b7f0c2a1b2c3d4e5f60718';
 const BLOB = '65a1b2c3d4e5f60718293a4b';
 const silent = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
-function setup(opts: Parameters<typeof memoryBackend>[0] = {}) {
+function setup(opts: Parameters<typeof memoryBackend>[0] & { holdStepBytes?: number } = {}) {
   const store = fakeBlobStore();
   const mem = memoryBackend(opts);
   const events = { publish: jest.fn().mockResolvedValue(undefined) };
@@ -26,6 +26,7 @@ function setup(opts: Parameters<typeof memoryBackend>[0] = {}) {
     log: silent,
     staleAfterMs: 600_000,
     heartbeatMs: 60_000,
+    holdStepBytes: opts.holdStepBytes,
     now,
   });
   return { store, mem, events, up, clean, advance: (ms: number) => (clock = new Date(clock.getTime() + ms)) };
@@ -132,6 +133,64 @@ describe('uploads', () => {
       details: { bytesUsed: 2 * MiB },
     });
     await expect(s.store.usage(USER)).resolves.toEqual({ bytesUsed: 2 * MiB, blobCount: 1 });
+  });
+
+  it('counts the bytes of uploads in flight: two held open at once cannot together pass the limit', async () => {
+    const s = setup({ holdStepBytes: 256 * KiB });
+    // Both streams deliver 2 MiB and then wait, so both are in flight at the same time.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    async function* held(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 8; i++) yield Buffer.alloc(256 * KiB, i);
+      await released;
+    }
+    const limit = 3 * MiB;
+    const a = s.up.put(header({ storageLimit: limit }), held());
+    const b = s.up.put(header({ blobId: '65a1b2c3d4e5f60718290003', storageLimit: limit }), held());
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    release();
+    const results = await Promise.allSettled([a, b]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({
+      code: 'STORAGE_LIMIT_EXCEEDED',
+      details: { storageLimit: limit },
+    });
+    await expect(s.store.usage(USER)).resolves.toEqual({ bytesUsed: 2 * MiB, blobCount: 1 });
+    // The refused upload's hold went with it: the room it held is free again.
+    expect(s.store.all.filter((r) => r.status !== 'committed')).toEqual([]);
+    await expect(
+      s.up.put(
+        header({ blobId: '65a1b2c3d4e5f60718290004', storageLimit: limit }),
+        source(4, 256 * KiB).chunks,
+      ),
+    ).resolves.toMatchObject({ size: MiB });
+  });
+
+  it('stops counting the hold of an upload that died (silent past the stale limit)', async () => {
+    const s = setup();
+    // A process that died mid-upload left its document holding 2 MiB.
+    const dead = { userId: USER, blobId: '65a1b2c3d4e5f60718290005', uploadId: '00000000000000bb' };
+    await s.store.reserve({
+      ...dead,
+      backend: 'fs',
+      objectKey: `${USER}/${dead.blobId}/${dead.uploadId}`,
+      keyFingerprint: '',
+      touchedAt: new Date('2025-06-01T10:00:00Z'),
+    });
+    await s.store.holdBytes(dead, 2 * MiB, new Date('2025-06-01T10:00:00Z'));
+    await expect(
+      s.up.put(header({ storageLimit: 3 * MiB }), source(8, 256 * KiB).chunks),
+    ).rejects.toMatchObject({
+      code: 'STORAGE_LIMIT_EXCEEDED',
+      details: { bytesUsed: 2 * MiB },
+    });
+    s.advance(600_001);
+    await expect(
+      s.up.put(header({ storageLimit: 3 * MiB }), source(8, 256 * KiB).chunks),
+    ).resolves.toMatchObject({
+      size: 2 * MiB,
+    });
   });
 
   it('does not read the next chunk while the backend is full (backpressure)', async () => {

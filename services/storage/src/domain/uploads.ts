@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, conflict, limitReached, unavailable, type EventBus, type Logger } from '@coffer/common';
+import { AppError, conflict, unavailable, type EventBus, type Logger } from '@coffer/common';
 import { backendCause, describeCause } from '../backends/failures.js';
 import type { BlobBackend, BlobWriter } from '../backends/types.js';
 import { limitExceededEvent } from '../events.js';
 import type { BlobRecord, BlobStore, UploadKey } from '../store.js';
 import type { Cleanup } from './cleanup.js';
+import { deletedDuringUpload, quotaHold, STORAGE_LIMIT_CODE } from './quota-hold.js';
+
+export { STORAGE_LIMIT_CODE, STORAGE_LIMIT_MESSAGE } from './quota-hold.js';
 
 export interface PutHeader {
   userId: string;
@@ -17,7 +20,10 @@ export interface PutHeader {
 }
 
 export interface UploadDeps {
-  store: Pick<BlobStore, 'reserve' | 'find' | 'setUploadRef' | 'touch' | 'commit' | 'remove' | 'usage'>;
+  store: Pick<
+    BlobStore,
+    'reserve' | 'find' | 'setUploadRef' | 'touch' | 'holdBytes' | 'held' | 'commit' | 'remove'
+  >;
   backend: Pick<BlobBackend, 'name' | 'createWriter' | 'remove'>;
   cleanup: Pick<Cleanup, 'discard'>;
   events: Pick<EventBus, 'publish'>;
@@ -26,13 +32,12 @@ export interface UploadDeps {
   staleAfterMs: number;
   /** How often a running upload proves it is alive; well below staleAfterMs. */
   heartbeatMs: number;
+  /** How far ahead of the bytes received an upload raises its hold on the quota (quota-hold.ts). */
+  holdStepBytes?: number;
   now?: () => Date;
 }
 
-export const STORAGE_LIMIT_MESSAGE = 'Storage limit exceeded for your plan';
-export const STORAGE_LIMIT_CODE = 'STORAGE_LIMIT_EXCEEDED';
-
-const deletedDuringUpload = () => conflict('The backup was deleted while it was being uploaded');
+const DEFAULT_HOLD_STEP = 16 * 1024 * 1024;
 
 /**
  * The backend's own failure while saving, for the backup's record (the gateway turns an unknown
@@ -96,9 +101,24 @@ export function uploads(deps: UploadDeps) {
     let backendCommitted = false;
     let taken = false; // the document left 'uploading' (deleted or swept) while we ran
     let size = 0;
-    let touching: Promise<void> = Promise.resolve();
+    // One write at a time to the upload's document: FerretDB's update reads and writes the whole
+    // document, so two overlapping updates can undo each other (a heartbeat racing the commit once
+    // wrote 'uploading' back over 'committed'; one racing a hold could shrink the hold).
+    let writes: Promise<unknown> = Promise.resolve();
+    const serial = <T>(write: () => Promise<T>): Promise<T> => {
+      const next = writes.then(write);
+      writes = next.catch(() => undefined);
+      return next;
+    };
+    const quota = quotaHold(key, h.storageLimit, {
+      store,
+      serial,
+      staleAfterMs: deps.staleAfterMs,
+      stepBytes: deps.holdStepBytes ?? DEFAULT_HOLD_STEP,
+      now,
+    });
     const heartbeat = setInterval(() => {
-      touching = store.touch(key, now()).then(
+      void serial(() => store.touch(key, now())).then(
         (alive) => {
           if (!alive) taken = true;
         },
@@ -110,18 +130,9 @@ export function uploads(deps: UploadDeps) {
     const refuseIfCancelled = () => {
       if (signal?.aborted) throw new Error('upload cancelled by the client');
     };
-    const refuseOverLimit = (bytesUsed: number) => {
-      if (h.storageLimit > 0 && bytesUsed + size > h.storageLimit) {
-        throw limitReached(STORAGE_LIMIT_MESSAGE, STORAGE_LIMIT_CODE, {
-          storageLimit: h.storageLimit,
-          bytesUsed,
-        });
-      }
-    };
 
     try {
-      const usedBefore = h.storageLimit > 0 ? (await store.usage(h.userId)).bytesUsed : 0;
-      refuseOverLimit(usedBefore);
+      await quota.cover(0);
       writer = await backend.createWriter(objectKey, { retainUntil: h.lockedUntil ?? undefined });
       if (!(await store.setUploadRef(key, writer.ref, now()))) throw deletedDuringUpload();
 
@@ -130,12 +141,13 @@ export function uploads(deps: UploadDeps) {
         refuseIfCancelled();
         if (taken) throw deletedDuringUpload();
         size += chunk.length;
-        refuseOverLimit(usedBefore);
+        await quota.cover(size);
         hash.update(chunk);
         await writer.write(chunk); // resolves when the backend has room: the source waits till then
       }
-      // Another upload of this user may have committed meanwhile: check against fresh usage.
-      if (h.storageLimit > 0) refuseOverLimit((await store.usage(h.userId)).bytesUsed);
+      // The hold shrinks to the real size and is checked once more: a hold that stopped counting
+      // while this upload was silent (see quota-hold.ts) may have let another upload take its room.
+      await quota.cover(size, true);
       await writer.commit();
       backendCommitted = true;
       // A client that cancels can look like a clean end of stream at first (HTTP/2 ends the
@@ -146,7 +158,7 @@ export function uploads(deps: UploadDeps) {
       // a touch racing the commit could write 'uploading' back over 'committed' (seen in the
       // faults suite: a stored blob turned 'uploading' again and was swept away).
       clearInterval(heartbeat);
-      await touching;
+      await writes;
       if (taken) throw deletedDuringUpload();
       const createdAt = now();
       const sha256 = hash.digest('hex');
