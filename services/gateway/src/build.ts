@@ -14,6 +14,7 @@ import { identity as identityFactory } from './http/identity.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { guardRequest, serverOptions } from './http/timeouts.js';
 import { RouteTable } from './http/route.js';
+import { secondFactorAttempts, stepUpGuard } from './http/step-up.js';
 import { startFanout } from './realtime/fanout.js';
 import { browserSockets } from './realtime/sessions.js';
 import { startRealtime, type RealtimeServer } from './realtime/socket.js';
@@ -45,11 +46,19 @@ export function buildGateway(deps: {
     resolveApiKey: (apiKey) => clients.auth.resolveApiKey({ apiKey }),
   });
   const browsers = browserSockets({ io: deps.io ?? (() => undefined), identity });
-  const routes = apiRoutes(new RouteTable(identity), {
+  const rateLimit = rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS);
+  const requireStepUp = stepUpGuard({
+    jwtSecret: config.JWT_SECRET,
+    attempts: secondFactorAttempts(rateLimit, config),
+    verifyCode: async (userId, code) => {
+      await clients.auth.verifySecondFactor({ userId, code });
+    },
+  });
+  const routes = apiRoutes(new RouteTable(identity, requireStepUp), {
     clients,
     config,
     identity,
-    rateLimit: rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS),
+    rateLimit,
     log,
     sockets: deps.sockets ?? agentSockets(() => undefined),
     browsers,

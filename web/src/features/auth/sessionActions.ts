@@ -3,7 +3,7 @@ import type { AppThunk } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { baseApi } from '../../api/baseApi';
 import { api } from '../../api/cache';
-import type { LoginApiResponse, AccountBannedError, SessionUser } from '../../api/generated';
+import type { AccountBannedError, SessionAnswer, SessionUser } from '../../api/generated';
 import { connectSocket, disconnectSocket } from '../../realtime/socket';
 import { notify } from '../shell/toaster';
 import { authReady, sessionEnded, sessionStarted, userPatched } from './authSlice';
@@ -12,7 +12,7 @@ import { isTokenExpired } from './token';
 
 /** After login or register: save the session and open the realtime connection. */
 export const startSession =
-  ({ token, user }: Pick<LoginApiResponse, 'token' | 'user'>): AppThunk =>
+  ({ token, user }: Pick<SessionAnswer, 'token' | 'user'>): AppThunk =>
   (dispatch) => {
     writeSession(token, user);
     dispatch(baseApi.util.resetApiState());
