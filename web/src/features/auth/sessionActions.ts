@@ -8,6 +8,7 @@ import { connectSocket, disconnectSocket } from '../../realtime/socket';
 import { notify } from '../shell/toaster';
 import { authReady, sessionEnded, sessionStarted, userPatched } from './authSlice';
 import { clearSession, patchStoredUser, readSession, writeSession } from './session';
+import { forgetStepUp } from './stepUp';
 import { isTokenExpired } from './token';
 
 /** After login or register: save the session and open the realtime connection. */
@@ -44,6 +45,7 @@ export const endSession =
   (dispatch) => {
     clearSession();
     disconnectSocket();
+    forgetStepUp();
     dispatch(sessionEnded());
     if (reason === 'logout') {
       notify({ title: 'Signed out', description: 'You have been signed out.', type: 'info' });
