@@ -16,6 +16,8 @@ import { addStepUpHeader, isStepUpRequired, requestStepUp } from '../features/au
 /** Endpoints the spec sends without a token (§6): auth flows, the public plan list, the site's settings. */
 export const PUBLIC_ENDPOINTS = new Set([
   'login',
+  // sign-in's second step: the challenge, not a session, says who it is
+  'loginSecondFactor',
   'register',
   'forgotPassword',
   'verifyResetToken',
