@@ -119,7 +119,7 @@ describe.each([1280, 375])('two-factor sign-in at %i px', (width) => {
       await dialog.getByLabel('Two-factor code').fill(codes[2]!);
       await dialog.getByRole('button', { name: 'Confirm' }).click();
       await visible(page.getByText('API key has been regenerated.', { exact: false }));
-      await expect(dialog.isVisible()).resolves.toBe(false);
+      await dialog.waitFor({ state: 'hidden' });
       expect(errors.filter((e) => !e.includes('status of 4'))).toEqual([]);
     } finally {
       await context.close();

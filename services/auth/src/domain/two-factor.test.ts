@@ -149,6 +149,13 @@ describe('sign-in with two-factor on', () => {
     const claims = jwt.decode(again.challenge) as jwt.JwtPayload;
     const forged = jwt.sign({ ...claims, sub: 'f'.repeat(24) }, 'not-the-secret', { algorithm: 'HS256' });
     await expect(w.twoFactor.completeSignIn(forged, code())).rejects.toMatchObject(expired);
+    // An account deactivated since the password step gets no session.
+    const fresh = (await w.accounts.login('bob@example.com', 'secret-1')) as { challenge: string };
+    const bob = (await w.stores.users.byEmail('bob@example.com'))!;
+    await w.stores.users.update(bob.id, { status: 'inactive' });
+    await expect(w.twoFactor.completeSignIn(fresh.challenge, '123456')).rejects.toMatchObject({
+      code: 'ACCOUNT_INACTIVE',
+    });
     // A session token is not a challenge either.
     const { token } = await w.accounts.register({
       name: 'Eve',

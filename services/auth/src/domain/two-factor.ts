@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { AppError, conflict, notFound, unauthenticated } from '@coffer/common';
+import {
+  ACCOUNT_INACTIVE_MESSAGE,
+  AppError,
+  conflict,
+  forbidden,
+  notFound,
+  unauthenticated,
+} from '@coffer/common';
 import { normaliseSecondFactorCode, TOTP_CODE } from '@coffer/contracts';
 import type { AuthEvents } from '../events.js';
 import type { SecuritySettingsStore, TwoFactorStore, UserRecord, UserStore } from '../store/types.js';
@@ -172,6 +179,8 @@ export function twoFactor(deps: {
         passwordCheckOf(user) !== binding.passwordCheck
       )
         throw unauthenticated(CHALLENGE_EXPIRED);
+      // Deactivated since the password step: refused as the password step would refuse it now.
+      if (user.status === 'inactive') throw forbidden(ACCOUNT_INACTIVE_MESSAGE, 'ACCOUNT_INACTIVE');
       await verify(user.id, code);
       return user;
     },
