@@ -29,6 +29,12 @@ export const ERROR_CODES = {
   ACCOUNT_BANNED: 'FORBIDDEN',
   /** An admin set the account inactive: no session or agent of it is served until reactivated. */
   ACCOUNT_INACTIVE: 'FORBIDDEN',
+  /** The action needs the second factor again: a current code (X-Coffer-2FA) or a step-up token. */
+  STEP_UP_REQUIRED: 'FORBIDDEN',
+  /** Admins must use two-factor sign-in and this one has not set it up: enrol first (Profile → Security). */
+  TWO_FACTOR_ENROLMENT_REQUIRED: 'FORBIDDEN',
+  /** A two-factor or recovery code that is wrong, expired or already used. */
+  TWO_FACTOR_CODE_INVALID: 'BAD_INPUT',
   /** A paid plan was chosen where only free plans can be. */
   PAYMENT_REQUIRED: 'FORBIDDEN',
   /** A paid plan was chosen on a server without a payment provider configured. */

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PENDING = {}
 # Values that must never be written into a manifest or have a default in the compose file.
 SECRET_KEYS = {
-    'JWT_SECRET', 'API_KEY_PEPPER', 'COFFER_ADMIN_EMAIL', 'COFFER_ADMIN_PASSWORD', 'MONGODB_URI',
+    'JWT_SECRET', 'API_KEY_PEPPER', 'TOTP_ENCRYPTION_KEY', 'COFFER_ADMIN_EMAIL', 'COFFER_ADMIN_PASSWORD', 'MONGODB_URI',
     'REDIS_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'SMTP_USER', 'SMTP_PASS',
     'SERVICE_PRIVATE_KEY',
 }
@@ -86,7 +86,7 @@ def required_keys(service, keys):
     if any(k.endswith('_GRPC') for k in keys):
         # A service that calls others signs its calls with its own key.
         need.add('SERVICE_PRIVATE_KEY')
-    for k in ('JWT_SECRET', 'API_KEY_PEPPER', 'REDIS_URL', 'PUBLIC_URL', 'TRUST_PROXY', 'SMTP_HOST'):
+    for k in ('JWT_SECRET', 'API_KEY_PEPPER', 'TOTP_ENCRYPTION_KEY', 'REDIS_URL', 'PUBLIC_URL', 'TRUST_PROXY', 'SMTP_HOST'):
         if k in keys:
             need.add(k)
     if service == 'gateway':

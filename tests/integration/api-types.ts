@@ -41,10 +41,12 @@ type ErrorFields<E> = {
       : never
     : never;
 };
+/** An answer that asks for another step (sign-in's two-factor challenge) reads like an error: its fields optional. */
+type StepAnswer = { twoFactorRequired: true };
 type BodyOf<O extends keyof ApiPaths> = (ApiPaths[O]['response'] extends Blob
   ? string
-  : ApiPaths[O]['response']) &
-  ErrorFields<ApiPaths[O]['errors']>;
+  : Exclude<ApiPaths[O]['response'], StepAnswer>) &
+  ErrorFields<ApiPaths[O]['errors'] | Extract<ApiPaths[O]['response'], StepAnswer>>;
 /** The body type of a call, e.g. AnswerOf<'GET', `/api/backups/${string}`>. */
 export type AnswerOf<M extends string, P extends string> = [OperationOf<M, P>] extends [never]
   ? any

@@ -7,7 +7,7 @@ import {
   type ServiceContext,
   type StartedService,
 } from '@coffer/common';
-import { stripeSettings, type AuthConfig } from './config.js';
+import { stripeSettings, twoFactorKey, type AuthConfig } from './config.js';
 import { authModels } from './model.js';
 import { mongoAuthStores } from './store/index.js';
 import type { AuthStores } from './store/types.js';
@@ -21,7 +21,9 @@ import { passwordReset } from './domain/password-reset.js';
 import { plans as plansFactory } from './domain/plans.js';
 import { apiKeyVault } from './domain/secrets.js';
 import { sessions as sessionsFactory } from './domain/sessions.js';
-import { tokenIssuer } from './domain/tokens.js';
+import { tokenIssuer, twoFactorTokens } from './domain/tokens.js';
+import { twoFactor as twoFactorFactory } from './domain/two-factor.js';
+import { twoFactorVault } from './domain/two-factor-vault.js';
 import { views as viewsFactory } from './domain/views.js';
 import { authHandlers } from './handlers.js';
 import { notificationMail, type AuthMail } from './mail.js';
@@ -29,7 +31,8 @@ import { notificationMail, type AuthMail } from './mail.js';
 export type AuthSettings = Pick<
   AuthConfig,
   'API_KEY_PEPPER' | 'JWT_SECRET' | 'JWT_TTL_SECONDS' | 'PUBLIC_URL' | 'DEV_EXPOSE_RESET_TOKEN'
->;
+> &
+  Partial<Pick<AuthConfig, 'TOTP_ENCRYPTION_KEY'>>;
 
 /** The auth domain wired from its stores and event publisher; startAuth and the tests share it. */
 export function buildAuth(deps: {
@@ -46,14 +49,25 @@ export function buildAuth(deps: {
   const { stores, events, mail, config, now, log } = deps;
   const vault = apiKeyVault(config.API_KEY_PEPPER);
   const plans = plansFactory({ store: stores.plans, users: stores.users, events });
+  const issueToken = tokenIssuer(config.JWT_SECRET, config.JWT_TTL_SECONDS);
+  const twoFactor = twoFactorFactory({
+    store: stores.twoFactor,
+    settings: stores.securitySettings,
+    users: stores.users,
+    vault: twoFactorVault(twoFactorKey(config)),
+    tokens: twoFactorTokens(config.JWT_SECRET, now),
+    events,
+    now,
+  });
   const accounts = accountsFactory({
     users: stores.users,
     plans,
     vault,
-    issueToken: tokenIssuer(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    issueToken,
     events,
     mail,
     log,
+    secondFactor: twoFactor,
   });
   const reset = passwordReset({
     users: stores.users,
@@ -77,6 +91,7 @@ export function buildAuth(deps: {
   });
   const admin = adminFactory({
     users: stores.users,
+    twoFactor: stores.twoFactor,
     resetTokens: stores.resetTokens,
     accounts,
     plans,
@@ -100,9 +115,11 @@ export function buildAuth(deps: {
     views,
     billing,
     adminActor: adminActor({ jwtSecret: config.JWT_SECRET, accounts, sessions }),
+    twoFactor,
+    issueToken,
     exposeResetToken: config.DEV_EXPOSE_RESET_TOKEN,
   });
-  return { vault, plans, accounts, reset, admin, sessions, views, billing, handlers };
+  return { vault, plans, accounts, reset, admin, sessions, views, billing, twoFactor, handlers };
 }
 
 const CANCELLATION_SWEEP_MS = 10 * 60_000;

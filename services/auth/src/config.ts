@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { z } from 'zod';
 import { baseEnv, defaultGrpc, grpcAddress, loadConfig, secretSetting, weakSecrets } from '@coffer/common';
 
@@ -29,6 +30,11 @@ const schema = z
       .default(7 * 24 * 3600),
     /** Keys the API-key lookup hash and the encryption of the copy shown to its owner. */
     API_KEY_PEPPER: secretSetting(),
+    /**
+     * Seals the TOTP secrets of two-factor sign-in and keys the recovery codes' HMACs. Required in
+     * production; a local run without it derives one from API_KEY_PEPPER (twoFactorKey).
+     */
+    TOTP_ENCRYPTION_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
     PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
     COFFER_ADMIN_EMAIL: z.email().optional(),
     COFFER_ADMIN_PASSWORD: z.string().min(6).optional(),
@@ -53,9 +59,30 @@ const schema = z
   .refine((c) => weakSecrets(c, ['JWT_SECRET', 'API_KEY_PEPPER']).length === 0, {
     message:
       'JWT_SECRET and API_KEY_PEPPER must be set in production to random values of at least 32 characters',
-  });
+  })
+
+  .refine(
+    (c) =>
+      c.NODE_ENV !== 'production' ||
+      (c.TOTP_ENCRYPTION_KEY !== undefined && weakSecrets(c, ['TOTP_ENCRYPTION_KEY']).length === 0),
+    {
+      message:
+        'TOTP_ENCRYPTION_KEY must be set in production to a random value of at least 32 characters (it seals the two-factor secrets)',
+    },
+  );
 
 export type AuthConfig = z.infer<typeof schema>;
+
+/**
+ * The key of two-factor secrets: TOTP_ENCRYPTION_KEY, or for a local run one derived from
+ * API_KEY_PEPPER with HKDF (a separate key in every other respect: no other secret is derived the
+ * same way). Production refuses to start without TOTP_ENCRYPTION_KEY (the schema above).
+ */
+export const twoFactorKey = (c: Pick<AuthConfig, 'TOTP_ENCRYPTION_KEY' | 'API_KEY_PEPPER'>): string =>
+  c.TOTP_ENCRYPTION_KEY ??
+  Buffer.from(crypto.hkdfSync('sha256', c.API_KEY_PEPPER, 'coffer-2fa', 'totp-encryption-key', 32)).toString(
+    'base64url',
+  );
 /** The Stripe settings when billing is configured, else null. */
 export function stripeSettings(c: AuthConfig) {
   if (!c.STRIPE_SECRET_KEY || !c.STRIPE_WEBHOOK_SECRET) return null;

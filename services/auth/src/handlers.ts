@@ -18,9 +18,16 @@ import type { Views } from './domain/views.js';
 import type { Admin } from './domain/admin.js';
 import type { Billing } from './domain/billing.js';
 import type { AdminActor } from './domain/admin-actor.js';
+import type { TokenIssuer } from './domain/tokens.js';
+import type { TwoFactor } from './domain/two-factor.js';
 
 const userId = fields.objectId('user');
 const token = z.string().min(1, 'Invalid reset token').max(200, 'Invalid reset token');
+const secondFactorCode = z
+  .string()
+  .trim()
+  .min(1, 'Enter the code from your authenticator app or a recovery code')
+  .max(32, 'That code is too long: enter the six digits from your authenticator app or a recovery code');
 
 /** The user session token a call carries (the gateway passes it on to admin actions). */
 const userToken = (call: { metadata: { get(key: string): unknown[] } }) => {
@@ -38,12 +45,19 @@ export function authHandlers(deps: {
   admin: Admin;
   views: Views;
   billing: Billing;
+  twoFactor: TwoFactor;
+  issueToken: TokenIssuer;
   /** The admin a call acts for, from the user token it carries. */
   adminActor: AdminActor;
   exposeResetToken: boolean;
 }) {
-  const { accounts, reset, plans, admin, views } = deps;
+  const { accounts, reset, plans, admin, views, twoFactor } = deps;
   const actor = (call: Parameters<typeof userToken>[0]) => deps.adminActor(userToken(call));
+  const accountState = async (userId: string) => {
+    const user = await accounts.load(userId);
+    const [ended, tf] = await Promise.all([deps.sessions.ended(user.id), twoFactor.status(user)]);
+    return views.accountState(user, ended, tf);
+  };
   return unaryHandlers<auth.AuthServiceServer>(deps.log, {
     async register(req) {
       const input = parseInput(
@@ -55,8 +69,55 @@ export function authHandlers(deps: {
     },
     async login(req) {
       const input = parseInput(z.object({ email: fields.email, password: z.string().min(1).max(128) }), req);
-      const { user, token: t } = await accounts.login(input.email, input.password);
-      return { token: t, user: views.user(user) };
+      const r = await accounts.login(input.email, input.password);
+      if (r.challenge !== undefined) return { token: '', user: undefined, challenge: r.challenge };
+      return { token: r.token, user: views.user(r.user) };
+    },
+    async loginSecondFactor(req) {
+      const input = parseInput(
+        z.object({ challenge: z.string().min(1).max(2000), code: secondFactorCode }),
+        req,
+      );
+      const user = await twoFactor.completeSignIn(input.challenge, input.code);
+      return { token: deps.issueToken(user), user: views.user(user) };
+    },
+    async getTwoFactor(req) {
+      return twoFactor.status(await accounts.load(parseInput(z.object({ userId }), req).userId));
+    },
+    async startTwoFactorEnrolment(req) {
+      return twoFactor.startEnrolment(parseInput(z.object({ userId }), req).userId);
+    },
+    async confirmTwoFactorEnrolment(req) {
+      const input = parseInput(z.object({ userId, code: secondFactorCode }), req);
+      return { codes: await twoFactor.confirmEnrolment(input.userId, input.code) };
+    },
+    async disableTwoFactor(req) {
+      await twoFactor.disable(parseInput(z.object({ userId }), req).userId);
+      return {};
+    },
+    async regenerateRecoveryCodes(req) {
+      return { codes: await twoFactor.regenerateRecoveryCodes(parseInput(z.object({ userId }), req).userId) };
+    },
+    async verifySecondFactor(req) {
+      const input = parseInput(z.object({ userId, code: secondFactorCode }), req);
+      await twoFactor.verify(input.userId, input.code);
+      return {};
+    },
+    async issueStepUpToken(req) {
+      const input = parseInput(
+        z.object({ userId, sessionId: z.string().min(1).max(64), code: secondFactorCode }),
+        req,
+      );
+      const r = await twoFactor.stepUp(input.userId, input.sessionId, input.code);
+      return { token: r.token, expiresAt: r.expiresAt.toISOString() };
+    },
+    async getSecuritySettings() {
+      return twoFactor.policy();
+    },
+    async adminSetSecuritySettings(req, call) {
+      const actorId = await actor(call);
+      const input = parseInput(z.object({ requireAdminTwoFactor: z.boolean() }), req);
+      return twoFactor.setPolicy(actorId, input.requireAdminTwoFactor);
     },
     async requestPasswordReset(req) {
       const { email } = parseInput(z.object({ email: fields.email }), req);
@@ -76,8 +137,7 @@ export function authHandlers(deps: {
       return {};
     },
     async getAccountState(req) {
-      const user = await accounts.load(parseInput(z.object({ userId }), req).userId);
-      return views.accountState(user, await deps.sessions.ended(user.id));
+      return accountState(parseInput(z.object({ userId }), req).userId);
     },
     async endSession(req) {
       const input = parseInput(

@@ -59,6 +59,41 @@ const endedSessionSchema = new Schema(
 );
 endedSessionSchema.index({ userId: 1, sessionId: 1 }, { unique: true });
 
+// Two-factor sign-in, one record per user that started an enrolment (docs/architecture.md).
+const twoFactorSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true, unique: true },
+    secretSealed: { type: String, required: true },
+    enabled: { type: Boolean, default: false },
+    enabledAt: { type: Date, default: null },
+    lastStep: { type: Number, default: 0 },
+    recoveryCodes: { type: [String], default: [] },
+  },
+  { collection: 'two_factor', timestamps: true },
+);
+
+// Second factors used: a TOTP step or a recovery code is claimed by inserting it here, and the
+// unique index lets only one of two concurrent claims through (FerretDB does not apply a filtered
+// update atomically: two `$pull`s of one code both reported a change). Steps expire by query.
+const secondFactorUseSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true },
+    key: { type: String, required: true }, // 'step:<n>' or 'recovery:<hmac>'
+    expiresAt: { type: Date, default: null, index: true },
+  },
+  { collection: 'second_factor_uses' },
+);
+secondFactorUseSchema.index({ userId: 1, key: 1 }, { unique: true });
+
+// Site-wide security settings: one document, _id 'security'.
+const securitySettingsSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    requireAdminTwoFactor: { type: Boolean, default: false },
+  },
+  { collection: 'security_settings' },
+);
+
 const subscriptionSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, unique: true },
@@ -93,6 +128,9 @@ export interface AuthModels {
   Subscription: Model<InferSchemaType<typeof subscriptionSchema>>;
   BillingEvent: Model<InferSchemaType<typeof billingEventSchema>>;
   EndedSession: Model<InferSchemaType<typeof endedSessionSchema>>;
+  TwoFactor: Model<InferSchemaType<typeof twoFactorSchema>>;
+  SecondFactorUse: Model<InferSchemaType<typeof secondFactorUseSchema>>;
+  SecuritySettings: Model<InferSchemaType<typeof securitySettingsSchema>>;
 }
 
 export function authModels(conn: Connection): AuthModels {
@@ -103,5 +141,8 @@ export function authModels(conn: Connection): AuthModels {
     Subscription: conn.model('Subscription', subscriptionSchema),
     BillingEvent: conn.model('BillingEvent', billingEventSchema),
     EndedSession: conn.model('EndedSession', endedSessionSchema),
+    TwoFactor: conn.model('TwoFactor', twoFactorSchema),
+    SecondFactorUse: conn.model('SecondFactorUse', secondFactorUseSchema),
+    SecuritySettings: conn.model('SecuritySettings', securitySettingsSchema),
   };
 }

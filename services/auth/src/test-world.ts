@@ -82,8 +82,11 @@ export async function authWorld() {
     return auth.accounts.register({ name, email, password: 'secret-1' });
   }
 
-  /** The claims of a session token, checked with the test secret. */
-  const claims = (token: string) => jwt.verify(token, TEST_SETTINGS.JWT_SECRET) as TokenClaims;
+  /** The claims of a session token, checked with the test secret (none: a sign-in that answered a challenge). */
+  const claims = (token: string | undefined) => {
+    if (!token) throw new Error('no session token: the sign-in answered a two-factor challenge');
+    return jwt.verify(token, TEST_SETTINGS.JWT_SECRET) as TokenClaims;
+  };
 
   return { ...auth, stores, events, mail, clock, plan, register, claims };
 }

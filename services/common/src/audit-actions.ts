@@ -50,5 +50,11 @@ export const AUDIT_ACTIONS = [
   'USER_BANNED',
   'USER_UNBANNED',
   'USER_DELETED',
+  // Two-factor sign-in (issue 19), in the user's own log; the admin requirement in the admin's.
+  'TWO_FACTOR_ENABLED',
+  'TWO_FACTOR_DISABLED',
+  'RECOVERY_CODE_USED',
+  'RECOVERY_CODES_REGENERATED',
+  'ADMIN_TWO_FACTOR_POLICY_CHANGED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

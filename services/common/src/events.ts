@@ -53,6 +53,14 @@ export interface EventMap {
    * stream keeps events for days): auth hands it to notification through a gRPC call.
    */
   'auth.user.reset_requested': { userId: string };
+  /** Two-factor sign-in was confirmed with a first code, or turned off (after a step-up). */
+  'auth.user.two_factor_enabled': { userId: string };
+  'auth.user.two_factor_disabled': { userId: string };
+  /** A recovery code signed in or confirmed an action; it cannot be used again. */
+  'auth.user.recovery_code_used': { userId: string; recoveryCodesLeft: number };
+  'auth.user.recovery_codes_regenerated': { userId: string };
+  /** An admin (`userId`) changed whether admins must use two-factor sign-in. */
+  'auth.security.admin_two_factor_changed': { userId: string; requireAdminTwoFactor: boolean };
   /**
    * A paid subscription ended because its renewal could not be charged (after the payment
    * provider's retries): the user is back on `planName` (Free); notification mails them.

@@ -16,6 +16,7 @@ import { clientAddress } from './http/client-address.js';
 import { handshakeGate } from './agents/handshake-gate.js';
 import { guardRequest, serverOptions } from './http/timeouts.js';
 import { RouteTable } from './http/route.js';
+import { secondFactorAttempts, stepUpGuard } from './http/step-up.js';
 import { startFanout } from './realtime/fanout.js';
 import { browserSockets } from './realtime/sessions.js';
 import { startRealtime, type RealtimeServer } from './realtime/socket.js';
@@ -47,11 +48,19 @@ export function buildGateway(deps: {
     resolveApiKey: (apiKey) => clients.auth.resolveApiKey({ apiKey }),
   });
   const browsers = browserSockets({ io: deps.io ?? (() => undefined), identity });
-  const routes = apiRoutes(new RouteTable(identity), {
+  const rateLimit = rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS);
+  const requireStepUp = stepUpGuard({
+    jwtSecret: config.JWT_SECRET,
+    attempts: secondFactorAttempts(rateLimit, config),
+    verifyCode: async (userId, code) => {
+      await clients.auth.verifySecondFactor({ userId, code });
+    },
+  });
+  const routes = apiRoutes(new RouteTable(identity, requireStepUp), {
     clients,
     config,
     identity,
-    rateLimit: rateLimiter(deps.redis, config.RATE_WINDOW_SECONDS),
+    rateLimit,
     log,
     sockets: deps.sockets ?? agentSockets(() => undefined),
     browsers,

@@ -74,6 +74,12 @@ const schema = z
     /** Current-password checks (password or e-mail change) per user per window. */
     RATE_PASSWORD_PER_USER: z.coerce.number().int().min(1).default(10),
     /** Sign-ups per client address per window. */
+    /**
+     * Two-factor code attempts (sign-in's second step, step-up, enrolment) per account, and sign-in
+     * second steps per IP, per window: six digits must not be guessable by trying.
+     */
+    RATE_2FA_PER_USER: z.coerce.number().int().min(1).default(10),
+    RATE_2FA_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_REGISTER_PER_IP: z.coerce.number().int().min(1).default(10),
     RATE_WINDOW_SECONDS: z.coerce
       .number()

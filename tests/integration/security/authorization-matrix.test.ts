@@ -104,6 +104,8 @@ const EXPECTATIONS: Record<string, Expectation> = {
     access: 'public',
     body: () => ({ token: crypto.randomBytes(32).toString('hex') }),
   },
+  // A made-up challenge: refused (401) whoever sends it.
+  loginSecondFactor: { access: 'public', body: () => ({ challenge: 'not-a-challenge', code: '123456' }) },
   getPlans: { access: 'public' },
   listArticles: { access: 'public' },
   listArticleCategories: { access: 'public' },
@@ -123,6 +125,14 @@ const EXPECTATIONS: Record<string, Expectation> = {
     body: () => ({ currentPassword: 'not-the-password-1', newPassword: strongPassword }),
   },
   getUserPlan: { access: 'user' },
+  // Two-factor sign-in of the caller's own account; none of the fixtures has it on, so the
+  // answers are the caller's own 400/409 (a wrong code, nothing to step up to), never a refusal.
+  stepUp: { access: 'user', body: () => ({ code: '123456' }) },
+  getTwoFactor: { access: 'user' },
+  startTwoFactorSetup: { access: 'user' },
+  enableTwoFactor: { access: 'user', body: () => ({ code: '000000' }) },
+  disableTwoFactor: { access: 'user' },
+  regenerateRecoveryCodes: { access: 'user' },
   // The caller's current plan (a no-op switch); others' plans are not objects of the owner.
   updatePlan: { access: 'user', body: (f, role) => ({ plan: f.plans[role] ?? f.plans.owner }) },
   getAuditLogs: { access: 'user' },
@@ -160,6 +170,9 @@ const EXPECTATIONS: Record<string, Expectation> = {
   adminListUserAgents: { access: 'admin' },
   adminDeleteAgent: { access: 'admin', destructive: true },
   adminListPlans: { access: 'admin' },
+  adminGetSecuritySettings: { access: 'admin' },
+  // Off, as it is: turning it on would send the shared admin to set up two-factor sign-in.
+  adminUpdateSecuritySettings: { access: 'admin', body: () => ({ requireAdminTwoFactor: false }) },
   listAllArticles: { access: 'admin' },
   createArticle: {
     access: 'admin',

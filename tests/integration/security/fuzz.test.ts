@@ -51,6 +51,8 @@ beforeAll(async () => {
       RATE_FORGOT_PER_EMAIL: unlimited,
       RATE_PASSWORD_PER_USER: unlimited,
       RATE_REGISTER_PER_IP: unlimited,
+      RATE_2FA_PER_USER: unlimited,
+      RATE_2FA_PER_IP: unlimited,
     },
   });
 }, 180_000);

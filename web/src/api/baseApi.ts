@@ -11,10 +11,13 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { requestRejected, type AuthState } from '../features/auth/authSlice';
 import { httpStatus } from '../lib/errors';
+import { addStepUpHeader, isStepUpRequired, requestStepUp } from '../features/auth/stepUp';
 
 /** Endpoints the spec sends without a token (§6): auth flows, the public plan list, the site's settings. */
 export const PUBLIC_ENDPOINTS = new Set([
   'login',
+  // sign-in's second step: the challenge, not a session, says who it is
+  'loginSecondFactor',
   'register',
   'forgotPassword',
   'verifyResetToken',
@@ -45,12 +48,16 @@ const rawBaseQuery = fetchBaseQuery({
       return headers;
     const token = auth.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
+    addStepUpHeader(headers);
     return headers;
   },
 });
 
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
-  const result = await rawBaseQuery(args, api, extra);
+  let result = await rawBaseQuery(args, api, extra);
+  // Two-factor sign-in on and the action needs it again: ask for the code, then retry once.
+  if (isStepUpRequired(result.error) && (await requestStepUp()))
+    result = await rawBaseQuery(args, api, extra);
   // A refused sign-out is no session problem to report: the session ends here either way.
   if (result.error && !PUBLIC_ENDPOINTS.has(api.endpoint) && api.endpoint !== 'logout') {
     const status = httpStatus(result.error);

@@ -5,7 +5,15 @@ import { generatedApi } from './generated';
 
 export const api = generatedApi.enhanceEndpoints({
   // The knowledge base's reads all show articles: any admin change refreshes every one of them.
-  addTagTypes: ['Billing', 'Articles', 'AdminUsers', 'AdminStats', 'AdminAgents'],
+  addTagTypes: [
+    'Billing',
+    'Articles',
+    'AdminUsers',
+    'AdminStats',
+    'AdminAgents',
+    'TwoFactor',
+    'SecurityPolicy',
+  ],
   endpoints: {
     verifyResetToken: { keepUnusedDataFor: 0 },
     getPlans: {
@@ -19,6 +27,12 @@ export const api = generatedApi.enhanceEndpoints({
     updateProfile: { invalidatesTags: ['Profile', 'AuditLogs'] },
     changePassword: { invalidatesTags: ['AuditLogs'] },
     getBilling: { providesTags: ['Billing'] },
+    getTwoFactor: { providesTags: ['TwoFactor'] },
+    enableTwoFactor: { invalidatesTags: ['TwoFactor', 'AuditLogs'] },
+    disableTwoFactor: { invalidatesTags: ['TwoFactor', 'AuditLogs'] },
+    regenerateRecoveryCodes: { invalidatesTags: ['TwoFactor', 'AuditLogs'] },
+    adminGetSecuritySettings: { providesTags: ['SecurityPolicy'] },
+    adminUpdateSecuritySettings: { invalidatesTags: ['SecurityPolicy', 'TwoFactor', 'AuditLogs'] },
     // A smaller plan clamps the schedule and deactivates databases over its limit.
     updatePlan: { invalidatesTags: ['Profile', 'UserPlan', 'AuditLogs', 'Billing', 'Settings', 'Databases'] },
     getAuditLogs: { providesTags: ['AuditLogs'] },

@@ -10,6 +10,20 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg,
       }),
     }),
+    loginSecondFactor: build.mutation<LoginSecondFactorApiResponse, LoginSecondFactorApiArg>({
+      query: (queryArg) => ({
+        url: `/api/auth/login/2fa`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
+    stepUp: build.mutation<StepUpApiResponse, StepUpApiArg>({
+      query: (queryArg) => ({
+        url: `/api/auth/step-up`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
     register: build.mutation<RegisterApiResponse, RegisterApiArg>({
       query: (queryArg) => ({
         url: `/api/auth/register`,
@@ -77,6 +91,31 @@ const injectedRtkApi = api.injectEndpoints({
     }),
     getAuditActions: build.query<GetAuditActionsApiResponse, GetAuditActionsApiArg>({
       query: () => ({ url: `/api/user/audit-actions` }),
+    }),
+    getTwoFactor: build.query<GetTwoFactorApiResponse, GetTwoFactorApiArg>({
+      query: () => ({ url: `/api/user/two-factor` }),
+    }),
+    startTwoFactorSetup: build.mutation<StartTwoFactorSetupApiResponse, StartTwoFactorSetupApiArg>({
+      query: () => ({ url: `/api/user/two-factor/setup`, method: 'POST' }),
+    }),
+    enableTwoFactor: build.mutation<EnableTwoFactorApiResponse, EnableTwoFactorApiArg>({
+      query: (queryArg) => ({
+        url: `/api/user/two-factor/enable`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
+    disableTwoFactor: build.mutation<DisableTwoFactorApiResponse, DisableTwoFactorApiArg>({
+      query: () => ({ url: `/api/user/two-factor/disable`, method: 'POST' }),
+    }),
+    regenerateRecoveryCodes: build.mutation<
+      RegenerateRecoveryCodesApiResponse,
+      RegenerateRecoveryCodesApiArg
+    >({
+      query: () => ({
+        url: `/api/user/two-factor/recovery-codes`,
+        method: 'POST',
+      }),
     }),
     getBilling: build.query<GetBillingApiResponse, GetBillingApiArg>({
       query: () => ({ url: `/api/billing` }),
@@ -238,6 +277,22 @@ const injectedRtkApi = api.injectEndpoints({
     adminListPlans: build.query<AdminListPlansApiResponse, AdminListPlansApiArg>({
       query: () => ({ url: `/api/admin/plans` }),
     }),
+    adminGetSecuritySettings: build.query<
+      AdminGetSecuritySettingsApiResponse,
+      AdminGetSecuritySettingsApiArg
+    >({
+      query: () => ({ url: `/api/admin/security` }),
+    }),
+    adminUpdateSecuritySettings: build.mutation<
+      AdminUpdateSecuritySettingsApiResponse,
+      AdminUpdateSecuritySettingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api/admin/security`,
+        method: 'PUT',
+        body: queryArg,
+      }),
+    }),
     listArticles: build.query<ListArticlesApiResponse, ListArticlesApiArg>({
       query: (queryArg) => ({
         url: `/api/kb`,
@@ -286,14 +341,27 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as generatedApi };
-export type LoginApiResponse = /** status 200 OK */ {
+export type LoginApiResponse = /** status 200 OK */ SessionAnswer | TwoFactorChallenge;
+export type LoginApiArg = {
+  email: string;
+  password: string;
+};
+export type LoginSecondFactorApiResponse = /** status 200 OK */ {
   message: string;
   token: string;
   user: SessionUser;
 };
-export type LoginApiArg = {
-  email: string;
-  password: string;
+export type LoginSecondFactorApiArg = {
+  challenge: string;
+  code: string;
+};
+export type StepUpApiResponse = /** status 200 OK */ {
+  stepUpToken: string;
+  /** ISO time the token stops working */
+  expiresAt: string;
+};
+export type StepUpApiArg = {
+  code: string;
 };
 export type RegisterApiResponse = /** status 201 Created */ {
   message: string;
@@ -426,10 +494,43 @@ export type GetAuditLogsApiArg = {
     | 'USER_PLAN_CHANGED'
     | 'USER_BANNED'
     | 'USER_UNBANNED'
-    | 'USER_DELETED';
+    | 'USER_DELETED'
+    | 'TWO_FACTOR_ENABLED'
+    | 'TWO_FACTOR_DISABLED'
+    | 'RECOVERY_CODE_USED'
+    | 'RECOVERY_CODES_REGENERATED'
+    | 'ADMIN_TWO_FACTOR_POLICY_CHANGED';
 };
 export type GetAuditActionsApiResponse = /** status 200 OK */ string[];
 export type GetAuditActionsApiArg = void;
+export type GetTwoFactorApiResponse = /** status 200 OK */ TwoFactorStatus;
+export type GetTwoFactorApiArg = void;
+export type StartTwoFactorSetupApiResponse = /** status 200 OK */ {
+  /** base32, for typing into the authenticator app */
+  secret: string;
+  otpauthUrl: string;
+  /** the otpauth URL as a QR code, a data:image/svg+xml URL */
+  qrCode: string;
+};
+export type StartTwoFactorSetupApiArg = void;
+export type EnableTwoFactorApiResponse = /** status 200 OK */ {
+  message: string;
+  /** 10 single-use recovery codes, shown this once */
+  recoveryCodes: string[];
+};
+export type EnableTwoFactorApiArg = {
+  code: string;
+};
+export type DisableTwoFactorApiResponse = /** status 200 OK */ {
+  message: string;
+};
+export type DisableTwoFactorApiArg = void;
+export type RegenerateRecoveryCodesApiResponse = /** status 200 OK */ {
+  message: string;
+  /** 10 single-use recovery codes, shown this once */
+  recoveryCodes: string[];
+};
+export type RegenerateRecoveryCodesApiArg = void;
 export type GetBillingApiResponse = /** status 200 OK */ BillingState;
 export type GetBillingApiArg = void;
 export type GetSettingsApiResponse = /** status 200 OK */ Settings;
@@ -571,6 +672,10 @@ export type AdminDeleteAgentApiResponse = /** status 200 OK */ {
 export type AdminDeleteAgentApiArg = string;
 export type AdminListPlansApiResponse = /** status 200 OK */ Plan[];
 export type AdminListPlansApiArg = void;
+export type AdminGetSecuritySettingsApiResponse = /** status 200 OK */ SecuritySettingsOutput;
+export type AdminGetSecuritySettingsApiArg = void;
+export type AdminUpdateSecuritySettingsApiResponse = /** status 200 OK */ SecuritySettingsOutput;
+export type AdminUpdateSecuritySettingsApiArg = SecuritySettings;
 export type ListArticlesApiResponse = /** status 200 OK */ {
   articles: ArticleSummary[];
   pagination: Pagination;
@@ -632,6 +737,17 @@ export type SessionUser = {
   banReason: string | null;
   bannedAt: string | null;
 };
+export type SessionAnswer = {
+  message: string;
+  token: string;
+  user: SessionUser;
+};
+export type TwoFactorChallenge = {
+  message: string;
+  twoFactorRequired: true;
+  /** send it with a code to POST /api/auth/login/2fa within 5 minutes (no session yet) */
+  challenge: string;
+};
 export type ErrorCode =
   | 'BAD_INPUT'
   | 'UNAUTHENTICATED'
@@ -643,6 +759,9 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'ACCOUNT_BANNED'
   | 'ACCOUNT_INACTIVE'
+  | 'STEP_UP_REQUIRED'
+  | 'TWO_FACTOR_ENROLMENT_REQUIRED'
+  | 'TWO_FACTOR_CODE_INVALID'
   | 'PAYMENT_REQUIRED'
   | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
@@ -671,6 +790,16 @@ export type RateLimitedError = {
   retryAfter: number;
   [key: string]: unknown;
 };
+export type AccountBannedError = {
+  message: string;
+  code: 'ACCOUNT_BANNED';
+  /** bad input: the parameter or body field at fault */
+  field?: string;
+  isBanned: true;
+  banReason: string | null;
+  bannedAt: string | null;
+  [key: string]: unknown;
+};
 export type Profile = {
   _id: string;
   name: string;
@@ -681,16 +810,6 @@ export type Profile = {
   storageUsed: number;
   apiKey: string;
   role: string;
-};
-export type AccountBannedError = {
-  message: string;
-  code: 'ACCOUNT_BANNED';
-  /** bad input: the parameter or body field at fault */
-  field?: string;
-  isBanned: true;
-  banReason: string | null;
-  bannedAt: string | null;
-  [key: string]: unknown;
 };
 export type Plan = {
   _id: string;
@@ -732,6 +851,12 @@ export type AuditLog = {
   entityId?: string;
   actor: string;
   details: AuditLogDetails;
+};
+export type TwoFactorStatus = {
+  enabled: boolean;
+  /** an admin the site requires to use two-factor sign-in, not set up yet: admin operations wait */
+  enrolmentRequired: boolean;
+  recoveryCodesLeft: number;
 };
 export type Subscription = {
   planId: string;
@@ -849,6 +974,14 @@ export type AdminAgent = {
   status: string;
   lastSeen: string;
 };
+export type SecuritySettingsOutput = {
+  /** admins must use two-factor sign-in; one without it is sent to set it up before anything else */
+  requireAdminTwoFactor: boolean;
+};
+export type SecuritySettings = {
+  /** admins must use two-factor sign-in; one without it is sent to set it up before anything else */
+  requireAdminTwoFactor: boolean;
+};
 export type ArticleCategory = 'getting-started' | 'setup' | 'usage' | 'troubleshooting' | 'faq' | 'security';
 export type ArticleAuthor = {
   _id: string;
@@ -903,6 +1036,8 @@ export type PublicConfig = {
 };
 export const {
   useLoginMutation,
+  useLoginSecondFactorMutation,
+  useStepUpMutation,
   useRegisterMutation,
   useLogoutMutation,
   useForgotPasswordMutation,
@@ -915,6 +1050,11 @@ export const {
   useUpdatePlanMutation,
   useGetAuditLogsQuery,
   useGetAuditActionsQuery,
+  useGetTwoFactorQuery,
+  useStartTwoFactorSetupMutation,
+  useEnableTwoFactorMutation,
+  useDisableTwoFactorMutation,
+  useRegenerateRecoveryCodesMutation,
   useGetBillingQuery,
   useGetSettingsQuery,
   useUpdateSettingsMutation,
@@ -945,6 +1085,8 @@ export const {
   useAdminListUserAgentsQuery,
   useAdminDeleteAgentMutation,
   useAdminListPlansQuery,
+  useAdminGetSecuritySettingsQuery,
+  useAdminUpdateSecuritySettingsMutation,
   useListArticlesQuery,
   useCreateArticleMutation,
   useListArticleCategoriesQuery,

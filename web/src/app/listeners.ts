@@ -2,6 +2,7 @@
 // 401/403 with an expired token, ends the session with 'Session expired'.
 import { createListenerMiddleware } from '@reduxjs/toolkit';
 import type { AccountBannedError } from '../api/generated';
+import { api as cachedApi } from '../api/cache';
 import { requestRejected } from '../features/auth/authSlice';
 import { accountBanned, endSession } from '../features/auth/sessionActions';
 import { isTokenExpired } from '../features/auth/token';
@@ -22,6 +23,12 @@ startListening({
     const { status, body } = action.payload;
     if (status === 403 && isBannedBody(body)) {
       api.dispatch(accountBanned(body));
+      return;
+    }
+    // An admin who must set up two-factor sign-in first: the route guard reads the fresh status
+    // and sends them to Profile → Security.
+    if (status === 403 && (body as { code?: unknown } | null)?.code === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
+      api.dispatch(cachedApi.util.invalidateTags(['TwoFactor']));
       return;
     }
     if (status === 401 || isTokenExpired(token)) {

@@ -170,9 +170,67 @@ export interface User {
   bannedAt?: string | undefined;
 }
 
+/**
+ * A session (token and user), or, when the account has two-factor sign-in on, only a challenge:
+ * token empty, user absent, challenge set.
+ */
 export interface AuthResult {
   token: string;
   user: User | undefined;
+  challenge?: string | undefined;
+}
+
+export interface SecondFactorLoginRequest {
+  challenge: string;
+  /** a TOTP code or a recovery code */
+  code: string;
+}
+
+export interface SecondFactorCode {
+  userId: string;
+  code: string;
+}
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** An admin who must use two-factor sign-in (the site requires it) and has not set it up. */
+  enrolmentRequired: boolean;
+  recoveryCodesLeft: number;
+}
+
+/** Answered once, to the user setting it up; never logged. */
+export interface TwoFactorEnrolment {
+  /** base32, for manual entry */
+  secret: string;
+  /** otpauth://totp/... */
+  otpauthUrl: string;
+  /** data:image/svg+xml;base64,... of otpauth_url */
+  qrCode: string;
+}
+
+export interface RecoveryCodes {
+  codes: string[];
+}
+
+export interface StepUpRequest {
+  userId: string;
+  /** the session the token is good for */
+  sessionId: string;
+  code: string;
+}
+
+export interface StepUpToken {
+  token: string;
+  /** ISO 8601 */
+  expiresAt: string;
+}
+
+export interface SecuritySettings {
+  requireAdminTwoFactor: boolean;
+}
+
+export interface AdminSecuritySettingsRequest {
+  requireAdminTwoFactor: boolean;
 }
 
 export interface RequestPasswordResetRequest {
@@ -207,6 +265,12 @@ export interface AccountState {
   sessionVersion: number;
   /** Sessions signed out before their tokens expire (their `sid` claims); tokens of these are refused. */
   endedSessions: string[];
+  /** Actions that need a step-up ask for the second factor only when it is on. */
+  twoFactorEnabled?:
+    | boolean
+    | undefined;
+  /** An admin who must set up two-factor sign-in before any admin operation. */
+  twoFactorEnrolmentRequired?: boolean | undefined;
 }
 
 export interface Profile {
@@ -931,7 +995,7 @@ export const User: MessageFns<User> = {
 };
 
 function createBaseAuthResult(): AuthResult {
-  return { token: "", user: undefined };
+  return { token: "", user: undefined, challenge: undefined };
 }
 
 export const AuthResult: MessageFns<AuthResult> = {
@@ -941,6 +1005,9 @@ export const AuthResult: MessageFns<AuthResult> = {
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(18).fork()).join();
+    }
+    if (message.challenge !== undefined) {
+      writer.uint32(26).string(message.challenge);
     }
     return writer;
   },
@@ -974,6 +1041,14 @@ export const AuthResult: MessageFns<AuthResult> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.challenge = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -990,6 +1065,7 @@ export const AuthResult: MessageFns<AuthResult> = {
     return {
       token: isSet(object.token) ? globalThis.String(object.token) : "",
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      challenge: isSet(object.challenge) ? globalThis.String(object.challenge) : undefined,
     };
   },
 
@@ -1001,6 +1077,9 @@ export const AuthResult: MessageFns<AuthResult> = {
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
+    if (message.challenge !== undefined) {
+      obj.challenge = message.challenge;
+    }
     return obj;
   },
 
@@ -1011,6 +1090,810 @@ export const AuthResult: MessageFns<AuthResult> = {
     const message = createBaseAuthResult();
     message.token = object.token ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.challenge = object.challenge ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSecondFactorLoginRequest(): SecondFactorLoginRequest {
+  return { challenge: "", code: "" };
+}
+
+export const SecondFactorLoginRequest: MessageFns<SecondFactorLoginRequest> = {
+  encode(message: SecondFactorLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.challenge !== "") {
+      writer.uint32(10).string(message.challenge);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SecondFactorLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSecondFactorLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.challenge = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SecondFactorLoginRequest {
+    return {
+      challenge: isSet(object.challenge) ? globalThis.String(object.challenge) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: SecondFactorLoginRequest): unknown {
+    const obj: any = {};
+    if (message.challenge !== "") {
+      obj.challenge = message.challenge;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
+    return SecondFactorLoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
+    const message = createBaseSecondFactorLoginRequest();
+    message.challenge = object.challenge ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseSecondFactorCode(): SecondFactorCode {
+  return { userId: "", code: "" };
+}
+
+export const SecondFactorCode: MessageFns<SecondFactorCode> = {
+  encode(message: SecondFactorCode, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SecondFactorCode {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSecondFactorCode();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SecondFactorCode {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: SecondFactorCode): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SecondFactorCode>): SecondFactorCode {
+    return SecondFactorCode.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecondFactorCode>): SecondFactorCode {
+    const message = createBaseSecondFactorCode();
+    message.userId = object.userId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseTwoFactorStatus(): TwoFactorStatus {
+  return { enabled: false, enrolmentRequired: false, recoveryCodesLeft: 0 };
+}
+
+export const TwoFactorStatus: MessageFns<TwoFactorStatus> = {
+  encode(message: TwoFactorStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.enrolmentRequired !== false) {
+      writer.uint32(16).bool(message.enrolmentRequired);
+    }
+    if (message.recoveryCodesLeft !== 0) {
+      writer.uint32(24).int32(message.recoveryCodesLeft);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TwoFactorStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTwoFactorStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.enrolmentRequired = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.recoveryCodesLeft = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TwoFactorStatus {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      enrolmentRequired: isSet(object.enrolmentRequired)
+        ? globalThis.Boolean(object.enrolmentRequired)
+        : isSet(object.enrolment_required)
+        ? globalThis.Boolean(object.enrolment_required)
+        : false,
+      recoveryCodesLeft: isSet(object.recoveryCodesLeft)
+        ? globalThis.Number(object.recoveryCodesLeft)
+        : isSet(object.recovery_codes_left)
+        ? globalThis.Number(object.recovery_codes_left)
+        : 0,
+    };
+  },
+
+  toJSON(message: TwoFactorStatus): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.enrolmentRequired !== false) {
+      obj.enrolmentRequired = message.enrolmentRequired;
+    }
+    if (message.recoveryCodesLeft !== 0) {
+      obj.recoveryCodesLeft = Math.round(message.recoveryCodesLeft);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
+    return TwoFactorStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
+    const message = createBaseTwoFactorStatus();
+    message.enabled = object.enabled ?? false;
+    message.enrolmentRequired = object.enrolmentRequired ?? false;
+    message.recoveryCodesLeft = object.recoveryCodesLeft ?? 0;
+    return message;
+  },
+};
+
+function createBaseTwoFactorEnrolment(): TwoFactorEnrolment {
+  return { secret: "", otpauthUrl: "", qrCode: "" };
+}
+
+export const TwoFactorEnrolment: MessageFns<TwoFactorEnrolment> = {
+  encode(message: TwoFactorEnrolment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.otpauthUrl !== "") {
+      writer.uint32(18).string(message.otpauthUrl);
+    }
+    if (message.qrCode !== "") {
+      writer.uint32(26).string(message.qrCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TwoFactorEnrolment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTwoFactorEnrolment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.otpauthUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.qrCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TwoFactorEnrolment {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      otpauthUrl: isSet(object.otpauthUrl)
+        ? globalThis.String(object.otpauthUrl)
+        : isSet(object.otpauth_url)
+        ? globalThis.String(object.otpauth_url)
+        : "",
+      qrCode: isSet(object.qrCode)
+        ? globalThis.String(object.qrCode)
+        : isSet(object.qr_code)
+        ? globalThis.String(object.qr_code)
+        : "",
+    };
+  },
+
+  toJSON(message: TwoFactorEnrolment): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.otpauthUrl !== "") {
+      obj.otpauthUrl = message.otpauthUrl;
+    }
+    if (message.qrCode !== "") {
+      obj.qrCode = message.qrCode;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
+    return TwoFactorEnrolment.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
+    const message = createBaseTwoFactorEnrolment();
+    message.secret = object.secret ?? "";
+    message.otpauthUrl = object.otpauthUrl ?? "";
+    message.qrCode = object.qrCode ?? "";
+    return message;
+  },
+};
+
+function createBaseRecoveryCodes(): RecoveryCodes {
+  return { codes: [] };
+}
+
+export const RecoveryCodes: MessageFns<RecoveryCodes> = {
+  encode(message: RecoveryCodes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.codes) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoveryCodes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoveryCodes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.codes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoveryCodes {
+    return { codes: globalThis.Array.isArray(object?.codes) ? object.codes.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: RecoveryCodes): unknown {
+    const obj: any = {};
+    if (message.codes?.length) {
+      obj.codes = message.codes;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecoveryCodes>): RecoveryCodes {
+    return RecoveryCodes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecoveryCodes>): RecoveryCodes {
+    const message = createBaseRecoveryCodes();
+    message.codes = object.codes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseStepUpRequest(): StepUpRequest {
+  return { userId: "", sessionId: "", code: "" };
+}
+
+export const StepUpRequest: MessageFns<StepUpRequest> = {
+  encode(message: StepUpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(18).string(message.sessionId);
+    }
+    if (message.code !== "") {
+      writer.uint32(26).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StepUpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStepUpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StepUpRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: StepUpRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StepUpRequest>): StepUpRequest {
+    return StepUpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepUpRequest>): StepUpRequest {
+    const message = createBaseStepUpRequest();
+    message.userId = object.userId ?? "";
+    message.sessionId = object.sessionId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseStepUpToken(): StepUpToken {
+  return { token: "", expiresAt: "" };
+}
+
+export const StepUpToken: MessageFns<StepUpToken> = {
+  encode(message: StepUpToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(18).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StepUpToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStepUpToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StepUpToken {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: StepUpToken): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StepUpToken>): StepUpToken {
+    return StepUpToken.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepUpToken>): StepUpToken {
+    const message = createBaseStepUpToken();
+    message.token = object.token ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSecuritySettings(): SecuritySettings {
+  return { requireAdminTwoFactor: false };
+}
+
+export const SecuritySettings: MessageFns<SecuritySettings> = {
+  encode(message: SecuritySettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requireAdminTwoFactor !== false) {
+      writer.uint32(8).bool(message.requireAdminTwoFactor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SecuritySettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSecuritySettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.requireAdminTwoFactor = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SecuritySettings {
+    return {
+      requireAdminTwoFactor: isSet(object.requireAdminTwoFactor)
+        ? globalThis.Boolean(object.requireAdminTwoFactor)
+        : isSet(object.require_admin_two_factor)
+        ? globalThis.Boolean(object.require_admin_two_factor)
+        : false,
+    };
+  },
+
+  toJSON(message: SecuritySettings): unknown {
+    const obj: any = {};
+    if (message.requireAdminTwoFactor !== false) {
+      obj.requireAdminTwoFactor = message.requireAdminTwoFactor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SecuritySettings>): SecuritySettings {
+    return SecuritySettings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecuritySettings>): SecuritySettings {
+    const message = createBaseSecuritySettings();
+    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
+    return message;
+  },
+};
+
+function createBaseAdminSecuritySettingsRequest(): AdminSecuritySettingsRequest {
+  return { requireAdminTwoFactor: false };
+}
+
+export const AdminSecuritySettingsRequest: MessageFns<AdminSecuritySettingsRequest> = {
+  encode(message: AdminSecuritySettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requireAdminTwoFactor !== false) {
+      writer.uint32(16).bool(message.requireAdminTwoFactor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminSecuritySettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminSecuritySettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.requireAdminTwoFactor = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminSecuritySettingsRequest {
+    return {
+      requireAdminTwoFactor: isSet(object.requireAdminTwoFactor)
+        ? globalThis.Boolean(object.requireAdminTwoFactor)
+        : isSet(object.require_admin_two_factor)
+        ? globalThis.Boolean(object.require_admin_two_factor)
+        : false,
+    };
+  },
+
+  toJSON(message: AdminSecuritySettingsRequest): unknown {
+    const obj: any = {};
+    if (message.requireAdminTwoFactor !== false) {
+      obj.requireAdminTwoFactor = message.requireAdminTwoFactor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
+    return AdminSecuritySettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
+    const message = createBaseAdminSecuritySettingsRequest();
+    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
     return message;
   },
 };
@@ -1339,6 +2222,8 @@ function createBaseAccountState(): AccountState {
     name: "",
     sessionVersion: 0,
     endedSessions: [],
+    twoFactorEnabled: undefined,
+    twoFactorEnrolmentRequired: undefined,
   };
 }
 
@@ -1373,6 +2258,12 @@ export const AccountState: MessageFns<AccountState> = {
     }
     for (const v of message.endedSessions) {
       writer.uint32(82).string(v!);
+    }
+    if (message.twoFactorEnabled !== undefined) {
+      writer.uint32(88).bool(message.twoFactorEnabled);
+    }
+    if (message.twoFactorEnrolmentRequired !== undefined) {
+      writer.uint32(96).bool(message.twoFactorEnrolmentRequired);
     }
     return writer;
   },
@@ -1470,6 +2361,22 @@ export const AccountState: MessageFns<AccountState> = {
             message.endedSessions.push(reader.string());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.twoFactorEnabled = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.twoFactorEnrolmentRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1518,6 +2425,16 @@ export const AccountState: MessageFns<AccountState> = {
         : globalThis.Array.isArray(object?.ended_sessions)
         ? object.ended_sessions.map((e: any) => globalThis.String(e))
         : [],
+      twoFactorEnabled: isSet(object.twoFactorEnabled)
+        ? globalThis.Boolean(object.twoFactorEnabled)
+        : isSet(object.two_factor_enabled)
+        ? globalThis.Boolean(object.two_factor_enabled)
+        : undefined,
+      twoFactorEnrolmentRequired: isSet(object.twoFactorEnrolmentRequired)
+        ? globalThis.Boolean(object.twoFactorEnrolmentRequired)
+        : isSet(object.two_factor_enrolment_required)
+        ? globalThis.Boolean(object.two_factor_enrolment_required)
+        : undefined,
     };
   },
 
@@ -1553,6 +2470,12 @@ export const AccountState: MessageFns<AccountState> = {
     if (message.endedSessions?.length) {
       obj.endedSessions = message.endedSessions;
     }
+    if (message.twoFactorEnabled !== undefined) {
+      obj.twoFactorEnabled = message.twoFactorEnabled;
+    }
+    if (message.twoFactorEnrolmentRequired !== undefined) {
+      obj.twoFactorEnrolmentRequired = message.twoFactorEnrolmentRequired;
+    }
     return obj;
   },
 
@@ -1571,6 +2494,8 @@ export const AccountState: MessageFns<AccountState> = {
     message.name = object.name ?? "";
     message.sessionVersion = object.sessionVersion ?? 0;
     message.endedSessions = object.endedSessions?.map((e) => e) || [];
+    message.twoFactorEnabled = object.twoFactorEnabled ?? undefined;
+    message.twoFactorEnrolmentRequired = object.twoFactorEnrolmentRequired ?? undefined;
     return message;
   },
 };
@@ -4071,6 +4996,104 @@ export const AuthServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /**
+   * Two-factor sign-in (TOTP). Login answers a challenge instead of a token when it is on; the
+   * second step trades the challenge and a code (or a recovery code) for the session.
+   */
+  loginSecondFactor: {
+    path: "/coffer.auth.v1.AuthService/LoginSecondFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SecondFactorLoginRequest): Buffer =>
+      Buffer.from(SecondFactorLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SecondFactorLoginRequest => SecondFactorLoginRequest.decode(value),
+    responseSerialize: (value: AuthResult): Buffer => Buffer.from(AuthResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthResult => AuthResult.decode(value),
+  },
+  getTwoFactor: {
+    path: "/coffer.auth.v1.AuthService/GetTwoFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: TwoFactorStatus): Buffer => Buffer.from(TwoFactorStatus.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TwoFactorStatus => TwoFactorStatus.decode(value),
+  },
+  startTwoFactorEnrolment: {
+    path: "/coffer.auth.v1.AuthService/StartTwoFactorEnrolment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: TwoFactorEnrolment): Buffer => Buffer.from(TwoFactorEnrolment.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TwoFactorEnrolment => TwoFactorEnrolment.decode(value),
+  },
+  confirmTwoFactorEnrolment: {
+    path: "/coffer.auth.v1.AuthService/ConfirmTwoFactorEnrolment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SecondFactorCode): Buffer => Buffer.from(SecondFactorCode.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SecondFactorCode => SecondFactorCode.decode(value),
+    responseSerialize: (value: RecoveryCodes): Buffer => Buffer.from(RecoveryCodes.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoveryCodes => RecoveryCodes.decode(value),
+  },
+  /** The gateway asks for a step-up before these two. */
+  disableTwoFactor: {
+    path: "/coffer.auth.v1.AuthService/DisableTwoFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  regenerateRecoveryCodes: {
+    path: "/coffer.auth.v1.AuthService/RegenerateRecoveryCodes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    responseSerialize: (value: RecoveryCodes): Buffer => Buffer.from(RecoveryCodes.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoveryCodes => RecoveryCodes.decode(value),
+  },
+  /** A second factor given again (step-up): checked and used up; answers a short-lived step-up token. */
+  verifySecondFactor: {
+    path: "/coffer.auth.v1.AuthService/VerifySecondFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SecondFactorCode): Buffer => Buffer.from(SecondFactorCode.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SecondFactorCode => SecondFactorCode.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  issueStepUpToken: {
+    path: "/coffer.auth.v1.AuthService/IssueStepUpToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StepUpRequest): Buffer => Buffer.from(StepUpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StepUpRequest => StepUpRequest.decode(value),
+    responseSerialize: (value: StepUpToken): Buffer => Buffer.from(StepUpToken.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StepUpToken => StepUpToken.decode(value),
+  },
+  getSecuritySettings: {
+    path: "/coffer.auth.v1.AuthService/GetSecuritySettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    requestDeserialize: (value: Buffer): Empty => Empty.decode(value),
+    responseSerialize: (value: SecuritySettings): Buffer => Buffer.from(SecuritySettings.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SecuritySettings => SecuritySettings.decode(value),
+  },
+  adminSetSecuritySettings: {
+    path: "/coffer.auth.v1.AuthService/AdminSetSecuritySettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdminSecuritySettingsRequest): Buffer =>
+      Buffer.from(AdminSecuritySettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdminSecuritySettingsRequest => AdminSecuritySettingsRequest.decode(value),
+    responseSerialize: (value: SecuritySettings): Buffer => Buffer.from(SecuritySettings.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SecuritySettings => SecuritySettings.decode(value),
+  },
   listPlans: {
     path: "/coffer.auth.v1.AuthService/ListPlans" as const,
     requestStream: false as const,
@@ -4185,6 +5208,22 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
    * in GetAccountState).
    */
   endSession: handleUnaryCall<EndSessionRequest, Ok>;
+  /**
+   * Two-factor sign-in (TOTP). Login answers a challenge instead of a token when it is on; the
+   * second step trades the challenge and a code (or a recovery code) for the session.
+   */
+  loginSecondFactor: handleUnaryCall<SecondFactorLoginRequest, AuthResult>;
+  getTwoFactor: handleUnaryCall<UserRef, TwoFactorStatus>;
+  startTwoFactorEnrolment: handleUnaryCall<UserRef, TwoFactorEnrolment>;
+  confirmTwoFactorEnrolment: handleUnaryCall<SecondFactorCode, RecoveryCodes>;
+  /** The gateway asks for a step-up before these two. */
+  disableTwoFactor: handleUnaryCall<UserRef, Ok>;
+  regenerateRecoveryCodes: handleUnaryCall<UserRef, RecoveryCodes>;
+  /** A second factor given again (step-up): checked and used up; answers a short-lived step-up token. */
+  verifySecondFactor: handleUnaryCall<SecondFactorCode, Ok>;
+  issueStepUpToken: handleUnaryCall<StepUpRequest, StepUpToken>;
+  getSecuritySettings: handleUnaryCall<Empty, SecuritySettings>;
+  adminSetSecuritySettings: handleUnaryCall<AdminSecuritySettingsRequest, SecuritySettings>;
   listPlans: handleUnaryCall<Empty, PlanList>;
   getUserPlan: handleUnaryCall<UserRef, Plan>;
   /**
@@ -4378,6 +5417,159 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /**
+   * Two-factor sign-in (TOTP). Login answers a challenge instead of a token when it is on; the
+   * second step trades the challenge and a code (or a recovery code) for the session.
+   */
+  loginSecondFactor(
+    request: SecondFactorLoginRequest,
+    callback: (error: ServiceError | null, response: AuthResult) => void,
+  ): ClientUnaryCall;
+  loginSecondFactor(
+    request: SecondFactorLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthResult) => void,
+  ): ClientUnaryCall;
+  loginSecondFactor(
+    request: SecondFactorLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthResult) => void,
+  ): ClientUnaryCall;
+  getTwoFactor(
+    request: UserRef,
+    callback: (error: ServiceError | null, response: TwoFactorStatus) => void,
+  ): ClientUnaryCall;
+  getTwoFactor(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TwoFactorStatus) => void,
+  ): ClientUnaryCall;
+  getTwoFactor(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TwoFactorStatus) => void,
+  ): ClientUnaryCall;
+  startTwoFactorEnrolment(
+    request: UserRef,
+    callback: (error: ServiceError | null, response: TwoFactorEnrolment) => void,
+  ): ClientUnaryCall;
+  startTwoFactorEnrolment(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TwoFactorEnrolment) => void,
+  ): ClientUnaryCall;
+  startTwoFactorEnrolment(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TwoFactorEnrolment) => void,
+  ): ClientUnaryCall;
+  confirmTwoFactorEnrolment(
+    request: SecondFactorCode,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  confirmTwoFactorEnrolment(
+    request: SecondFactorCode,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  confirmTwoFactorEnrolment(
+    request: SecondFactorCode,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  /** The gateway asks for a step-up before these two. */
+  disableTwoFactor(request: UserRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
+  disableTwoFactor(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  disableTwoFactor(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  regenerateRecoveryCodes(
+    request: UserRef,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  regenerateRecoveryCodes(
+    request: UserRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  regenerateRecoveryCodes(
+    request: UserRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoveryCodes) => void,
+  ): ClientUnaryCall;
+  /** A second factor given again (step-up): checked and used up; answers a short-lived step-up token. */
+  verifySecondFactor(
+    request: SecondFactorCode,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  verifySecondFactor(
+    request: SecondFactorCode,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  verifySecondFactor(
+    request: SecondFactorCode,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  issueStepUpToken(
+    request: StepUpRequest,
+    callback: (error: ServiceError | null, response: StepUpToken) => void,
+  ): ClientUnaryCall;
+  issueStepUpToken(
+    request: StepUpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StepUpToken) => void,
+  ): ClientUnaryCall;
+  issueStepUpToken(
+    request: StepUpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StepUpToken) => void,
+  ): ClientUnaryCall;
+  getSecuritySettings(
+    request: Empty,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
+  ): ClientUnaryCall;
+  getSecuritySettings(
+    request: Empty,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
+  ): ClientUnaryCall;
+  getSecuritySettings(
+    request: Empty,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
+  ): ClientUnaryCall;
+  adminSetSecuritySettings(
+    request: AdminSecuritySettingsRequest,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
+  ): ClientUnaryCall;
+  adminSetSecuritySettings(
+    request: AdminSecuritySettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
+  ): ClientUnaryCall;
+  adminSetSecuritySettings(
+    request: AdminSecuritySettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SecuritySettings) => void,
   ): ClientUnaryCall;
   listPlans(request: Empty, callback: (error: ServiceError | null, response: PlanList) => void): ClientUnaryCall;
   listPlans(

@@ -108,6 +108,28 @@ describe('audit action table', () => {
     });
   });
 
+  it("writes two-factor sign-in in the user's log and the admin requirement in the admin's", () => {
+    expect(entriesFor('auth.user.two_factor_enabled', { userId: USER })).toEqual([
+      expect.objectContaining({ action: 'TWO_FACTOR_ENABLED', userId: USER, actor: 'User' }),
+    ]);
+    expect(entriesFor('auth.user.two_factor_disabled', { userId: USER })).toEqual([
+      expect.objectContaining({ action: 'TWO_FACTOR_DISABLED', userId: USER }),
+    ]);
+    expect(entriesFor('auth.user.recovery_code_used', { userId: USER, recoveryCodesLeft: 7 })).toEqual([
+      expect.objectContaining({ action: 'RECOVERY_CODE_USED', details: { value: '7 recovery codes left' } }),
+    ]);
+    expect(
+      entriesFor('auth.security.admin_two_factor_changed', { userId: ADMIN, requireAdminTwoFactor: true }),
+    ).toEqual([
+      expect.objectContaining({
+        action: 'ADMIN_TWO_FACTOR_POLICY_CHANGED',
+        userId: ADMIN,
+        actor: 'Admin',
+        details: { value: 'Admins must use two-factor sign-in' },
+      }),
+    ]);
+  });
+
   it('writes nothing for auth events that are not audit actions', () => {
     expect(entriesFor('auth.user.registered', { userId: USER, email: 'a@b.c', name: 'A' })).toEqual([]);
     expect(entriesFor('auth.user.reset_requested', { userId: USER })).toEqual([]);
@@ -123,14 +145,19 @@ describe('audit action table', () => {
       'agent.agent.removed',
       'agent.agent.update_failed',
       'agent.agent.updated',
+      'auth.security.admin_two_factor_changed',
       'auth.user.api_key_regenerated',
       'auth.user.ban_changed',
       'auth.user.deleted',
       'auth.user.email_changed',
       'auth.user.password_changed',
       'auth.user.plan_changed',
+      'auth.user.recovery_code_used',
+      'auth.user.recovery_codes_regenerated',
       'auth.user.role_changed',
       'auth.user.status_changed',
+      'auth.user.two_factor_disabled',
+      'auth.user.two_factor_enabled',
       'backup.backup.completed',
       'backup.backup.created',
       'backup.backup.deleted',

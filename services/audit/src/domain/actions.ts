@@ -203,6 +203,37 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     details: (d) => ({ value: whom(d) }),
   },
 
+  'auth.user.two_factor_enabled': {
+    action: 'TWO_FACTOR_ENABLED',
+    entity: 'User',
+    details: () => ({ value: 'Sign-in now asks for a code from an authenticator app' }),
+  },
+  'auth.user.two_factor_disabled': {
+    action: 'TWO_FACTOR_DISABLED',
+    entity: 'User',
+    details: () => ({ value: 'Sign-in no longer asks for a second factor' }),
+  },
+  'auth.user.recovery_code_used': {
+    action: 'RECOVERY_CODE_USED',
+    entity: 'User',
+    details: (d) => ({ value: `${d.recoveryCodesLeft} recovery codes left` }),
+  },
+  'auth.user.recovery_codes_regenerated': {
+    action: 'RECOVERY_CODES_REGENERATED',
+    entity: 'User',
+    details: () => ({ value: 'The previous recovery codes stopped working' }),
+  },
+  'auth.security.admin_two_factor_changed': {
+    action: 'ADMIN_TWO_FACTOR_POLICY_CHANGED',
+    entity: 'Settings',
+    actor: () => 'Admin',
+    details: (d) => ({
+      value: d.requireAdminTwoFactor
+        ? 'Admins must use two-factor sign-in'
+        : 'Two-factor sign-in is optional for admins',
+    }),
+  },
+
   // Backups: the actor follows the backup's type (manual: 'User', auto: 'System').
   'backup.backup.created': { action: 'BACKUP_CREATED', entity: 'Backup', ...backupOf },
   'backup.backup.completed': {

@@ -25,13 +25,15 @@ export interface AccountsDeps {
   events: AuthEvents;
   mail: Pick<AuthMail, 'accountEmailChanged'>;
   log: Pick<Logger, 'error'>;
+  /** When the account has two-factor sign-in on, the password alone gets a challenge, not a session. */
+  secondFactor?: { isEnabled(userId: string): Promise<boolean>; challengeFor(user: UserRecord): string };
 }
 
 export const CURRENT_PASSWORD_REQUIRED = 'Current password is required to change your email';
 export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
 
 /** Sign-up, sign-in, profile, password and API key of one user. */
-export function accounts({ users, plans, vault, issueToken, events, mail, log }: AccountsDeps) {
+export function accounts({ users, plans, vault, issueToken, events, mail, log, secondFactor }: AccountsDeps) {
   // A real hash of a random secret: unknown e-mails cost the same time as wrong passwords.
   const dummyHash = hashPassword(randomToken());
 
@@ -104,15 +106,24 @@ export function accounts({ users, plans, vault, issueToken, events, mail, log }:
 
     /**
      * Banned users still sign in: the answer tells the web app to show the suspended page. Inactive
-     * ones do not: the gateway would refuse every call of the session anyway.
+     * ones do not: the gateway would refuse every call of the session anyway. With two-factor sign-in
+     * on, the answer is a challenge for the second step instead of a session.
      */
-    async login(email: string, password: string) {
+    async login(
+      email: string,
+      password: string,
+    ): Promise<
+      | { user: UserRecord; token: string; challenge?: never }
+      | { user: UserRecord; challenge: string; token?: never }
+    > {
       const user = await users.byEmail(normaliseEmail(email));
       // Verify against a dummy hash when the account does not exist, so timing does not tell.
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !ok) throw unauthenticated('Invalid email or password');
       // Checked after the password so the status is told only to whoever holds the account.
       if (user.status === 'inactive') throw forbidden(ACCOUNT_INACTIVE_MESSAGE, 'ACCOUNT_INACTIVE');
+      if (secondFactor && (await secondFactor.isEnabled(user.id)))
+        return { user, challenge: secondFactor.challengeFor(user) };
       return { user, token: issueToken(user) };
     },
 

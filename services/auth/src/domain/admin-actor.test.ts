@@ -15,7 +15,7 @@ describe('the acting admin of an admin action', () => {
     actor = adminActor({ jwtSecret: TEST_SETTINGS.JWT_SECRET, accounts: w.accounts, sessions: w.sessions });
     await w.accounts.ensureAdmin('root@example.com', 'admin-pass-1');
     const a = await w.accounts.login('root@example.com', 'admin-pass-1');
-    admin = { id: a.user.id, token: a.token };
+    admin = { id: a.user.id, token: a.token! };
     const u = await w.register();
     user = { id: u.user.id, token: u.token };
   });
@@ -65,6 +65,12 @@ describe('the acting admin of an admin action', () => {
       expiresIn: 60,
     });
     await expect(actor(noSid)).rejects.toMatchObject({ kind: 'UNAUTHENTICATED' });
+    const { sid: adminSid } = jwt.decode(admin.token) as { sid: string };
+    const stepUp = jwt.sign({ typ: 'coffer-step-up', sid: adminSid }, TEST_SETTINGS.JWT_SECRET, {
+      subject: admin.id,
+      expiresIn: 60,
+    });
+    await expect(actor(stepUp)).rejects.toMatchObject({ kind: 'UNAUTHENTICATED' });
     const { sid, exp } = jwt.decode(admin.token) as { sid: string; exp: number };
     await w.sessions.end(admin.id, sid, new Date(exp * 1000));
     await expect(actor(admin.token)).rejects.toMatchObject({

@@ -22,15 +22,22 @@ export function adminActor(deps: {
     } catch {
       throw unauthenticated('Invalid or expired token');
     }
-    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.sid !== 'string')
+    // A session token, nothing else signed with the same secret (a sign-in challenge or a step-up
+    // token carries `typ`), and one with every claim a session has.
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.sid !== 'string' ||
+      typeof claims.sv !== 'number' ||
+      claims.typ !== undefined
+    )
       throw unauthenticated('Invalid or expired token');
     const user = await deps.accounts.load(claims.sub).catch((err: unknown) => {
       throw err instanceof AppError && err.kind === 'NOT_FOUND'
         ? unauthenticated('Account no longer exists')
         : err;
     });
-    if ((typeof claims.sv === 'number' ? claims.sv : 0) !== user.sessionVersion)
-      throw unauthenticated('Session expired');
+    if (claims.sv !== user.sessionVersion) throw unauthenticated('Session expired');
     if ((await deps.sessions.ended(user.id)).includes(claims.sid)) throw unauthenticated('Session expired');
     if (user.isBanned || user.status !== 'active' || user.role !== 'admin')
       throw forbidden('Admin access required');

@@ -1,6 +1,6 @@
 import { badInput, notFound } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
-import type { ResetTokenStore, UserPatch, UserRecord, UserStore } from '../store/types.js';
+import type { ResetTokenStore, TwoFactorStore, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Accounts } from './accounts.js';
 import type { Billing } from './billing.js';
 import type { Plans } from './plans.js';
@@ -11,6 +11,7 @@ export const DEFAULT_BAN_REASON = 'Policy violation';
 export function admin(deps: {
   users: Pick<UserStore, 'list' | 'update' | 'remove'>;
   resetTokens: Pick<ResetTokenStore, 'removeForUser'>;
+  twoFactor: Pick<TwoFactorStore, 'remove'>;
   accounts: Pick<Accounts, 'load' | 'updateProfile'>;
   plans: Pick<Plans, 'byId' | 'assign'>;
   /** Cancels a deleted account's paid subscription at the provider. */
@@ -100,6 +101,7 @@ export function admin(deps: {
         { id: `auth.user.deleted:${user.id}` },
       );
       await deps.resetTokens.removeForUser(user.id);
+      await deps.twoFactor.remove(user.id);
       if (!(await users.remove(user.id))) throw notFound('User not found');
       // After the removal: a deletion that failed must not have cost the user their subscription.
       await deps.billing?.cancelForDeletedUser(user.id);

@@ -24,8 +24,18 @@ export function views(vault: ApiKeyVault) {
       apiKey: vault.unseal(u.apiKeySealed),
       role: role.toProto(u.role),
     }),
-    /** `endedSessions`: the user's signed-out sessions whose tokens have not expired (none for agents). */
-    accountState: (u: UserRecord, endedSessions: string[] = []): auth.AccountState => ({
+    /**
+     * `endedSessions`: the user's signed-out sessions whose tokens have not expired (none for
+     * agents); `twoFactor`: whether step-up applies and whether an admin must enrol first.
+     */
+    accountState: (
+      u: UserRecord,
+      endedSessions: string[] = [],
+      twoFactor: { enabled: boolean; enrolmentRequired: boolean } = {
+        enabled: false,
+        enrolmentRequired: false,
+      },
+    ): auth.AccountState => ({
       userId: u.id,
       role: role.toProto(u.role),
       isBanned: u.isBanned,
@@ -36,6 +46,8 @@ export function views(vault: ApiKeyVault) {
       name: u.name,
       sessionVersion: u.sessionVersion,
       endedSessions,
+      twoFactorEnabled: twoFactor.enabled,
+      twoFactorEnrolmentRequired: twoFactor.enrolmentRequired,
     }),
     adminUser: (u: UserRecord): auth.AdminUser => ({
       id: u.id,

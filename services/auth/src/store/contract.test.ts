@@ -324,4 +324,57 @@ describe.each([
       expect(await stores.billing.claimEvent('evt_2', 'invoice.paid', later(4), t)).toBe('busy');
     });
   });
+  describe('two-factor', () => {
+    const U = 'a'.repeat(24);
+    const at = { step: 100, now: new Date('2025-06-02T10:00:00.000Z') };
+
+    it('enables only the pending enrolment with the same secret, once; a new one cannot start while on', async () => {
+      expect(await stores.twoFactor.get(U)).toBeNull();
+      expect(await stores.twoFactor.startEnrolment(U, 'sealed-1')).toBe(true);
+      // Restarting replaces the secret: a confirmation of the first one finds nothing.
+      expect(await stores.twoFactor.startEnrolment(U, 'sealed-2')).toBe(true);
+      expect(await stores.twoFactor.enable(U, 'sealed-1', at, ['h1'])).toBe(false);
+      expect(await stores.twoFactor.enable(U, 'sealed-2', at, ['h1', 'h2'])).toBe(true);
+      expect(await stores.twoFactor.enable(U, 'sealed-2', at, ['h3'])).toBe(false);
+      expect(await stores.twoFactor.startEnrolment(U, 'sealed-3')).toBe(false);
+      expect(await stores.twoFactor.get(U)).toEqual({
+        userId: U,
+        secretSealed: 'sealed-2',
+        enabled: true,
+        enabledAt: at.now,
+        lastStep: 100,
+        recoveryCodes: ['h1', 'h2'],
+      });
+    });
+
+    it('takes each step after the last used once, and each recovery code once', async () => {
+      await stores.twoFactor.startEnrolment(U, 'sealed');
+      // Nothing is used while the enrolment is pending.
+      expect(await stores.twoFactor.useStep(U, 5)).toBe(false);
+      expect(await stores.twoFactor.useRecoveryCode(U, 'h1')).toBe(false);
+      await stores.twoFactor.enable(U, 'sealed', at, ['h1', 'h2']);
+      expect(await stores.twoFactor.useStep(U, 100)).toBe(false);
+      const steps = await Promise.all([stores.twoFactor.useStep(U, 101), stores.twoFactor.useStep(U, 101)]);
+      expect(steps.filter(Boolean)).toHaveLength(1);
+      expect(await stores.twoFactor.useStep(U, 101)).toBe(false);
+      expect(await stores.twoFactor.useStep(U, 99)).toBe(false);
+      const uses = await Promise.all([
+        stores.twoFactor.useRecoveryCode(U, 'h1'),
+        stores.twoFactor.useRecoveryCode(U, 'h1'),
+      ]);
+      expect(uses.filter(Boolean)).toHaveLength(1);
+      expect((await stores.twoFactor.get(U))!.recoveryCodes).toEqual(['h2']);
+      expect(await stores.twoFactor.setRecoveryCodes(U, ['h9'])).toBe(true);
+      expect(await stores.twoFactor.useRecoveryCode(U, 'h2')).toBe(false);
+      await stores.twoFactor.remove(U);
+      expect(await stores.twoFactor.get(U)).toBeNull();
+      expect(await stores.twoFactor.setRecoveryCodes(U, ['h9'])).toBe(false);
+    });
+
+    it('keeps the site security settings, off by default', async () => {
+      expect(await stores.securitySettings.get()).toEqual({ requireAdminTwoFactor: false });
+      await stores.securitySettings.set({ requireAdminTwoFactor: true });
+      expect(await stores.securitySettings.get()).toEqual({ requireAdminTwoFactor: true });
+    });
+  });
 });

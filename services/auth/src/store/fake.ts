@@ -8,6 +8,10 @@ import type {
   PlanStore,
   ResetTokenRecord,
   ResetTokenStore,
+  SecuritySettings,
+  SecuritySettingsStore,
+  TwoFactorRecord,
+  TwoFactorStore,
   UserRecord,
   UserStore,
 } from './types.js';
@@ -209,12 +213,87 @@ export function fakeEndedSessionStore(): EndedSessionStore & { rows: Map<string,
   };
 }
 
+export function fakeTwoFactorStore(): TwoFactorStore & { rows: Map<string, TwoFactorRecord> } {
+  const rows = new Map<string, TwoFactorRecord>();
+  const enabledRow = (userId: string) => {
+    const r = rows.get(userId);
+    return r?.enabled ? r : undefined;
+  };
+  return {
+    rows,
+    async get(userId) {
+      const r = rows.get(userId);
+      return r ? copy(r) : null;
+    },
+    async startEnrolment(userId, secretSealed) {
+      if (enabledRow(userId)) return false;
+      rows.set(userId, {
+        userId,
+        secretSealed,
+        enabled: false,
+        enabledAt: null,
+        lastStep: 0,
+        recoveryCodes: [],
+      });
+      return true;
+    },
+    async enable(userId, secretSealed, { step, now }, recoveryCodes) {
+      const r = rows.get(userId);
+      if (!r || r.enabled || r.secretSealed !== secretSealed) return false;
+      rows.set(userId, {
+        ...r,
+        enabled: true,
+        enabledAt: now,
+        lastStep: step,
+        recoveryCodes: [...recoveryCodes],
+      });
+      return true;
+    },
+    async useStep(userId, step) {
+      const r = enabledRow(userId);
+      if (!r || r.lastStep >= step) return false;
+      r.lastStep = step;
+      return true;
+    },
+    async useRecoveryCode(userId, codeHash) {
+      const r = enabledRow(userId);
+      if (!r?.recoveryCodes.includes(codeHash)) return false;
+      r.recoveryCodes = r.recoveryCodes.filter((c) => c !== codeHash);
+      return true;
+    },
+    async setRecoveryCodes(userId, codeHashes) {
+      const r = enabledRow(userId);
+      if (!r) return false;
+      r.recoveryCodes = [...codeHashes];
+      return true;
+    },
+    async remove(userId) {
+      rows.delete(userId);
+    },
+  };
+}
+
+export function fakeSecuritySettingsStore(): SecuritySettingsStore & { value: SecuritySettings } {
+  const store = {
+    value: { requireAdminTwoFactor: false },
+    async get() {
+      return copy(store.value);
+    },
+    async set(settings: SecuritySettings) {
+      store.value = copy(settings);
+    },
+  };
+  return store;
+}
+
 export type FakeAuthStores = {
   plans: ReturnType<typeof fakePlanStore>;
   users: ReturnType<typeof fakeUserStore>;
   resetTokens: ReturnType<typeof fakeResetTokenStore>;
   billing: ReturnType<typeof fakeBillingStore>;
   endedSessions: ReturnType<typeof fakeEndedSessionStore>;
+  twoFactor: ReturnType<typeof fakeTwoFactorStore>;
+  securitySettings: ReturnType<typeof fakeSecuritySettingsStore>;
 } & AuthStores;
 
 export function fakeAuthStores(now?: () => Date): FakeAuthStores {
@@ -224,5 +303,7 @@ export function fakeAuthStores(now?: () => Date): FakeAuthStores {
     resetTokens: fakeResetTokenStore(),
     billing: fakeBillingStore(),
     endedSessions: fakeEndedSessionStore(),
+    twoFactor: fakeTwoFactorStore(),
+    securitySettings: fakeSecuritySettingsStore(),
   };
 }

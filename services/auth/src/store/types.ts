@@ -176,10 +176,58 @@ export interface BillingStore {
   releaseEvent(eventId: string, at: Date): Promise<void>;
 }
 
+/** A user's two-factor sign-in (TOTP): pending until a first code confirms it. */
+export interface TwoFactorRecord {
+  userId: string;
+  /** The TOTP secret sealed with the key from TOTP_ENCRYPTION_KEY; never stored or logged in clear. */
+  secretSealed: string;
+  enabled: boolean;
+  enabledAt: Date | null;
+  /** The last time step whose code was accepted: a code of it or an earlier step is refused (no replay). */
+  lastStep: number;
+  /** HMACs of the unused recovery codes; a used one is removed. */
+  recoveryCodes: string[];
+}
+
+export interface TwoFactorStore {
+  get(userId: string): Promise<TwoFactorRecord | null>;
+  /** Starts (or restarts) an enrolment with a new secret; false when two-factor sign-in is already on. */
+  startEnrolment(userId: string, secretSealed: string): Promise<boolean>;
+  /**
+   * Turns it on, only while the enrolment with this very secret is pending (a second confirmation,
+   * or one of a replaced enrolment, gets false).
+   */
+  enable(
+    userId: string,
+    secretSealed: string,
+    at: { step: number; now: Date },
+    recoveryCodes: string[],
+  ): Promise<boolean>;
+  /** Records a code's step as used, atomically: true only when it is later than every step used before. */
+  useStep(userId: string, step: number): Promise<boolean>;
+  /** Removes one unused recovery code, atomically: of two uses of the same code one gets true. */
+  useRecoveryCode(userId: string, codeHash: string): Promise<boolean>;
+  /** Replaces the recovery codes of an enabled record; false when there is none. */
+  setRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean>;
+  remove(userId: string): Promise<void>;
+}
+
+/** Site-wide security settings an admin sets. */
+export interface SecuritySettings {
+  /** Admins must sign in with a second factor; one without it is sent to enrol first. */
+  requireAdminTwoFactor: boolean;
+}
+export interface SecuritySettingsStore {
+  get(): Promise<SecuritySettings>;
+  set(settings: SecuritySettings): Promise<void>;
+}
+
 export interface AuthStores {
   plans: PlanStore;
   users: UserStore;
   resetTokens: ResetTokenStore;
   billing: BillingStore;
   endedSessions: EndedSessionStore;
+  twoFactor: TwoFactorStore;
+  securitySettings: SecuritySettingsStore;
 }

@@ -9,6 +9,10 @@ export interface Caller {
   name: string;
   /** The session a token names (absent for an agent's API key). */
   session?: Session;
+  /** Two-factor sign-in is on: destructive actions need a step-up. */
+  twoFactorEnabled?: boolean;
+  /** An admin the site requires to use two-factor sign-in, not enrolled yet: no admin operation until then. */
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 /** One sign-in's session, as its token names it. */
@@ -72,7 +76,9 @@ export function identity(deps: {
       typeof claims.sub !== 'string' ||
       typeof claims.exp !== 'number' ||
       typeof claims.sid !== 'string' ||
-      typeof claims.sv !== 'number'
+      typeof claims.sv !== 'number' ||
+      // A sign-in challenge or a step-up token is never a session.
+      claims.typ !== undefined
     )
       throw unauthenticated('Invalid or expired token');
     return { userId: claims.sub, id: claims.sid, version: claims.sv, expiresAt: claims.exp * 1000 };
@@ -123,7 +129,15 @@ export function identity(deps: {
       }
       refuseEnded(session, s);
       if (!opts.evenIfSuspended) refuseBanned(s);
-      return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name, session };
+      return {
+        id: s.userId,
+        role: role.fromAnswer(s.role),
+        email: s.email,
+        name: s.name,
+        session,
+        twoFactorEnabled: s.twoFactorEnabled,
+        twoFactorEnrolmentRequired: s.twoFactorEnrolmentRequired,
+      };
     },
 
     /**

@@ -7,6 +7,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { ERROR_KINDS, type ErrorKind } from '@coffer/contracts';
+import { STEP_UP_CODE_HEADER, STEP_UP_TOKEN_HEADER } from '@coffer/contracts';
 import { accountBannedBody, errorBody } from './errors.js';
 import { binary, type RouteError, type RouteErrors, type RouteSpec } from './route.js';
 
@@ -42,7 +43,7 @@ function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
     implied.FORBIDDEN =
       spec.access === 'admin'
         ? {
-            when: 'the account is banned or inactive, or is not an admin',
+            when: 'the account is banned or inactive, or is not an admin, or must set up two-factor sign-in first (code TWO_FACTOR_ENROLMENT_REQUIRED)',
             // A signed-in non-admin gets the plain error (code FORBIDDEN), not the ban's details.
             body: z.union([accountBannedBody, errorBody]),
           }
@@ -54,6 +55,19 @@ function refusals(spec: RouteSpec): Array<[ErrorKind, RouteError]> {
   // Signing out is allowed to a banned or inactive account.
   if (spec.allowSuspended) delete implied.FORBIDDEN;
   const all: RouteErrors = { ...implied };
+  if (spec.stepUp) {
+    const wrongCode = 'the step-up code is wrong or used (code TWO_FACTOR_CODE_INVALID)';
+    all.BAD_INPUT = all.BAD_INPUT ? `${whenOf(all.BAD_INPUT)}; or ${wrongCode}` : wrongCode;
+    all.FORBIDDEN = {
+      // The step-up headers are not request parameters of the generated clients: the web app adds
+      // them when it retries after the step-up dialog, for any route.
+      when:
+        `${whenOf(all.FORBIDDEN!)}; or two-factor sign-in is on and the request carries no valid step-up ` +
+        `(code STEP_UP_REQUIRED): send a current code in ${STEP_UP_CODE_HEADER} or a token from ` +
+        `POST /api/auth/step-up in ${STEP_UP_TOKEN_HEADER}`,
+      body: bodyOf(all.FORBIDDEN!),
+    };
+  }
   for (const [kind, own] of Object.entries(spec.errors ?? {}) as Array<[keyof RouteErrors, RouteError]>) {
     const base = implied[kind];
     // Both answer with the same status: the implied refusal (e.g. a ban) or the route's own.

@@ -4,6 +4,7 @@ import type { ErrorKind } from '@coffer/contracts';
 import { forbidden, parseInput } from '@coffer/common';
 import type { AgentCaller, Caller, Identity } from './identity.js';
 import { noteCaller } from './access-log.js';
+import type { StepUpGuard } from './step-up.js';
 
 /** Who may call: anyone, a signed-in user, an admin, or an agent with its owner's API key. */
 export type Access = 'public' | 'user' | 'admin' | 'agent';
@@ -43,6 +44,11 @@ export interface RouteSpec<
   access: A;
   /** A signed-in user's route a banned or inactive account may call too (signing out). */
   allowSuspended?: boolean;
+  /**
+   * The action needs the second factor again when the caller has two-factor sign-in on (step-up:
+   * http/step-up.ts); a function decides from the validated request (e.g. only when the e-mail changes).
+   */
+  stepUp?: boolean | ((ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => boolean);
   /** JSON body schema, or `binary` for a streamed body the handler reads from `req`. */
   body?: B;
   query?: Q;
@@ -72,7 +78,10 @@ export interface RouteContext<B, Q, P, H = unknown, A extends Access = Access> {
 export class RouteTable {
   readonly specs: RouteSpec[] = [];
 
-  constructor(private readonly identity: Identity) {}
+  constructor(
+    private readonly identity: Identity,
+    private readonly requireStepUp?: StepUpGuard,
+  ) {}
 
   add<
     B extends z.ZodType,
@@ -97,6 +106,11 @@ export class RouteTable {
           const token = this.identity.bearer(req.headers.authorization);
           caller = await this.identity.fromToken(token, { evenIfSuspended: spec.allowSuspended });
           if (spec.access === 'admin' && caller.role !== 'admin') throw forbidden('Admin access required');
+          if (spec.access === 'admin' && caller.twoFactorEnrolmentRequired)
+            throw forbidden(
+              'Admins must use two-factor sign-in. Set it up in Profile → Security before anything else.',
+              'TWO_FACTOR_ENROLMENT_REQUIRED',
+            );
         }
         noteCaller(res, caller?.id);
         const ctx: RouteContext<unknown, unknown, unknown, Record<string, unknown>> = {
@@ -108,6 +122,11 @@ export class RouteTable {
           req,
           res,
         };
+        const stepUp = typeof spec.stepUp === 'function' ? spec.stepUp(ctx) : spec.stepUp;
+        if (stepUp) {
+          if (!this.requireStepUp) throw new Error(`${spec.operationId}: step-up asked for, none configured`);
+          await this.requireStepUp(caller as Caller, req);
+        }
         for (const step of spec.before ?? []) await step(ctx);
         const result = await spec.handler(ctx);
         if (res.headersSent || spec.response === binary) return;

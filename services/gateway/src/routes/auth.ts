@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { fields, unauthenticated } from '@coffer/common';
+import { conflict, fields, unauthenticated } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { BrowserSockets } from '../realtime/sessions.js';
 import { rateLimitedBody } from '../http/errors.js';
 import { messageBody, type RouteTable } from '../http/route.js';
+import { challengeSubject, secondFactorAttempts } from '../http/step-up.js';
 import { toUser, userView } from '../views.js';
 import type { GatewayConfig } from '../config.js';
 
@@ -25,16 +26,33 @@ export function authRoutes(
 ) {
   const { clients, rateLimit, config } = deps;
   const sessionAnswer = z.object({ message: z.string(), token: z.string(), user: userView });
+  const challengeAnswer = z
+    .object({
+      message: z.string(),
+      twoFactorRequired: z.literal(true),
+      challenge: z
+        .string()
+        .describe('send it with a code to POST /api/auth/login/2fa within 5 minutes (no session yet)'),
+    })
+    .meta({ id: 'TwoFactorChallenge' });
+  const codeAttempts = secondFactorAttempts(rateLimit, config);
+  const secondFactorCode = z
+    .string({ error: 'Enter the code from your authenticator app or a recovery code' })
+    .trim()
+    .min(1, 'Enter the code from your authenticator app or a recovery code')
+    .max(32, 'That code is too long: enter the six digits from your authenticator app or a recovery code');
 
   t.add({
     method: 'post',
     path: '/api/auth/login',
     operationId: 'login',
-    summary: 'Sign in; banned accounts get their ban details instead of an error',
+    summary:
+      'Sign in; banned accounts get their ban details instead of an error. With two-factor sign-in on, ' +
+      'the answer is a challenge for POST /api/auth/login/2fa instead of a session',
     tag: 'auth',
     access: 'public',
     body: z.object({ email: fields.email, password: z.string().min(1, 'Password is required').max(128) }),
-    response: sessionAnswer,
+    response: z.union([sessionAnswer.meta({ id: 'SessionAnswer' }), challengeAnswer]),
     errors: {
       UNAUTHENTICATED: 'the e-mail or password is wrong',
       FORBIDDEN: 'the account is inactive (code ACCOUNT_INACTIVE)',
@@ -64,7 +82,84 @@ export function authRoutes(
       // The answer carries a session token and the API key: no cache may keep it.
       http.setHeader('Cache-Control', 'no-store');
       const res = await clients.auth.login(body);
+      if (res.challenge)
+        return {
+          message: 'Enter the code from your authenticator app',
+          twoFactorRequired: true as const,
+          challenge: res.challenge,
+        };
       return { message: 'Login successful', token: res.token, user: toUser(res.user) };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/login/2fa',
+    operationId: 'loginSecondFactor',
+    summary:
+      "Sign-in's second step: the challenge from POST /api/auth/login and a code from the authenticator " +
+      'app, or a recovery code (each works once)',
+    tag: 'auth',
+    access: 'public',
+    body: z.object({
+      challenge: z.string({ error: 'Sign in again' }).min(1, 'Sign in again').max(2000),
+      code: secondFactorCode,
+    }),
+    response: sessionAnswer,
+    errors: {
+      BAD_INPUT: 'the code is wrong, expired or already used (code TWO_FACTOR_CODE_INVALID)',
+      UNAUTHENTICATED: 'the challenge expired (5 minutes) or the password changed since',
+      LIMIT_REACHED: {
+        when: 'too many code attempts for this account or from this address',
+        body: rateLimitedBody,
+      },
+    },
+    before: [
+      async ({ body, req }) => {
+        await rateLimit(
+          [{ key: `2fa:ip:${req.ip}`, limit: config.RATE_2FA_PER_IP }],
+          'Too many two-factor code attempts. Please wait a few minutes and try again.',
+        );
+        await codeAttempts(challengeSubject(config.JWT_SECRET, body.challenge));
+      },
+    ],
+    handler: async ({ body, res: http }) => {
+      http.setHeader('Cache-Control', 'no-store');
+      const res = await clients.auth.loginSecondFactor(body);
+      return { message: 'Login successful', token: res.token, user: toUser(res.user) };
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/auth/step-up',
+    operationId: 'stepUp',
+    summary:
+      'Give the second factor again: answers a step-up token for this session (5 minutes) that actions ' +
+      'needing step-up accept in the X-Coffer-Step-Up header',
+    tag: 'auth',
+    access: 'user',
+    body: z.object({ code: secondFactorCode }),
+    response: z.object({
+      stepUpToken: z.string(),
+      expiresAt: z.string().describe('ISO time the token stops working'),
+    }),
+    errors: {
+      BAD_INPUT: 'the code is wrong, expired or already used (code TWO_FACTOR_CODE_INVALID)',
+      CONFLICT: 'two-factor sign-in is off: there is nothing to step up to',
+      LIMIT_REACHED: { when: 'too many code attempts for this account', body: rateLimitedBody },
+    },
+    before: [({ caller }) => codeAttempts(caller.id)],
+    handler: async ({ caller, body, res: http }) => {
+      http.setHeader('Cache-Control', 'no-store');
+      if (!caller.twoFactorEnabled)
+        throw conflict('Two-factor sign-in is off: turn it on in Profile → Security first.');
+      const res = await clients.auth.issueStepUpToken({
+        userId: caller.id,
+        sessionId: caller.session?.id ?? '',
+        code: body.code,
+      });
+      return { stepUpToken: res.token, expiresAt: res.expiresAt };
     },
   });
 

@@ -105,9 +105,10 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     method: 'delete',
     path: '/api/backups/:id',
     operationId: 'deleteBackup',
-    summary: 'Delete a finished backup and its file',
+    summary: 'Delete a finished backup and its file (needs step-up with two-factor sign-in on)',
     tag: 'backups',
     access: 'user',
+    stepUp: true,
     params: backupParam,
     response: messageBody,
     errors: {

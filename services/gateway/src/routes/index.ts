@@ -7,6 +7,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import type { BrowserSockets } from '../realtime/sessions.js';
 import { RouteTable, type RouteSpec } from '../http/route.js';
 import { adminRoutes } from './admin.js';
+import { adminSecurityRoutes } from './admin-security.js';
 import { agentDataRoutes } from './agent-data.js';
 import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
@@ -15,6 +16,7 @@ import { billingRoutes } from './billing.js';
 import { kbRoutes } from './kb.js';
 import { settingsRoutes } from './settings.js';
 import { siteRoutes } from './site.js';
+import { twoFactorRoutes } from './two-factor.js';
 import { userRoutes } from './user.js';
 
 export interface ApiRouteDeps {
@@ -45,12 +47,19 @@ export function apiRoutes(t: RouteTable, deps: ApiRouteDeps): RouteTable {
     rateLimit: deps.rateLimit,
     config: deps.config,
   });
+  twoFactorRoutes(t, {
+    clients,
+    identity: deps.identity,
+    rateLimit: deps.rateLimit,
+    config: deps.config,
+  });
   billingRoutes(t, { clients });
   settingsRoutes(t, { clients });
   backupRoutes(t, { clients });
   agentRoutes(t, { clients, sockets: deps.sockets });
   agentDataRoutes(t, { clients, log: deps.log });
   adminRoutes(t, { clients, identity: deps.identity, sockets: deps.sockets });
+  adminSecurityRoutes(t, { clients, identity: deps.identity });
   kbRoutes(t, { clients, identity: deps.identity });
   siteRoutes(t, { config: deps.config });
   return t;

@@ -268,9 +268,11 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     method: 'post',
     path: '/api/settings/regenerate-api-key',
     operationId: 'regenerateApiKey',
-    summary: 'Replace the API key; the old one stops working at once',
+    summary:
+      'Replace the API key; the old one stops working at once (needs step-up with two-factor sign-in on)',
     tag: 'settings',
     access: 'user',
+    stepUp: true,
     response: messageBody.extend({ apiKey: z.string() }),
     handler: async ({ caller, res }) => {
       const { apiKey } = await clients.auth.regenerateApiKey({ userId: caller.id });

@@ -78,9 +78,12 @@ export function userRoutes(
     method: 'put',
     path: '/api/user/update',
     operationId: 'updateProfile',
-    summary: 'Change name and/or e-mail',
+    summary: 'Change name and/or e-mail (a new e-mail needs step-up with two-factor sign-in on)',
     tag: 'user',
     access: 'user',
+    // A stolen session that changes the e-mail takes the account (reset mails go there).
+    stepUp: ({ body, caller }) =>
+      body.email !== undefined && body.email.trim().toLowerCase() !== caller.email,
     body: z
       .object({
         name: fields.name.optional(),
@@ -114,9 +117,10 @@ export function userRoutes(
     method: 'put',
     path: '/api/user/password',
     operationId: 'changePassword',
-    summary: 'Change password (the current one is required)',
+    summary: 'Change password (the current one is required; step-up too with two-factor sign-in on)',
     tag: 'user',
     access: 'user',
+    stepUp: true,
     body: z.object({
       currentPassword: z
         .string({ error: 'Current password is required' })

@@ -14,6 +14,7 @@ import { Page, PageHeader } from '../shell/PageStates';
 import { stackedTableCss } from '../shell/responsive';
 import { AdminErrorAlert } from './AdminErrorAlert';
 import { AdminSummaryCards } from './AdminSummaryCards';
+import { SecurityPolicyCard } from './SecurityPolicyCard';
 import { UserDetailPanel } from './UserDetailPanel';
 import { StatusBadge } from './StatusBadge';
 import { ADMIN_ERRORS, adminError, planName, searchUsers, userCounts } from './users';
@@ -129,6 +130,7 @@ export function AdminPage() {
         </Stack>
       )}
       <AdminSummaryCards counts={users.data ? userCounts(users.data) : undefined} stats={stats.data} />
+      <SecurityPolicyCard />
 
       <Grid
         templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }}

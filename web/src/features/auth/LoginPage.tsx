@@ -4,8 +4,9 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { useLoginMutation } from '../../api/generated';
+import { useLoginMutation, type SessionAnswer } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
+import { SecondFactorStep } from './SecondFactorStep';
 import { startSession } from './sessionActions';
 import {
   hasErrors,
@@ -22,8 +23,15 @@ export function LoginPage() {
   const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [login, { isLoading }] = useLoginMutation();
+  // Set when the password was right and the account asks for a second factor.
+  const [challenge, setChallenge] = useState<string | null>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+
+  const signedIn = (res: SessionAnswer) => {
+    dispatch(startSession(res));
+    navigate(res.user.isBanned ? '/banned' : '/dashboard', { replace: true });
+  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -36,12 +44,27 @@ export function LoginPage() {
     if (hasErrors(next)) return;
     try {
       const res = await login({ email: email.trim(), password }).unwrap();
-      dispatch(startSession(res));
-      navigate(res.user.isBanned ? '/banned' : '/dashboard', { replace: true });
+      if ('challenge' in res) setChallenge(res.challenge);
+      else signedIn(res);
     } catch (err) {
       setFormError(apiErrorMessage(err, 'Login failed', 'Invalid email or password. Please try again.'));
     }
   };
+
+  if (challenge)
+    return (
+      <AuthLayout title="Two-factor sign-in" subtitle="Confirm it's you with your second factor">
+        <SecondFactorStep
+          challenge={challenge}
+          onSignedIn={signedIn}
+          onRestart={(message) => {
+            setChallenge(null);
+            setPassword('');
+            setFormError(message ?? null);
+          }}
+        />
+      </AuthLayout>
+    );
 
   return (
     <AuthLayout title="Welcome back" subtitle="Sign in to your Coffer account">

@@ -3,16 +3,17 @@ import type { AppThunk } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { baseApi } from '../../api/baseApi';
 import { api } from '../../api/cache';
-import type { LoginApiResponse, AccountBannedError, SessionUser } from '../../api/generated';
+import type { AccountBannedError, SessionAnswer, SessionUser } from '../../api/generated';
 import { connectSocket, disconnectSocket } from '../../realtime/socket';
 import { notify } from '../shell/toaster';
 import { authReady, sessionEnded, sessionStarted, userPatched } from './authSlice';
 import { clearSession, patchStoredUser, readSession, writeSession } from './session';
+import { forgetStepUp } from './stepUp';
 import { isTokenExpired } from './token';
 
 /** After login or register: save the session and open the realtime connection. */
 export const startSession =
-  ({ token, user }: Pick<LoginApiResponse, 'token' | 'user'>): AppThunk =>
+  ({ token, user }: Pick<SessionAnswer, 'token' | 'user'>): AppThunk =>
   (dispatch) => {
     writeSession(token, user);
     dispatch(baseApi.util.resetApiState());
@@ -44,6 +45,7 @@ export const endSession =
   (dispatch) => {
     clearSession();
     disconnectSocket();
+    forgetStepUp();
     dispatch(sessionEnded());
     if (reason === 'logout') {
       notify({ title: 'Signed out', description: 'You have been signed out.', type: 'info' });

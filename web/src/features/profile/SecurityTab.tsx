@@ -6,6 +6,7 @@ import { apiErrorMessage } from '../../lib/errors';
 import { renewSessionToken } from '../auth/sessionActions';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
+import { TwoFactorCard } from './TwoFactorCard';
 
 const MSG_NEW_PASSWORDS_DIFFER = 'New passwords do not match';
 
@@ -133,6 +134,7 @@ export function SecurityTab({ profile }: { profile: Profile }) {
   return (
     <Stack gap="6" maxW="2xl">
       <ApiKeyCard apiKey={profile.apiKey} />
+      <TwoFactorCard />
       <ChangePasswordCard />
       <Text fontSize="sm" color="fg.muted">
         Backup encryption keys never leave your servers; they are managed by the agent, not by your account.

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
 import { ScrollManager, SessionWatcher, TitleManager } from './RouteEffects';
+import { StepUpDialog } from '../auth/StepUpDialog';
 import { Toaster } from './Toaster';
 
 export function AppShell() {
@@ -17,6 +18,7 @@ export function AppShell() {
       </Box>
       <Footer />
       <Toaster />
+      <StepUpDialog />
     </>
   );
 }
