@@ -239,6 +239,24 @@ describe('step-up', () => {
     expect((await api('POST', '/api/settings/regenerate-api-key', { token: user.token })).status).toBe(200);
   });
 
+  it('turns the retention lock on at once, but asks for the second factor before turning it off', async () => {
+    const user = await enrolledUser('2fa-lock');
+    const lock = (enabled: boolean, headers: Record<string, string> = {}) =>
+      api('PUT', '/api/settings/retention-lock', { token: user.token, headers, body: { enabled } });
+    const on = await lock(true);
+    expect(on.status).toBe(200);
+    expect(on.body.retentionLock.enabled).toBe(true);
+    const refused = await lock(false);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('STEP_UP_REQUIRED');
+    expect(
+      (await api('GET', '/api/settings', { token: user.token })).body.retentionLock.offAt,
+    ).toBeUndefined();
+    const off = await lock(false, { 'X-Coffer-2FA': user.recoveryCodes[0]! });
+    expect(off.status).toBe(200);
+    expect(off.body.retentionLock.offAt).toEqual(expect.any(String));
+  });
+
   it('asks nothing more of users without two-factor sign-in, whose sign-in answer is unchanged', async () => {
     const user = await newUser('no-2fa');
     const res = await signIn(user);

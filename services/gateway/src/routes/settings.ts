@@ -147,6 +147,8 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     access: 'user',
     body: z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) }),
     response: settingsView,
+    // Turning the lock off is what a thief with the password would do first: ask the second factor.
+    stepUp: ({ body }) => !body.enabled,
     handler: async ({ caller, body }) => {
       await clients.orchestrator.setRetentionLock({ userId: caller.id, enabled: body.enabled });
       return settingsOf(caller);
