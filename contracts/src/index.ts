@@ -14,3 +14,4 @@ export * from './agent/refusals.js';
 export * from './agent/socket.js';
 export * from './agent/data-plane.js';
 export * from './kb.js';
+export * from './gfs.js';

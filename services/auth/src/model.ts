@@ -12,6 +12,19 @@ const planSchema = new Schema(
     retentionLimit: { type: Number, required: true }, // hours
     storageLimit: { type: Number, required: true }, // bytes
     frequencyLimit: { type: Number, required: true }, // hours
+    gfsLimits: {
+      type: new Schema(
+        {
+          hourly: { type: Number, required: true },
+          daily: { type: Number, required: true },
+          weekly: { type: Number, required: true },
+          monthly: { type: Number, required: true },
+          yearly: { type: Number, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     features: { type: [featureSchema], default: [] },
     order: { type: Number, default: 0 },
   },

@@ -84,6 +84,7 @@ const backupSchema = new Schema(
      * date nobody deletes it (domain/retention-lock.ts); later settings changes do not move it.
      */
     lockedUntil: { type: Date, default: null },
+    deleteRule: { type: String, default: null },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -115,6 +116,21 @@ const settingsSchema = new Schema(
     /** The retention lock (domain/retention-lock.ts): on, and when a requested turn-off takes effect. */
     retentionLock: { type: Boolean, default: false },
     retentionLockOffAt: { type: Date, default: null },
+    /** 'days' (the spec's keep N days) or 'gfs' (domain/gfs.ts); absent on older records = days. */
+    retentionMode: { type: String, enum: ['days', 'gfs'], default: 'days' },
+    gfs: {
+      type: new Schema(
+        {
+          hourly: { type: Number, required: true },
+          daily: { type: Number, required: true },
+          weekly: { type: Number, required: true },
+          monthly: { type: Number, required: true },
+          yearly: { type: Number, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
   },
   { collection: 'settings', versionKey: false, timestamps: true },
 );

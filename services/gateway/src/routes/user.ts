@@ -32,6 +32,7 @@ const auditLog = z
         backupTimestamp: z.string().optional().describe('when the restored or deleted backup was taken'),
         documentsRestored: z.number().optional(),
         documentsFailed: z.number().optional(),
+        rule: z.string().optional().describe('the retention rule that chose an automatic deletion'),
       })
       .meta({ id: 'AuditLogDetails' }),
   })
