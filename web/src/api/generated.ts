@@ -98,6 +98,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg,
       }),
     }),
+    previewRetention: build.mutation<PreviewRetentionApiResponse, PreviewRetentionApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/retention/preview`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
     resendNotificationEmailConfirmation: build.mutation<
       ResendNotificationEmailConfirmationApiResponse,
       ResendNotificationEmailConfirmationApiArg
@@ -445,10 +452,34 @@ export type UpdateSettingsApiArg = {
     agentDisconnection?: boolean;
   };
   email?: string;
+  retentionMode?: RetentionMode;
+  /** how many of the last hours, days, weeks, months and years keep their newest backup */
+  gfs?: {
+    hourly: number;
+    daily: number;
+    weekly: number;
+    monthly: number;
+    yearly: number;
+  };
 };
 export type SetRetentionLockApiResponse = /** status 200 OK */ Settings;
 export type SetRetentionLockApiArg = {
   enabled: boolean;
+};
+export type PreviewRetentionApiResponse = /** status 200 OK */ {
+  /** finished backups, newest first */
+  backups: RetentionVerdict[];
+  deleteCount: number;
+};
+export type PreviewRetentionApiArg = {
+  /** how many of the last hours, days, weeks, months and years keep their newest backup */
+  gfs: {
+    hourly: number;
+    daily: number;
+    weekly: number;
+    monthly: number;
+    yearly: number;
+  };
 };
 export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
 export type ResendNotificationEmailConfirmationApiArg = void;
@@ -645,6 +676,7 @@ export type ErrorCode =
   | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
   | 'PLAN_RETENTION_LIMIT'
+  | 'PLAN_GFS_LIMIT'
   | 'DATABASE_INACTIVE'
   | 'RATE_LIMITED'
   | 'BACKUP_RATE_LIMITED'
@@ -690,6 +722,13 @@ export type AccountBannedError = {
   bannedAt: string | null;
   [key: string]: unknown;
 };
+export type GfsCounts = {
+  hourly: number;
+  daily: number;
+  weekly: number;
+  monthly: number;
+  yearly: number;
+};
 export type Plan = {
   _id: string;
   name: string;
@@ -702,6 +741,8 @@ export type Plan = {
   storageLimit: number;
   /** hours */
   frequencyLimit: number;
+  /** the most GFS retention may keep per period */
+  gfsLimits: GfsCounts;
   features: {
     text: string;
   }[];
@@ -721,6 +762,8 @@ export type AuditLogDetails = {
   backupTimestamp?: string;
   documentsRestored?: number;
   documentsFailed?: number;
+  /** the retention rule that chose an automatic deletion */
+  rule?: string;
 };
 export type AuditLog = {
   id: string;
@@ -746,6 +789,7 @@ export type BillingState = {
   enabled: boolean;
   subscription?: Subscription;
 };
+export type RetentionMode = 'days' | 'gfs';
 export type NotificationSettings = {
   backupSuccess: boolean;
   backupFailure: boolean;
@@ -762,8 +806,12 @@ export type RetentionLock = {
 export type Settings = {
   /** hours: 1, 24, 168 or 720 */
   frequency: number;
-  /** hours */
+  /** hours: "keep N days"; with GFS, how long failed backups stay and the retention lock dates */
   retention: number;
+  /** days (keep N days, the default) or gfs */
+  retentionMode: RetentionMode;
+  /** the saved GFS counts, once some were saved */
+  gfs?: GfsCounts;
   notifications: NotificationSettings;
   /** where notifications go */
   email: string;
@@ -774,6 +822,28 @@ export type Settings = {
   retentionLock: RetentionLock;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
+export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+export type RetentionVerdict = {
+  _id: string;
+  databaseName: string;
+  timestamp: string;
+  createdAt: string;
+  completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
+  /** bytes of ciphertext */
+  size: number;
+  status: JobStatus;
+  type: 'manual' | 'auto';
+  error?: string;
+  /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
+  lockedUntil?: string;
+  keep: boolean;
+  /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
+  reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
+  /** why it would be deleted, as the audit log will say */
+  rule?: string;
+};
 export type AgentStatus = 'active' | 'inactive' | 'offline';
 export type Agent = {
   id: string;
@@ -788,13 +858,14 @@ export type Database = {
   name: string;
   isActive: boolean;
 };
-export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 export type Backup = {
   _id: string;
   databaseName: string;
   timestamp: string;
   createdAt: string;
   completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
   /** bytes of ciphertext */
   size: number;
   status: JobStatus;
@@ -917,6 +988,7 @@ export const {
   useGetSettingsQuery,
   useUpdateSettingsMutation,
   useSetRetentionLockMutation,
+  usePreviewRetentionMutation,
   useResendNotificationEmailConfirmationMutation,
   useCancelNotificationEmailChangeMutation,
   useConfirmNotificationEmailMutation,

@@ -40,6 +40,7 @@ import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
+import { BackupHistoryChart } from './BackupHistoryChart';
 import { BackupsTable } from './BackupsTable';
 import { databaseOptionLabel, dbAddCommands, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
@@ -287,6 +288,8 @@ export function DashboardPage() {
         <ActiveRestores jobs={unlistedRestores} />
 
         <SummaryCards backups={backups} profile={profile} plan={plan} />
+
+        <BackupHistoryChart backups={backups} databaseName={databaseName} />
 
         <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
           <GridItem colSpan={{ base: 1, lg: 2 }} minW="0">
