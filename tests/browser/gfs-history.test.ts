@@ -102,7 +102,12 @@ describe.each([
       // Kept: today's and yesterday's (daily 2) and the recent failure; gone: 2 and 4 days ago.
       await visible(preview.getByText('2 of your 5 current backups would be deleted when you save:'));
       expect(await preview.getByTestId('gfs-preview-row').count()).toBe(2);
-      await visible(preview.getByTestId('gfs-preview-row').first().getByText(/^shop · /));
+      await visible(
+        preview
+          .getByTestId('gfs-preview-row')
+          .first()
+          .getByText(/^shop · /),
+      );
       // A preview deletes nothing.
       expect((await api('GET', '/api/backups', { token: user.token })).body).toHaveLength(5);
 
@@ -152,7 +157,13 @@ describe.each([
       expect(await chart.locator('.recharts-reference-line').count()).toBe(1);
       // Both axes carry their units: bytes on the left, time on the right.
       await visible(chart.locator('.recharts-yAxis').first().getByText(/MB$/).first());
-      await visible(chart.locator('.recharts-yAxis').last().getByText(/ s$|min$/).first());
+      await visible(
+        chart
+          .locator('.recharts-yAxis')
+          .last()
+          .getByText(/ s$|min$/)
+          .first(),
+      );
       const box = (await chart.boundingBox())!;
       expect(box.width).toBeLessThanOrEqual(width);
       expect(box.height).toBeGreaterThan(150);

@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 const DAILY_2 = { hourly: 0, daily: 2, weekly: 0, monthly: 0, yearly: 0 };
-const RULE = 'GFS retention (keep 0 hourly, 2 daily, 0 weekly, 0 monthly, 0 yearly): not the newest backup of a kept period';
+const RULE =
+  'GFS retention (keep 0 hourly, 2 daily, 0 weekly, 0 monthly, 0 yearly): not the newest backup of a kept period';
 const preview = (u: TestUser | null, body: unknown) =>
   api('POST', '/api/settings/retention/preview', { token: u?.token, body });
 const getBackup = (u: TestUser, id: string) => api('GET', `/api/backups/${id}`, { token: u.token });
@@ -27,10 +28,12 @@ const getBackup = (u: TestUser, id: string) => api('GET', `/api/backups/${id}`, 
 /** Dates the backup `hours` back, as if it had run then (the rule files it under its end). */
 async function backdate(id: string, hours: number) {
   const at = new Date(Date.now() - hours * HOUR);
-  await sweep.backups().updateOne(
-    { _id: oid(id) },
-    { $set: { createdAt: at, startedAt: at, completedAt: new Date(at.getTime() + 1000) } },
-  );
+  await sweep
+    .backups()
+    .updateOne(
+      { _id: oid(id) },
+      { $set: { createdAt: at, startedAt: at, completedAt: new Date(at.getTime() + 1000) } },
+    );
 }
 
 describe('GFS retention', () => {
@@ -41,7 +44,9 @@ describe('GFS retention', () => {
     u = await sweep.customerWithAgent('gfs');
     b.old = await backupCompleted(u.token, LABEL);
     // Made under the retention lock: kept until its date (3 days on), whatever GFS says.
-    expect((await api('PUT', '/api/settings/retention-lock', { token: u.token, body: { enabled: true } })).status).toBe(200);
+    expect(
+      (await api('PUT', '/api/settings/retention-lock', { token: u.token, body: { enabled: true } })).status,
+    ).toBe(200);
     b.locked = await sweep.newBackup(u);
     b.yesterday = await sweep.newBackup(u);
     b.today = await sweep.newBackup(u);
@@ -61,8 +66,16 @@ describe('GFS retention', () => {
     ['a fraction', { gfs: { ...DAILY_2, daily: 1.5 } }, 'daily must be a whole number from 0 to 1000'],
     ['a word', { gfs: { ...DAILY_2, weekly: 'four' } }, 'weekly must be a whole number from 0 to 1000'],
     ['too many', { gfs: { ...DAILY_2, monthly: 1001 } }, 'monthly must be a whole number from 0 to 1000'],
-    ['a missing period', { gfs: { hourly: 0, daily: 2, weekly: 0, monthly: 0 } }, 'yearly must be a whole number from 0 to 1000'],
-    ['nothing kept', { gfs: { ...DAILY_2, daily: 0 } }, 'Keep at least one hourly, daily, weekly, monthly or yearly backup'],
+    [
+      'a missing period',
+      { gfs: { hourly: 0, daily: 2, weekly: 0, monthly: 0 } },
+      'yearly must be a whole number from 0 to 1000',
+    ],
+    [
+      'nothing kept',
+      { gfs: { ...DAILY_2, daily: 0 } },
+      'Keep at least one hourly, daily, weekly, monthly or yearly backup',
+    ],
   ])('the preview refuses %s with a 400 naming it', async (_what, body, message) => {
     const res = await preview(u, body);
     expect(res.status).toBe(400);
@@ -106,10 +119,13 @@ describe('GFS retention', () => {
 
     await eventually(async () => expect((await getBackup(u, b.old._id)).status).toBe(404), 30_000);
     await eventually(async () => expect(blobFiles(u.id, b.old._id)).toHaveLength(0));
-    for (const kept of [b.locked, b.yesterday, b.today]) expect((await getBackup(u, kept._id)).status).toBe(200);
+    for (const kept of [b.locked, b.yesterday, b.today])
+      expect((await getBackup(u, kept._id)).status).toBe(200);
     await eventually(async () => {
       const entries = await auditEntries(u);
-      expect(entries.filter((e) => e.action === 'BACKUP_DELETED_AUTO').map((e) => e.details.rule)).toEqual([RULE]);
+      expect(entries.filter((e) => e.action === 'BACKUP_DELETED_AUTO').map((e) => e.details.rule)).toEqual([
+        RULE,
+      ]);
       expect(entries.find((e) => e.action === 'RETENTION_UPDATED')?.details.value).toBe(
         'keep 3 days → GFS 0 hourly, 2 daily, 0 weekly, 0 monthly, 0 yearly',
       );

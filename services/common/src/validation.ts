@@ -34,7 +34,10 @@ export const fields = {
   /** GFS retention counts: each a whole number 0 to GFS_MAX_COUNT, at least one above 0. */
   gfsCounts: z
     .object(
-      Object.fromEntries(GFS_PERIODS.map((p) => [p, gfsCount(p)])) as Record<GfsPeriod, ReturnType<typeof gfsCount>>,
+      Object.fromEntries(GFS_PERIODS.map((p) => [p, gfsCount(p)])) as Record<
+        GfsPeriod,
+        ReturnType<typeof gfsCount>
+      >,
       { error: 'gfs must give hourly, daily, weekly, monthly and yearly counts' },
     )
     .refine((c) => GFS_PERIODS.some((p) => c[p] > 0), {
@@ -44,9 +47,5 @@ export const fields = {
 
 function gfsCount(period: GfsPeriod) {
   const message = `${period} must be a whole number from 0 to ${GFS_MAX_COUNT}`;
-  return z
-    .number({ error: message })
-    .int(message)
-    .min(0, message)
-    .max(GFS_MAX_COUNT, message);
+  return z.number({ error: message }).int(message).min(0, message).max(GFS_MAX_COUNT, message);
 }

@@ -118,7 +118,10 @@ export const backupView = z
     timestamp: z.string(),
     createdAt: z.string(),
     completedAt: z.string().optional(),
-    startedAt: z.string().optional().describe('when the agent started dumping; with completedAt, how long it ran'),
+    startedAt: z
+      .string()
+      .optional()
+      .describe('when the agent started dumping; with completedAt, how long it ran'),
     size: z.number().describe('bytes of ciphertext'),
     status: jobStatus,
     type: z.enum(['manual', 'auto']),

@@ -372,7 +372,8 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       details: (d) => ({
         value: [
           changed(d.retentionRule) && `${d.retentionRule!.from} → ${d.retentionRule!.to}`,
-          changed(d.retention) && `${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+          changed(d.retention) &&
+            `${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
         ]
           .filter(Boolean)
           .join(', '),

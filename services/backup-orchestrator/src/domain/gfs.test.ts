@@ -39,7 +39,9 @@ function backup(at: string, extra: Partial<BackupRecord> = {}): BackupRecord {
 }
 
 const kept = (verdicts: ReturnType<typeof gfsVerdicts>, list: BackupRecord[]) =>
-  list.filter((b) => verdicts.find((v) => v.backup.id === b.id)!.keep).map((b) => b.completedAt!.toISOString());
+  list
+    .filter((b) => verdicts.find((v) => v.backup.id === b.id)!.keep)
+    .map((b) => b.completedAt!.toISOString());
 
 /** Every `stepHours` from `from` (inclusive) to `to` (exclusive). */
 function series(from: string, to: string, stepHours: number, extra: Partial<BackupRecord> = {}) {
@@ -83,7 +85,11 @@ describe('GFS selection', () => {
   });
 
   it('counts periods that have a backup, not calendar periods: a gap does not use up N', () => {
-    const list = [backup('2025-03-10T01:00:00Z'), backup('2025-03-01T01:00:00Z'), backup('2025-02-20T01:00:00Z')];
+    const list = [
+      backup('2025-03-10T01:00:00Z'),
+      backup('2025-03-01T01:00:00Z'),
+      backup('2025-02-20T01:00:00Z'),
+    ];
     expect(kept(gfsVerdicts(list, policy({ daily: 2 }), now), list)).toEqual([
       '2025-03-10T01:00:00.000Z',
       '2025-03-01T01:00:00.000Z',
@@ -142,7 +148,10 @@ describe('GFS selection', () => {
 
   it('never deletes the newest completed backup of a database, however old, for each database', () => {
     const shop = backup('2020-01-01T00:00:00Z');
-    const crm = [backup('2021-01-01T00:00:00Z', { databaseName: 'crm' }), backup('2021-01-02T00:00:00Z', { databaseName: 'crm' })];
+    const crm = [
+      backup('2021-01-01T00:00:00Z', { databaseName: 'crm' }),
+      backup('2021-01-02T00:00:00Z', { databaseName: 'crm' }),
+    ];
     const v = gfsVerdicts([shop, ...crm], policy({ hourly: 0, daily: 0 }), now);
     expect(v.filter((x) => x.keep).map((x) => [x.backup.databaseName, x.reasons])).toEqual([
       ['crm', ['newest']],

@@ -77,9 +77,7 @@ export function gfsVerdicts(
   policy: GfsPolicy,
   now: Date,
 ): RetentionVerdict[] {
-  const finished = backups.filter(
-    (b): b is Finished => b.status === 'completed' || b.status === 'failed',
-  );
+  const finished = backups.filter((b): b is Finished => b.status === 'completed' || b.status === 'failed');
   const reasons = new Map<string, Set<KeepReason>>(finished.map((b) => [b.id, new Set()]));
   const keep = (b: BackupRecord, why: KeepReason) => reasons.get(b.id)!.add(why);
 

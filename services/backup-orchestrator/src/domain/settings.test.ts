@@ -67,10 +67,16 @@ describe('settings', () => {
 describe('settings after a plan change', () => {
   it('clamps a schedule beyond the new plan to the most frequent allowed and the longest kept', () => {
     expect(
-      clampSettingsToPlan({ ...DAYS, frequency: 1, retention: 2160 }, { ...LIMITS, frequencyLimit: 24, retentionLimit: 168 }),
+      clampSettingsToPlan(
+        { ...DAYS, frequency: 1, retention: 2160 },
+        { ...LIMITS, frequencyLimit: 24, retentionLimit: 168 },
+      ),
     ).toEqual({ frequency: 24, retention: 168 });
     expect(
-      clampSettingsToPlan({ ...DAYS, frequency: 168, retention: 72 }, { ...LIMITS, frequencyLimit: 24, retentionLimit: 168 }),
+      clampSettingsToPlan(
+        { ...DAYS, frequency: 168, retention: 72 },
+        { ...LIMITS, frequencyLimit: 24, retentionLimit: 168 },
+      ),
     ).toEqual({});
   });
 

@@ -117,7 +117,9 @@ export function settings(deps: { store: SettingsStore; plans: PlanSource; events
     async update(userId: string, patch: Partial<SettingsRecord>): Promise<SettingsRecord> {
       const current = await get(userId);
       const changes = SAVED_KEYS.filter(
-        (k) => patch[k] !== undefined && (k === 'gfs' ? !sameGfs(patch.gfs!, current.gfs) : patch[k] !== current[k]),
+        (k) =>
+          patch[k] !== undefined &&
+          (k === 'gfs' ? !sameGfs(patch.gfs!, current.gfs) : patch[k] !== current[k]),
       );
       if (!changes.length) return current;
       const plan = await deps.plans.planOf(userId);

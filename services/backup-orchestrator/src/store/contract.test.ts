@@ -372,7 +372,11 @@ describe.each([
         id: a,
         status: 'completed',
       });
-      expect(await stores.backups.get(a)).toMatchObject({ status: 'deleting', deleteReason: 'auto', deleteRule: rule });
+      expect(await stores.backups.get(a)).toMatchObject({
+        status: 'deleting',
+        deleteReason: 'auto',
+        deleteRule: rule,
+      });
       // Claimed once: a second replica's claim finds nothing.
       expect(await stores.backups.claimForRetention(USER, a, hours(10), rule)).toBeNull();
       expect((await stores.backups.claimForRetention(USER, b, hours(10), rule))!.status).toBe('failed');

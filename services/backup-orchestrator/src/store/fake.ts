@@ -140,13 +140,25 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
         )
         .sort(byCreated)[0];
       if (!r) return null;
-      rows.set(r.id, { ...r, status: 'deleting', deletingSince: now, deleteReason: 'auto', deleteRule: rule ?? null });
+      rows.set(r.id, {
+        ...r,
+        status: 'deleting',
+        deletingSince: now,
+        deleteReason: 'auto',
+        deleteRule: rule ?? null,
+      });
       return copy(r);
     },
     async claimForRetention(userId, backupId, now, rule) {
       const r = rows.get(backupId);
       if (!r || r.userId !== userId || !finished(r) || lockHolds(r, now)) return null;
-      rows.set(r.id, { ...r, status: 'deleting', deletingSince: now, deleteReason: 'auto', deleteRule: rule });
+      rows.set(r.id, {
+        ...r,
+        status: 'deleting',
+        deletingSince: now,
+        deleteReason: 'auto',
+        deleteRule: rule,
+      });
       return copy(r);
     },
     async reclaimStaleDeletion(staleBefore, now) {

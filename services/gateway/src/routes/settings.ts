@@ -67,14 +67,26 @@ const settingsView = z
   })
   .meta({ id: 'Settings' });
 
-const KEEP_REASONS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly', 'newest', 'locked', 'recent-failure'] as const;
-const isKeepReason = (r: string): r is (typeof KEEP_REASONS)[number] => (KEEP_REASONS as readonly string[]).includes(r);
+const KEEP_REASONS = [
+  'hourly',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'newest',
+  'locked',
+  'recent-failure',
+] as const;
+const isKeepReason = (r: string): r is (typeof KEEP_REASONS)[number] =>
+  (KEEP_REASONS as readonly string[]).includes(r);
 const retentionVerdictView = backupView
   .extend({
     keep: z.boolean(),
     reasons: z
       .array(z.enum(KEEP_REASONS))
-      .describe('why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure'),
+      .describe(
+        'why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure',
+      ),
     rule: z.string().optional().describe('why it would be deleted, as the audit log will say'),
   })
   .meta({ id: 'RetentionVerdict' });

@@ -3,7 +3,17 @@
 // so colours and type follow the theme; the axes stay narrow enough for a 375 px screen.
 import { Chart, useChart } from '@chakra-ui/charts';
 import { Card, HStack, Stack, Text } from '@chakra-ui/react';
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { Backup } from '../../api/generated';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import { formatSeconds, historyPoints } from './history';
@@ -44,7 +54,12 @@ export function BackupHistoryChart({
           </Text>
         ) : (
           <Stack gap="3">
-            <Chart.Root chart={chart} h={{ base: '56', md: '72' }} aspectRatio="auto" data-testid="backup-history-chart">
+            <Chart.Root
+              chart={chart}
+              h={{ base: '56', md: '72' }}
+              aspectRatio="auto"
+              data-testid="backup-history-chart"
+            >
               <ComposedChart data={chart.data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }}>
                 <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
                 <XAxis

@@ -41,7 +41,9 @@ describe('history chart data', () => {
   });
 
   it('measures from the agent start, else from creation, and not at all without an end', () => {
-    expect(durationSeconds({ createdAt: '2025-01-01T00:00:00Z', completedAt: '2025-01-01T00:01:30Z' })).toBe(90);
+    expect(durationSeconds({ createdAt: '2025-01-01T00:00:00Z', completedAt: '2025-01-01T00:01:30Z' })).toBe(
+      90,
+    );
     expect(
       durationSeconds({
         createdAt: '2025-01-01T00:00:00Z',

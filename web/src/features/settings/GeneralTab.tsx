@@ -88,7 +88,9 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
             />
           )}
           <Field.Root>
-            <Field.Label>{form.retentionMode === 'gfs' ? 'Keep Failed Backups For' : 'Retention Period'}</Field.Label>
+            <Field.Label>
+              {form.retentionMode === 'gfs' ? 'Keep Failed Backups For' : 'Retention Period'}
+            </Field.Label>
             <NativeSelect.Root>
               <NativeSelect.Field
                 value={String(form.retention)}

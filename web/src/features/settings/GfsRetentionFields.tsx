@@ -36,7 +36,9 @@ export function GfsRetentionFields({
   onChange: (gfs: GfsCounts) => void;
 }) {
   const [preview, { isLoading }] = usePreviewRetentionMutation();
-  const [result, setResult] = useState<{ counts: GfsCounts; answer: PreviewRetentionApiResponse } | null>(null);
+  const [result, setResult] = useState<{ counts: GfsCounts; answer: PreviewRetentionApiResponse } | null>(
+    null,
+  );
   const [error, setError] = useState<string | null>(null);
   // A preview of other counts than the ones shown would mislead: it goes when they change.
   const shown = result && sameCounts(result.counts, gfs) ? result.answer : null;
@@ -53,13 +55,14 @@ export function GfsRetentionFields({
   };
 
   const deleted = shown?.backups.filter((b) => !b.keep) ?? [];
-  const locked = shown?.backups.filter((b) => b.keep && b.reasons.length === 1 && b.reasons[0] === 'locked') ?? [];
+  const locked =
+    shown?.backups.filter((b) => b.keep && b.reasons.length === 1 && b.reasons[0] === 'locked') ?? [];
 
   return (
     <Stack gap="4" data-testid="gfs-fields">
       <Text fontSize="sm" color="fg.muted">
-        Keep the newest backup of each of the last N hours, days, weeks, months and years that have one.
-        The newest completed backup of each database is always kept.
+        Keep the newest backup of each of the last N hours, days, weeks, months and years that have one. The
+        newest completed backup of each database is always kept.
       </Text>
       <SimpleGrid columns={{ base: 2, sm: 3, md: 5 }} gap="3">
         {GFS_PERIODS.map((p) => {
