@@ -1,6 +1,6 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -40,7 +40,6 @@ import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
-import { BackupHistoryChart } from './BackupHistoryChart';
 import { BackupsTable } from './BackupsTable';
 import { databaseOptionLabel, dbAddCommands, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
@@ -50,6 +49,10 @@ import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
 import { scrollingTabListProps } from '../shell/responsive';
 
 const DATABASE_POLL_MS = 5000;
+// recharts is most of the chart's weight: fetched when the dashboard first shows it.
+const BackupHistoryChart = lazy(() =>
+  import('./BackupHistoryChart').then((m) => ({ default: m.BackupHistoryChart })),
+);
 
 function DatabaseSelect({
   databases,
@@ -289,7 +292,9 @@ export function DashboardPage() {
 
         <SummaryCards backups={backups} profile={profile} plan={plan} />
 
-        <BackupHistoryChart backups={backups} databaseName={databaseName} />
+        <Suspense fallback={null}>
+          <BackupHistoryChart backups={backups} databaseName={databaseName} />
+        </Suspense>
 
         <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
           <GridItem colSpan={{ base: 1, lg: 2 }} minW="0">
