@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
+import { startStack, type Stack } from '@coffer/local-stack';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import { api, newUser, type TestUser } from './helpers';
 import {
+  OWN_STACK_ENV,
   REPO,
   cleanupAll,
   requirePrerequisites,
@@ -56,13 +57,7 @@ export async function startSweepStack(prefix: string): Promise<SweepStack> {
       ports: 'free',
       storageBackend: 'fs',
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        JWT_SECRET: TEST_SECRETS.jwtSecret,
-        API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-        COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-        COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
-        TRUST_PROXY: 'loopback',
+        ...OWN_STACK_ENV,
         RETENTION_TICK_MS: '1000',
         STORAGE_SWEEP_INTERVAL_SECONDS: '2',
       },

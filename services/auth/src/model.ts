@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { gfsCountsSchema } from '@coffer/common';
 
 const featureSchema = new Schema({ text: { type: String, required: true } }, { _id: false });
 
@@ -12,19 +13,7 @@ const planSchema = new Schema(
     retentionLimit: { type: Number, required: true }, // hours
     storageLimit: { type: Number, required: true }, // bytes
     frequencyLimit: { type: Number, required: true }, // hours
-    gfsLimits: {
-      type: new Schema(
-        {
-          hourly: { type: Number, required: true },
-          daily: { type: Number, required: true },
-          weekly: { type: Number, required: true },
-          monthly: { type: Number, required: true },
-          yearly: { type: Number, required: true },
-        },
-        { _id: false },
-      ),
-      default: null,
-    },
+    gfsLimits: { type: gfsCountsSchema(), default: null },
     features: { type: [featureSchema], default: [] },
     order: { type: Number, default: 0 },
   },

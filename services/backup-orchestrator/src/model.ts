@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { gfsCountsSchema } from '@coffer/common';
 
 // Every collection is written one document at a time (FerretDB has no transactions). Expiry is by
 // query on date fields (no TTL indexes); uniqueness by plain unique (compound) indexes only.
@@ -118,19 +119,7 @@ const settingsSchema = new Schema(
     retentionLockOffAt: { type: Date, default: null },
     /** 'days' (the spec's keep N days) or 'gfs' (domain/gfs.ts); absent on older records = days. */
     retentionMode: { type: String, enum: ['days', 'gfs'], default: 'days' },
-    gfs: {
-      type: new Schema(
-        {
-          hourly: { type: Number, required: true },
-          daily: { type: Number, required: true },
-          weekly: { type: Number, required: true },
-          monthly: { type: Number, required: true },
-          yearly: { type: Number, required: true },
-        },
-        { _id: false },
-      ),
-      default: null,
-    },
+    gfs: { type: gfsCountsSchema(), default: null },
   },
   { collection: 'settings', versionKey: false, timestamps: true },
 );
