@@ -42,15 +42,19 @@ describe('GFS retention', () => {
 
   beforeAll(async () => {
     u = await sweep.customerWithAgent('gfs');
+    // Keep 7 days until GFS is saved, so the spec's rule leaves the backdated backups alone meanwhile.
+    expect((await api('PUT', '/api/settings', { token: u.token, body: { retention: 168 } })).status).toBe(
+      200,
+    );
     b.old = await backupCompleted(u.token, LABEL);
-    // Made under the retention lock: kept until its date (3 days on), whatever GFS says.
+    // Made under the retention lock: kept until its date (7 days on), whatever GFS says.
     expect(
       (await api('PUT', '/api/settings/retention-lock', { token: u.token, body: { enabled: true } })).status,
     ).toBe(200);
     b.locked = await sweep.newBackup(u);
     b.yesterday = await sweep.newBackup(u);
     b.today = await sweep.newBackup(u);
-    await backdate(b.old._id, 24 * 10);
+    await backdate(b.old._id, 24 * 4);
     await backdate(b.locked._id, 24 * 2);
     await backdate(b.yesterday._id, 24);
     await backdate(b.today._id, 0);
@@ -115,7 +119,7 @@ describe('GFS retention', () => {
       body: { retentionMode: 'gfs', gfs: DAILY_2 },
     });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ retentionMode: 'gfs', gfs: DAILY_2, retention: 72 });
+    expect(saved.body).toMatchObject({ retentionMode: 'gfs', gfs: DAILY_2, retention: 168 });
 
     await eventually(async () => expect((await getBackup(u, b.old._id)).status).toBe(404), 30_000);
     await eventually(async () => expect(blobFiles(u.id, b.old._id)).toHaveLength(0));
@@ -127,7 +131,7 @@ describe('GFS retention', () => {
         RULE,
       ]);
       expect(entries.find((e) => e.action === 'RETENTION_UPDATED')?.details.value).toBe(
-        'keep 3 days → GFS 0 hourly, 2 daily, 0 weekly, 0 monthly, 0 yearly',
+        'keep 7 days → GFS 0 hourly, 2 daily, 0 weekly, 0 monthly, 0 yearly',
       );
     });
 
