@@ -18,6 +18,7 @@ import type { Backup } from '../../api/generated';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import { formatSeconds, historyPoints } from './history';
 
+// Axis labels stay on one line in the narrow axes: 0 without a unit.
 const shortDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 
@@ -60,7 +61,13 @@ export function BackupHistoryChart({
               aspectRatio="auto"
               data-testid="backup-history-chart"
             >
-              <ComposedChart data={chart.data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }}>
+              <ComposedChart
+                data={chart.data}
+                // Sized by the box around it (recharts 3's own measuring; Chart.Root sets the height).
+                responsive
+                style={{ width: '100%', height: '100%' }}
+                margin={{ top: 8, right: 0, bottom: 0, left: 0 }}
+              >
                 <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
                 <XAxis
                   dataKey={chart.key('at')}
@@ -74,15 +81,15 @@ export function BackupHistoryChart({
                   width={56}
                   tickLine={false}
                   axisLine={false}
-                  tickFormatter={(v: number) => formatBytes(v, 0)}
+                  tickFormatter={(v: number) => (v ? formatBytes(v, 0) : '0')}
                 />
                 <YAxis
                   yAxisId="duration"
                   orientation="right"
-                  width={44}
+                  width={52}
                   tickLine={false}
                   axisLine={false}
-                  tickFormatter={formatSeconds}
+                  tickFormatter={(v: number) => (v ? formatSeconds(v) : '0')}
                 />
                 <Tooltip
                   cursor={{ fill: chart.color('bg.muted') }}
