@@ -74,8 +74,8 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
                   });
                 }}
               >
-                <option value="days">Keep backups for a number of days</option>
-                <option value="gfs">Keep hourly, daily, weekly, monthly and yearly backups (GFS)</option>
+                <option value="days">Keep for a number of days</option>
+                <option value="gfs">GFS: hourly to yearly backups</option>
               </NativeSelect.Field>
               <NativeSelect.Indicator />
             </NativeSelect.Root>
