@@ -18,6 +18,8 @@ import type { Backup } from '../../api/generated';
 import { formatBackupDate, formatBytes } from '../../lib/format';
 import { formatSeconds, historyPoints } from './history';
 
+const SIZE_COLOR = 'teal.solid';
+const DURATION_COLOR = 'purple.solid';
 // Axis labels stay on one line in the narrow axes: 0 without a unit.
 const shortDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
@@ -33,8 +35,8 @@ export function BackupHistoryChart({
   const chart = useChart({
     data: points,
     series: [
-      { name: 'size', label: 'Size', color: 'teal.solid', yAxisId: 'size' },
-      { name: 'duration', label: 'Duration', color: 'purple.solid', yAxisId: 'duration' },
+      { name: 'size', label: 'Size', color: SIZE_COLOR, yAxisId: 'size' },
+      { name: 'duration', label: 'Duration', color: DURATION_COLOR, yAxisId: 'duration' },
     ],
   });
   const failures = points.filter((p) => p.failed);
@@ -113,31 +115,23 @@ export function BackupHistoryChart({
                     className="backup-history-failure"
                   />
                 ))}
-                {chart.series.map((s) =>
-                  s.name === 'size' ? (
-                    <Bar
-                      key="size"
-                      yAxisId="size"
-                      dataKey={chart.key('size')}
-                      name="Size"
-                      fill={chart.color(s.color)}
-                      radius={[3, 3, 0, 0]}
-                      isAnimationActive={false}
-                    />
-                  ) : (
-                    <Line
-                      key="duration"
-                      yAxisId="duration"
-                      dataKey={chart.key('duration')}
-                      name="Duration"
-                      stroke={chart.color(s.color)}
-                      strokeWidth={2}
-                      dot={{ r: 2 }}
-                      connectNulls
-                      isAnimationActive={false}
-                    />
-                  ),
-                )}
+                <Bar
+                  yAxisId="size"
+                  dataKey={chart.key('size')}
+                  name="Size"
+                  fill={chart.color(SIZE_COLOR)}
+                  radius={[3, 3, 0, 0]}
+                  isAnimationActive={false}
+                />
+                <Line
+                  yAxisId="duration"
+                  dataKey={chart.key('duration')}
+                  name="Duration"
+                  stroke={chart.color(DURATION_COLOR)}
+                  strokeWidth={2}
+                  dot={{ r: 2 }}
+                  isAnimationActive={false}
+                />
               </ComposedChart>
             </Chart.Root>
             <HStack gap="4" flexWrap="wrap" fontSize="sm" color="fg.muted">
