@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, backupFrequency, fields } from '@coffer/common';
+import { AUDIT_ACTIONS, backupFrequency, fields, retentionMode } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
@@ -203,6 +203,7 @@ export function userRoutes(
             databases: dbs.databases,
             frequency: backupFrequency.fromAnswer(schedule.frequency),
             retention: schedule.retention,
+            gfs: retentionMode.fromAnswer(schedule.retentionMode) === 'gfs' ? schedule.gfs : undefined,
             storageUsed,
           }).map((note) => (when ? `From ${when}: ${note}` : note))
         : [];
