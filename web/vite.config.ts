@@ -36,6 +36,13 @@ export default defineConfig({
             )
           )
             return 'react';
+          // The dashboard's history chart loads them on demand (React.lazy): a chunk of their own.
+          if (
+            /[\\/]node_modules[\\/](recharts|victory-vendor|d3-[a-z-]+|internmap|decimal\.js-light|es-toolkit|eventemitter3)[\\/]/.test(
+              id,
+            )
+          )
+            return 'charts';
           return 'vendor';
         },
       },

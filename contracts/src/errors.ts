@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   PLAN_FREQUENCY_LIMIT: 'FORBIDDEN',
   /** The chosen retention is longer than the plan allows. */
   PLAN_RETENTION_LIMIT: 'FORBIDDEN',
+  /** A GFS retention count is larger than the plan allows; the body carries gfsLimits. */
+  PLAN_GFS_LIMIT: 'FORBIDDEN',
   /** The database is beyond the plan's database limit or switched off. */
   DATABASE_INACTIVE: 'FORBIDDEN',
   /** Too many requests of one kind (sign-in attempts, …); the body carries retryAfter. */

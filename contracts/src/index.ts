@@ -15,3 +15,4 @@ export * from './agent/socket.js';
 export * from './agent/data-plane.js';
 export * from './kb.js';
 export * from './two-factor.js';
+export * from './gfs.js';

@@ -147,6 +147,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    previewRetention: build.mutation<PreviewRetentionApiResponse, PreviewRetentionApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/retention/preview`,
+        method: 'POST',
+        body: queryArg.body,
+      }),
+    }),
     resendNotificationEmailConfirmation: build.mutation<
       ResendNotificationEmailConfirmationApiResponse,
       ResendNotificationEmailConfirmationApiArg
@@ -605,12 +612,38 @@ export type UpdateSettingsApiArg = {
       agentDisconnection?: boolean;
     };
     email?: string;
+    retentionMode?: RetentionMode;
+    /** how many of the last hours, days, weeks, months and years keep their newest backup */
+    gfs?: {
+      hourly: number;
+      daily: number;
+      weekly: number;
+      monthly: number;
+      yearly: number;
+    };
   };
 };
 export type SetRetentionLockApiResponse = /** status 200 OK */ Settings;
 export type SetRetentionLockApiArg = {
   body: {
     enabled: boolean;
+  };
+};
+export type PreviewRetentionApiResponse = /** status 200 OK */ {
+  /** finished backups, newest first */
+  backups: RetentionVerdict[];
+  deleteCount: number;
+};
+export type PreviewRetentionApiArg = {
+  body: {
+    /** how many of the last hours, days, weeks, months and years keep their newest backup */
+    gfs: {
+      hourly: number;
+      daily: number;
+      weekly: number;
+      monthly: number;
+      yearly: number;
+    };
   };
 };
 export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
@@ -876,6 +909,7 @@ export type ErrorCode =
   | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
   | 'PLAN_RETENTION_LIMIT'
+  | 'PLAN_GFS_LIMIT'
   | 'DATABASE_INACTIVE'
   | 'RATE_LIMITED'
   | 'BACKUP_RATE_LIMITED'
@@ -921,6 +955,13 @@ export type Profile = {
   apiKey: string;
   role: string;
 };
+export type GfsCounts = {
+  hourly: number;
+  daily: number;
+  weekly: number;
+  monthly: number;
+  yearly: number;
+};
 export type Plan = {
   _id: string;
   name: string;
@@ -933,6 +974,8 @@ export type Plan = {
   storageLimit: number;
   /** hours */
   frequencyLimit: number;
+  /** the most GFS retention may keep per period */
+  gfsLimits: GfsCounts;
   features: {
     text: string;
   }[];
@@ -952,6 +995,8 @@ export type AuditLogDetails = {
   backupTimestamp?: string;
   documentsRestored?: number;
   documentsFailed?: number;
+  /** the retention rule that chose an automatic deletion */
+  rule?: string;
 };
 export type AuditLog = {
   id: string;
@@ -983,6 +1028,7 @@ export type BillingState = {
   enabled: boolean;
   subscription?: Subscription;
 };
+export type RetentionMode = 'days' | 'gfs';
 export type NotificationSettings = {
   backupSuccess: boolean;
   backupFailure: boolean;
@@ -999,8 +1045,12 @@ export type RetentionLock = {
 export type Settings = {
   /** hours: 1, 24, 168 or 720 */
   frequency: number;
-  /** hours */
+  /** hours: "keep N days"; with GFS, how long failed backups stay and the retention lock dates */
   retention: number;
+  /** days (keep N days, the default) or gfs */
+  retentionMode: RetentionMode;
+  /** the saved GFS counts, once some were saved */
+  gfs?: GfsCounts;
   notifications: NotificationSettings;
   /** where notifications go */
   email: string;
@@ -1011,6 +1061,28 @@ export type Settings = {
   retentionLock: RetentionLock;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
+export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+export type RetentionVerdict = {
+  _id: string;
+  databaseName: string;
+  timestamp: string;
+  createdAt: string;
+  completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
+  /** bytes of ciphertext */
+  size: number;
+  status: JobStatus;
+  type: 'manual' | 'auto';
+  error?: string;
+  /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
+  lockedUntil?: string;
+  keep: boolean;
+  /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
+  reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
+  /** why it would be deleted, as the audit log will say */
+  rule?: string;
+};
 export type AgentStatus = 'active' | 'inactive' | 'offline';
 export type Agent = {
   id: string;
@@ -1025,13 +1097,14 @@ export type Database = {
   name: string;
   isActive: boolean;
 };
-export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 export type Backup = {
   _id: string;
   databaseName: string;
   timestamp: string;
   createdAt: string;
   completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
   /** bytes of ciphertext */
   size: number;
   status: JobStatus;
@@ -1295,6 +1368,12 @@ export interface ApiPaths {
     operationId: 'setRetentionLock';
     arg: SetRetentionLockApiArg;
     response: SetRetentionLockApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'POST /api/settings/retention/preview': {
+    operationId: 'previewRetention';
+    arg: PreviewRetentionApiArg;
+    response: PreviewRetentionApiResponse;
     errors: AccountBannedError | ApiError;
   };
   'POST /api/settings/notification-email/resend': {

@@ -5,114 +5,34 @@
 // A stack of its own: it deletes a user and runs the sweep every second. Storage is on the fs
 // backend here (its own guard); S3 Object Lock is tested against MinIO in
 // services/storage/src/object-lock.service.test.ts, where a retain-until seconds ahead can pass.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { MongoClient, ObjectId } from 'mongodb';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
-import { seedDatabase } from '../../agent/src/testing/database-fixtures';
-import { adminToken, api, eventually, newUser, waitForMail, type TestUser } from './helpers';
-import {
-  REPO,
-  backupCompleted,
-  blobFiles,
-  cleanupAll,
-  requirePrerequisites,
-  setupAgent,
-  startCustomerDb,
-  triggerBackup,
-  uniqueName,
-  waitBackup,
-  type CustomerDb,
-} from './pipeline/harness';
+import { adminToken, api, eventually, waitForMail, type TestUser } from './helpers';
+import { backupCompleted, blobFiles } from './pipeline/harness';
+import { HOUR, LABEL, oid, startSweepStack, type SweepStack } from './sweep-stack';
 
 jest.setTimeout(300_000);
 
-const HOUR = 3_600_000;
-const LABEL = 'shop-db';
 const LOCKED = /^This backup is locked until \w{3} \d{1,2}, \d{4}, \d{2}:\d{2} UTC by your retention lock/;
 
-let stack: Stack;
-let dataDir: string;
-let customer: CustomerDb;
-let mongo: MongoClient;
-let dbUri: string;
+let sweep: SweepStack;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-retention-lock-'));
-  stack = await startStack({
-    repoRoot: REPO,
-    dataDir,
-    ports: 'free',
-    storageBackend: 'fs',
-    env: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      JWT_SECRET: TEST_SECRETS.jwtSecret,
-      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-      COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-      COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
-      TRUST_PROXY: 'loopback',
-      // The sweeps run every second or two, so a backdated record is acted on at once.
-      RETENTION_TICK_MS: '1000',
-      STORAGE_SWEEP_INTERVAL_SECONDS: '2',
-    },
-  });
-  // The harness and helpers talk to the stack named here: this file's own, in this worker only.
-  Object.assign(process.env, {
-    COFFER_BASE_URL: stack.urls.app,
-    COFFER_DATA_DIR: dataDir,
-    COFFER_MAILDEV_URL: stack.urls.mailWeb,
-  });
-  customer = await startCustomerDb();
-  const dbName = uniqueName('lock_');
-  await seedDatabase(customer.client, dbName, { events: 200 });
-  dbUri = customer.uri(dbName);
-  mongo = await MongoClient.connect(stack.urls.mongo);
+  sweep = await startSweepStack('retention-lock');
 }, 300_000);
 
 afterAll(async () => {
-  await cleanupAll();
-  await mongo?.close();
-  await customer?.stop();
-  await stack?.stop();
-  if (dataDir && !process.env.COFFER_KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  await sweep?.stop();
 });
 
-const backupsColl = () => mongo.db('coffer_orchestrator').collection('backups');
-const blobsColl = () => mongo.db('coffer_storage').collection('blobs');
-const settingsColl = () => mongo.db('coffer_orchestrator').collection('settings');
-const oid = (id: string) => new ObjectId(id);
-
-/** A user with an agent for the customer database. */
-async function customerWithAgent(prefix: string): Promise<TestUser> {
-  const user = await newUser(prefix);
-  await setupAgent(user, [{ label: LABEL, uri: dbUri }]);
-  return user;
-}
+const backupsColl = () => sweep.backups();
+const blobsColl = () => sweep.mongo.db('coffer_storage').collection('blobs');
+const settingsColl = () => sweep.mongo.db('coffer_orchestrator').collection('settings');
+const customerWithAgent = (prefix: string) => sweep.customerWithAgent(prefix);
+const newBackup = (u: TestUser) => sweep.newBackup(u);
 
 async function setLock(u: TestUser, enabled: boolean) {
   const res = await api('PUT', '/api/settings/retention-lock', { token: u.token, body: { enabled } });
   expect(res.status).toBe(200);
   return res.body.retentionLock;
-}
-
-/** Lifts the plan's interval between manual backups by dating the user's earlier backups a day back. */
-async function allowNextBackup(u: TestUser) {
-  await backupsColl().updateMany(
-    { userId: u.id, status: { $ne: 'failed' } },
-    { $set: { createdAt: new Date(Date.now() - 25 * HOUR) } },
-  );
-}
-
-/** A new manual backup, completed. */
-async function newBackup(u: TestUser) {
-  await allowNextBackup(u);
-  const created = await triggerBackup(u.token, LABEL);
-  const done = await waitBackup(u.token, created._id);
-  expect(done.status).toBe('completed');
-  return done;
 }
 
 /** Moves the backup's lock date (orchestrator's record and/or storage's blob) into the past. */
@@ -257,7 +177,7 @@ describe('deleting an account with locked backups', () => {
     // ... its agents with it, but the locked backup stays in the orchestrator and in storage.
     await eventually(async () =>
       expect(
-        await mongo.db('coffer_orchestrator').collection('agents').countDocuments({ userId: u.id }),
+        await sweep.mongo.db('coffer_orchestrator').collection('agents').countDocuments({ userId: u.id }),
       ).toBe(0),
     );
     await eventually(async () =>

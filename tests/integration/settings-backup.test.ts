@@ -13,6 +13,7 @@ describe('/api/settings', () => {
     expect(res.body).toEqual({
       frequency: 24,
       retention: 72,
+      retentionMode: 'days',
       notifications: { backupSuccess: true, backupFailure: true, agentDisconnection: true },
       email: u.email,
       retentionLock: { enabled: false, offDelaySeconds: 7 * 24 * 3600 },

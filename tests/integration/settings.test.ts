@@ -16,6 +16,13 @@ describe('GET /api/settings/plans', () => {
         retentionLimit: expect.any(Number),
         storageLimit: expect.any(Number),
         frequencyLimit: expect.any(Number),
+        gfsLimits: {
+          hourly: expect.any(Number),
+          daily: expect.any(Number),
+          weekly: expect.any(Number),
+          monthly: expect.any(Number),
+          yearly: expect.any(Number),
+        },
         features: expect.arrayContaining([{ text: expect.any(String) }]),
       });
     }

@@ -24,5 +24,6 @@ export const TEST_PRO_PLAN = {
   retentionLimit: 2160,
   storageLimit: 10 * 1024 ** 3,
   frequencyLimit: 1,
+  gfsLimits: { hourly: 48, daily: 31, weekly: 12, monthly: 24, yearly: 3 },
   features: [] as Array<{ text: string }>,
 };

@@ -48,6 +48,7 @@ const toLogEntry = (e: StoredAuditEntry): audit.LogEntry => ({
     backupTimestamp: e.details.backupTimestamp,
     documentsRestored: e.details.documentsRestored,
     documentsFailed: e.details.documentsFailed,
+    rule: e.details.rule,
   },
 });
 

@@ -13,6 +13,7 @@ const detailsSchema = new Schema(
     backupTimestamp: String,
     documentsRestored: Number,
     documentsFailed: Number,
+    rule: String,
   },
   { _id: false },
 );

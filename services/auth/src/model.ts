@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { gfsCountsSchema } from '@coffer/common';
 
 const featureSchema = new Schema({ text: { type: String, required: true } }, { _id: false });
 
@@ -12,6 +13,7 @@ const planSchema = new Schema(
     retentionLimit: { type: Number, required: true }, // hours
     storageLimit: { type: Number, required: true }, // bytes
     frequencyLimit: { type: Number, required: true }, // hours
+    gfsLimits: { type: gfsCountsSchema(), default: null },
     features: { type: [featureSchema], default: [] },
     order: { type: Number, default: 0 },
   },

@@ -29,8 +29,9 @@ import { databases as databasesFactory } from './domain/databases.js';
 import { dispatcher } from './domain/dispatch.js';
 import { watched } from './domain/jobs.js';
 import { restores as restoresFactory } from './domain/restores.js';
-import { retentionInForce } from './domain/retention-in-force.js';
+import { retentionInForce, retentionPolicyInForce } from './domain/retention-in-force.js';
 import { retentionLock as retentionLockFactory } from './domain/retention-lock.js';
+import { retentionPreview } from './domain/retention-preview.js';
 import { settings as settingsFactory } from './domain/settings.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
@@ -148,11 +149,17 @@ export function buildOrchestrator(deps: {
   const retention = retentionFactory({
     stores,
     backups,
-    retentionOf: retentionInForce({ settings: stores.settings, plans: jobPlans, log }),
+    policyOf: retentionPolicyInForce({ settings: stores.settings, plans: jobPlans, log }),
     now,
     log,
   });
   const cleanup = accountCleanup({ stores, now, log });
+  const preview = retentionPreview({
+    backups: stores.backups,
+    plans,
+    retentionOf: retentionInForce({ settings: stores.settings, plans, log }),
+    now,
+  });
   return {
     dispatch,
     databases,
@@ -165,6 +172,7 @@ export function buildOrchestrator(deps: {
     scheduler,
     retention,
     cleanup,
+    preview,
   };
 }
 export type Orchestrator = ReturnType<typeof buildOrchestrator>;

@@ -1,3 +1,4 @@
+import type { GfsCounts } from '@coffer/contracts';
 import { AppError, backupFrequency, grpcClient, type ServiceIdentity } from '@coffer/common';
 import { auth, storage } from '@coffer/proto';
 
@@ -7,7 +8,12 @@ export interface PlanLimits {
   retentionLimit: number;
   storageLimit: number;
   frequencyLimit: number;
+  /** The most GFS retention may keep per period. */
+  gfsLimits: GfsCounts;
 }
+
+/** A plan that names no GFS limits (an auth older than GFS) allows none. */
+const NO_GFS: GfsCounts = { hourly: 0, daily: 0, weekly: 0, monthly: 0, yearly: 0 };
 
 /** Where a user's plan comes from (auth's GetUserPlan). */
 export interface PlanSource {
@@ -34,6 +40,7 @@ export function authPlans(address: string, identity: ServiceIdentity): PlanSourc
         retentionLimit: p.retentionLimit,
         storageLimit: p.storageLimit,
         frequencyLimit: backupFrequency.fromAnswer(p.frequencyLimit),
+        gfsLimits: p.gfsLimits ?? NO_GFS,
       };
     },
     close: () => client.close(),

@@ -54,7 +54,35 @@ describe('orchestrator gRPC handlers', () => {
       frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_DAILY,
       retention: 72,
       retentionLock: { enabled: false, offAt: undefined, offDelaySeconds: 7 * 24 * 3600 },
+      retentionMode: orchestrator.RetentionMode.RETENTION_MODE_DAYS,
+      gfs: undefined,
     });
+  });
+
+  it('saves GFS retention and previews it, refusing counts no setting can have', async () => {
+    const { h, w } = setup();
+    const gfs = { hourly: 0, daily: 7, weekly: 4, monthly: 0, yearly: 0 };
+    await expect(
+      call(h.previewRetention, { userId: USER, gfs: { ...gfs, daily: -1 } }),
+    ).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'daily must be a whole number from 0 to 1000',
+    });
+    await expect(
+      call(h.updateSettings, {
+        userId: USER,
+        retentionMode: orchestrator.RetentionMode.RETENTION_MODE_UNSPECIFIED,
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Retention mode must be days or gfs' });
+    expect(w.plans.calls).toBe(0);
+    await expect(
+      call(h.updateSettings, {
+        userId: USER,
+        retentionMode: orchestrator.RetentionMode.RETENTION_MODE_GFS,
+        gfs,
+      }),
+    ).resolves.toMatchObject({ retentionMode: orchestrator.RetentionMode.RETENTION_MODE_GFS, gfs });
+    await expect(call(h.previewRetention, { userId: USER, gfs })).resolves.toEqual({ backups: [] });
   });
 
   it('answers a rate-limited trigger with RESOURCE_EXHAUSTED and nextBackupAvailable for the gateway', async () => {

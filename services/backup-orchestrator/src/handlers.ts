@@ -6,6 +6,7 @@ import {
   commandKind,
   fields,
   parseInput,
+  retentionMode,
   unaryHandlers,
   type Logger,
 } from '@coffer/common';
@@ -23,9 +24,10 @@ import type { Backups } from './domain/backups.js';
 import type { Databases } from './domain/databases.js';
 import type { Restores } from './domain/restores.js';
 import type { RetentionLock } from './domain/retention-lock.js';
+import type { RetentionPreview } from './domain/retention-preview.js';
 import type { Settings } from './domain/settings.js';
 import { RETENTION_OPTIONS } from './domain/rules.js';
-import { toAgent, toBackup, toDatabase, toRestore, toSettings } from './views.js';
+import { toAgent, toBackup, toDatabase, toRestore, toSettings, toVerdict } from './views.js';
 
 const userId = fields.objectId('user');
 const backupId = fields.objectId('backup');
@@ -76,6 +78,7 @@ export function orchestratorHandlers(deps: {
   restores: Restores;
   settings: Settings;
   lock: Pick<RetentionLock, 'get' | 'enable' | 'requestDisable' | 'offDelayMs'>;
+  preview: RetentionPreview;
 }) {
   const { agents, databases, backups, restores, settings, lock } = deps;
   const settingsOf = async (user: string) =>
@@ -156,11 +159,22 @@ export function orchestratorHandlers(deps: {
           userId,
           frequency: backupFrequency.schema.optional(),
           retention: retention.optional(),
+          retentionMode: retentionMode.schema.optional(),
+          gfs: fields.gfsCounts.optional(),
         }),
         req,
       );
-      await settings.update(input.userId, { frequency: input.frequency, retention: input.retention });
+      await settings.update(input.userId, {
+        frequency: input.frequency,
+        retention: input.retention,
+        retentionMode: input.retentionMode,
+        gfs: input.gfs,
+      });
       return settingsOf(input.userId);
+    },
+    async previewRetention(req) {
+      const input = parseInput(z.object({ userId, gfs: fields.gfsCounts }), req);
+      return { backups: (await deps.preview(input.userId, input.gfs)).map(toVerdict) };
     },
     async manageAgent(req) {
       const input = parseInput(

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { gfsCountsSchema } from '@coffer/common';
 
 // Every collection is written one document at a time (FerretDB has no transactions). Expiry is by
 // query on date fields (no TTL indexes); uniqueness by plain unique (compound) indexes only.
@@ -84,6 +85,7 @@ const backupSchema = new Schema(
      * date nobody deletes it (domain/retention-lock.ts); later settings changes do not move it.
      */
     lockedUntil: { type: Date, default: null },
+    deleteRule: { type: String, default: null },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -129,6 +131,9 @@ const settingsSchema = new Schema(
     /** The retention lock (domain/retention-lock.ts): on, and when a requested turn-off takes effect. */
     retentionLock: { type: Boolean, default: false },
     retentionLockOffAt: { type: Date, default: null },
+    /** 'days' (the spec's keep N days) or 'gfs' (domain/gfs.ts); absent on older records = days. */
+    retentionMode: { type: String, enum: ['days', 'gfs'], default: 'days' },
+    gfs: { type: gfsCountsSchema(), default: null },
   },
   { collection: 'settings', versionKey: false, timestamps: true },
 );

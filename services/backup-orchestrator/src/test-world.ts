@@ -84,6 +84,7 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     retentionLimit: 168,
     storageLimit: GB,
     frequencyLimit: 24,
+    gfsLimits: { hourly: 24, daily: 31, weekly: 12, monthly: 24, yearly: 3 },
     ...opts.plan,
   };
   const plans = {

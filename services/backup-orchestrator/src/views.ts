@@ -1,7 +1,8 @@
-import { backupFrequency, backupType, jobStatus } from '@coffer/common';
+import { backupFrequency, backupType, jobStatus, retentionMode } from '@coffer/common';
 import type { orchestrator } from '@coffer/proto';
 import type { AgentView } from './domain/agents.js';
 import type { DatabaseView } from './domain/databases.js';
+import type { RetentionVerdict } from './domain/gfs.js';
 import type { RetentionLockState } from './domain/retention-lock.js';
 import type { BackupRecord, JobStatus, RestoreRecord, SettingsRecord } from './store/types.js';
 
@@ -24,6 +25,14 @@ export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   agentId: b.agentId,
   keyFingerprint: b.keyFingerprint ?? undefined,
   lockedUntil: iso(b.lockedUntil),
+  startedAt: iso(b.startedAt),
+});
+
+export const toVerdict = (v: RetentionVerdict): orchestrator.RetentionVerdict => ({
+  backup: toBackup(v.backup),
+  keep: v.keep,
+  reasons: v.reasons,
+  rule: v.rule,
 });
 
 export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
@@ -69,4 +78,6 @@ export const toSettings = (
     offAt: iso(lock.offAt),
     offDelaySeconds: Math.round(offDelayMs / 1000),
   },
+  retentionMode: retentionMode.toProto(s.retentionMode),
+  gfs: s.gfs ?? undefined,
 });

@@ -73,8 +73,11 @@ export interface EventMap {
   /** durationMs: from the agent's start (else the command) to completion; absent from older publishers. */
   'backup.backup.completed': BackupEvent & { size: number; durationMs?: number };
   'backup.backup.failed': BackupEvent & { error: string; durationMs?: number };
-  /** size: of the deleted backup (0 when it never completed); backupTimestamp: when it was taken (ISO). */
-  'backup.backup.deleted': BackupEvent & { size?: number; backupTimestamp?: string };
+  /**
+   * size: of the deleted backup (0 when it never completed); backupTimestamp: when it was taken
+   * (ISO); rule: for an automatic deletion, the retention rule that chose it, in product words.
+   */
+  'backup.backup.deleted': BackupEvent & { size?: number; backupTimestamp?: string; rule?: string };
   /** A scheduled backup is due; the id is built from the schedule and its time slot. */
   'backup.schedule.due': { userId: string; databaseName: string; slot: number };
 
@@ -104,6 +107,8 @@ export interface EventMap {
     userId: string;
     frequency?: { from: number; to: number };
     retention?: { from: number; to: number };
+    /** The retention rule in product words ('7 days', 'GFS: 0 hourly, 7 daily, ...'), when it changed. */
+    retentionRule?: { from: string; to: string };
   };
   'settings.notifications.updated': {
     userId: string;

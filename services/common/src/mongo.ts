@@ -24,3 +24,11 @@ export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as { code?: number; message?: string } | null;
   return e?.code === 11000 || /E11000|duplicate key|UNIQUE constraint failed/i.test(e?.message ?? '');
 }
+
+const count = { type: Number, required: true } as const;
+/** GFS retention counts as a sub-document: a user's setting (orchestrator), a plan's limits (auth). */
+export const gfsCountsSchema = () =>
+  new mongoose.Schema(
+    { hourly: count, daily: count, weekly: count, monthly: count, yearly: count },
+    { _id: false },
+  );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectId, safeText } from '@coffer/contracts';
+import { GFS_MAX_COUNT, GFS_PERIODS, objectId, safeText, type GfsPeriod } from '@coffer/contracts';
 import { badInput } from './errors.js';
 
 /** Parses input with a schema; the first problem becomes a 400 whose message names the field. */
@@ -31,4 +31,21 @@ export const fields = {
     'Name',
   ),
   objectId: (what: string) => objectId(`Invalid ${what} id`),
+  /** GFS retention counts: each a whole number 0 to GFS_MAX_COUNT, at least one above 0. */
+  gfsCounts: z
+    .object(
+      Object.fromEntries(GFS_PERIODS.map((p) => [p, gfsCount(p)])) as Record<
+        GfsPeriod,
+        ReturnType<typeof gfsCount>
+      >,
+      { error: 'gfs must give hourly, daily, weekly, monthly and yearly counts' },
+    )
+    .refine((c) => GFS_PERIODS.some((p) => c[p] > 0), {
+      message: 'Keep at least one hourly, daily, weekly, monthly or yearly backup',
+    }),
 };
+
+function gfsCount(period: GfsPeriod) {
+  const message = `${period} must be a whole number from 0 to ${GFS_MAX_COUNT}`;
+  return z.number({ error: message }).int(message).min(0, message).max(GFS_MAX_COUNT, message);
+}

@@ -10,6 +10,7 @@ import {
   type CommandKind,
   type FrequencyName,
   type KbCategory,
+  type RetentionMode,
   type UPDATE_STATUSES,
 } from '@coffer/contracts';
 import { auth, kb, orchestrator, schedule } from '@coffer/proto';
@@ -146,6 +147,16 @@ export const backupFrequency = valueSet<number, schedule.BackupFrequency>(
   F,
   FREQUENCY_NAMES.map((n) => [FREQUENCY_HOURS[n], frequencies[n]] as const),
   'Backup frequency must be 1, 24, 168 or 720 hours (hourly, daily, weekly or monthly)',
+);
+
+const M = orchestrator.RetentionMode;
+export const retentionMode = valueSet(
+  M,
+  [
+    ['days', M.RETENTION_MODE_DAYS],
+    ['gfs', M.RETENTION_MODE_GFS],
+  ] as const satisfies readonly (readonly [RetentionMode, orchestrator.RetentionMode])[],
+  'Retention mode must be days or gfs',
 );
 
 /** Knowledge-base categories (contracts KB_CATEGORIES), each with its enum member. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GFS_PERIODS, type GfsPeriod } from '@coffer/contracts';
 import { accountStatus, backupFrequency, backupType, jobStatus as jobStatusSet, role } from '@coffer/common';
 import type { auth, orchestrator } from '@coffer/proto';
 
@@ -19,6 +20,12 @@ export const userView = z
   })
   .meta({ id: 'SessionUser' });
 
+/** GFS counts per period (a setting, or a plan's limits). */
+export const gfsCountsView = z
+  .object(Object.fromEntries(GFS_PERIODS.map((p) => [p, z.number()])) as Record<GfsPeriod, z.ZodNumber>)
+  .meta({ id: 'GfsCounts' });
+const NO_GFS = { hourly: 0, daily: 0, weekly: 0, monthly: 0, yearly: 0 };
+
 export const planView = z
   .object({
     _id: z.string(),
@@ -29,6 +36,7 @@ export const planView = z
     retentionLimit: z.number().describe('hours'),
     storageLimit: z.number().describe('bytes'),
     frequencyLimit: z.number().describe('hours'),
+    gfsLimits: gfsCountsView.describe('the most GFS retention may keep per period'),
     features: z.array(z.object({ text: z.string() })),
   })
   .meta({ id: 'Plan' });
@@ -75,6 +83,7 @@ export const toPlan = (p: auth.Plan): z.input<typeof planView> => ({
   _id: p.id,
   ...p,
   frequencyLimit: backupFrequency.fromAnswer(p.frequencyLimit),
+  gfsLimits: p.gfsLimits ?? NO_GFS,
 });
 
 export const toProfile = (p: auth.Profile, storageUsed: number): z.input<typeof profileView> => ({
@@ -109,6 +118,10 @@ export const backupView = z
     timestamp: z.string(),
     createdAt: z.string(),
     completedAt: z.string().optional(),
+    startedAt: z
+      .string()
+      .optional()
+      .describe('when the agent started dumping; with completedAt, how long it ran'),
     size: z.number().describe('bytes of ciphertext'),
     status: jobStatus,
     type: z.enum(['manual', 'auto']),
@@ -156,6 +169,7 @@ export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => 
   timestamp: b.timestamp || b.createdAt,
   createdAt: b.createdAt,
   completedAt: b.completedAt,
+  startedAt: b.startedAt,
   size: b.size,
   status: jobStatusSet.fromAnswer(b.status),
   type: backupType.fromAnswer(b.type),

@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Proc, type Stack } from '@coffer/local-stack';
+import { startStack, type Proc, type Stack } from '@coffer/local-stack';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import { api, eventually, newUser, type TestUser } from '../helpers';
 import {
+  OWN_STACK_ENV,
   REPO,
   requirePrerequisites,
   setupAgent,
@@ -67,13 +68,7 @@ export async function startFaultWorld(
     storageBackend: opts.storageBackend ?? 'fs',
     s3Port: opts.s3Port,
     env: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      JWT_SECRET: TEST_SECRETS.jwtSecret,
-      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-      COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-      COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
-      TRUST_PROXY: 'loopback',
+      ...OWN_STACK_ENV,
       ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
       ...opts.env,
     },

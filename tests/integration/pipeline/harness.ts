@@ -7,11 +7,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { startFerretDb } from '@coffer/local-stack';
+import { startFerretDb, TEST_ADMIN, TEST_SECRETS } from '@coffer/local-stack';
 import { adminToken, api, baseUrl, eventually, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
+
+/** The environment of a test file's own stack: the shared test secrets and admin, clients posing by X-Forwarded-For. */
+export const OWN_STACK_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'info',
+  JWT_SECRET: TEST_SECRETS.jwtSecret,
+  API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
+  COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
+  COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
+  TRUST_PROXY: 'loopback',
+};
 
 const HOW_TO_GET =
   'Run deploy/local/bootstrap.sh (it builds ferretdb, mongodump and mongorestore into ~/.cache/coffer/bin) and put that directory on PATH.';

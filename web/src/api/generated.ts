@@ -137,6 +137,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg,
       }),
     }),
+    previewRetention: build.mutation<PreviewRetentionApiResponse, PreviewRetentionApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/retention/preview`,
+        method: 'POST',
+        body: queryArg,
+      }),
+    }),
     resendNotificationEmailConfirmation: build.mutation<
       ResendNotificationEmailConfirmationApiResponse,
       ResendNotificationEmailConfirmationApiArg
@@ -546,10 +553,34 @@ export type UpdateSettingsApiArg = {
     agentDisconnection?: boolean;
   };
   email?: string;
+  retentionMode?: RetentionMode;
+  /** how many of the last hours, days, weeks, months and years keep their newest backup */
+  gfs?: {
+    hourly: number;
+    daily: number;
+    weekly: number;
+    monthly: number;
+    yearly: number;
+  };
 };
 export type SetRetentionLockApiResponse = /** status 200 OK */ Settings;
 export type SetRetentionLockApiArg = {
   enabled: boolean;
+};
+export type PreviewRetentionApiResponse = /** status 200 OK */ {
+  /** finished backups, newest first */
+  backups: RetentionVerdict[];
+  deleteCount: number;
+};
+export type PreviewRetentionApiArg = {
+  /** how many of the last hours, days, weeks, months and years keep their newest backup */
+  gfs: {
+    hourly: number;
+    daily: number;
+    weekly: number;
+    monthly: number;
+    yearly: number;
+  };
 };
 export type ResendNotificationEmailConfirmationApiResponse = /** status 200 OK */ Settings;
 export type ResendNotificationEmailConfirmationApiArg = void;
@@ -766,6 +797,7 @@ export type ErrorCode =
   | 'BILLING_NOT_CONFIGURED'
   | 'PLAN_FREQUENCY_LIMIT'
   | 'PLAN_RETENTION_LIMIT'
+  | 'PLAN_GFS_LIMIT'
   | 'DATABASE_INACTIVE'
   | 'RATE_LIMITED'
   | 'BACKUP_RATE_LIMITED'
@@ -811,6 +843,13 @@ export type Profile = {
   apiKey: string;
   role: string;
 };
+export type GfsCounts = {
+  hourly: number;
+  daily: number;
+  weekly: number;
+  monthly: number;
+  yearly: number;
+};
 export type Plan = {
   _id: string;
   name: string;
@@ -823,6 +862,8 @@ export type Plan = {
   storageLimit: number;
   /** hours */
   frequencyLimit: number;
+  /** the most GFS retention may keep per period */
+  gfsLimits: GfsCounts;
   features: {
     text: string;
   }[];
@@ -842,6 +883,8 @@ export type AuditLogDetails = {
   backupTimestamp?: string;
   documentsRestored?: number;
   documentsFailed?: number;
+  /** the retention rule that chose an automatic deletion */
+  rule?: string;
 };
 export type AuditLog = {
   id: string;
@@ -873,6 +916,7 @@ export type BillingState = {
   enabled: boolean;
   subscription?: Subscription;
 };
+export type RetentionMode = 'days' | 'gfs';
 export type NotificationSettings = {
   backupSuccess: boolean;
   backupFailure: boolean;
@@ -889,8 +933,12 @@ export type RetentionLock = {
 export type Settings = {
   /** hours: 1, 24, 168 or 720 */
   frequency: number;
-  /** hours */
+  /** hours: "keep N days"; with GFS, how long failed backups stay and the retention lock dates */
   retention: number;
+  /** days (keep N days, the default) or gfs */
+  retentionMode: RetentionMode;
+  /** the saved GFS counts, once some were saved */
+  gfs?: GfsCounts;
   notifications: NotificationSettings;
   /** where notifications go */
   email: string;
@@ -901,6 +949,28 @@ export type Settings = {
   retentionLock: RetentionLock;
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
+export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+export type RetentionVerdict = {
+  _id: string;
+  databaseName: string;
+  timestamp: string;
+  createdAt: string;
+  completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
+  /** bytes of ciphertext */
+  size: number;
+  status: JobStatus;
+  type: 'manual' | 'auto';
+  error?: string;
+  /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
+  lockedUntil?: string;
+  keep: boolean;
+  /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
+  reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
+  /** why it would be deleted, as the audit log will say */
+  rule?: string;
+};
 export type AgentStatus = 'active' | 'inactive' | 'offline';
 export type Agent = {
   id: string;
@@ -915,13 +985,14 @@ export type Database = {
   name: string;
   isActive: boolean;
 };
-export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 export type Backup = {
   _id: string;
   databaseName: string;
   timestamp: string;
   createdAt: string;
   completedAt?: string;
+  /** when the agent started dumping; with completedAt, how long it ran */
+  startedAt?: string;
   /** bytes of ciphertext */
   size: number;
   status: JobStatus;
@@ -1059,6 +1130,7 @@ export const {
   useGetSettingsQuery,
   useUpdateSettingsMutation,
   useSetRetentionLockMutation,
+  usePreviewRetentionMutation,
   useResendNotificationEmailConfirmationMutation,
   useCancelNotificationEmailChangeMutation,
   useConfirmNotificationEmailMutation,

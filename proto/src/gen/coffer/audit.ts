@@ -54,7 +54,11 @@ export interface LogDetails {
   /** ISO time the backup (restored or deleted) was taken */
   backupTimestamp?: string | undefined;
   documentsRestored?: number | undefined;
-  documentsFailed?: number | undefined;
+  documentsFailed?:
+    | number
+    | undefined;
+  /** the retention rule that chose an automatic deletion */
+  rule?: string | undefined;
 }
 
 export interface LogEntry {
@@ -293,6 +297,7 @@ function createBaseLogDetails(): LogDetails {
     backupTimestamp: undefined,
     documentsRestored: undefined,
     documentsFailed: undefined,
+    rule: undefined,
   };
 }
 
@@ -330,6 +335,9 @@ export const LogDetails: MessageFns<LogDetails> = {
     }
     if (message.documentsFailed !== undefined) {
       writer.uint32(88).int64(message.documentsFailed);
+    }
+    if (message.rule !== undefined) {
+      writer.uint32(98).string(message.rule);
     }
     return writer;
   },
@@ -435,6 +443,14 @@ export const LogDetails: MessageFns<LogDetails> = {
             message.documentsFailed = longToNumber(reader.int64());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -480,6 +496,7 @@ export const LogDetails: MessageFns<LogDetails> = {
         : isSet(object.documents_failed)
         ? globalThis.Number(object.documents_failed)
         : undefined,
+      rule: isSet(object.rule) ? globalThis.String(object.rule) : undefined,
     };
   },
 
@@ -518,6 +535,9 @@ export const LogDetails: MessageFns<LogDetails> = {
     if (message.documentsFailed !== undefined) {
       obj.documentsFailed = Math.round(message.documentsFailed);
     }
+    if (message.rule !== undefined) {
+      obj.rule = message.rule;
+    }
     return obj;
   },
 
@@ -537,6 +557,7 @@ export const LogDetails: MessageFns<LogDetails> = {
     message.backupTimestamp = object.backupTimestamp ?? undefined;
     message.documentsRestored = object.documentsRestored ?? undefined;
     message.documentsFailed = object.documentsFailed ?? undefined;
+    message.rule = object.rule ?? undefined;
     return message;
   },
 };

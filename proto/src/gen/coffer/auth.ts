@@ -23,6 +23,7 @@ import {
   backupFrequencyFromJSON,
   backupFrequencyToJSON,
   backupFrequencyToNumber,
+  GfsCounts,
 } from "./schedule.js";
 
 export const protobufPackage = "coffer.auth.v1";
@@ -331,6 +332,8 @@ export interface Plan {
   storageLimit: number;
   frequencyLimit: BackupFrequency;
   features: PlanFeature[];
+  /** the most GFS retention may keep per period */
+  gfsLimits: GfsCounts | undefined;
 }
 
 export interface PlanList {
@@ -3222,6 +3225,7 @@ function createBasePlan(): Plan {
     storageLimit: 0,
     frequencyLimit: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
     features: [],
+    gfsLimits: undefined,
   };
 }
 
@@ -3253,6 +3257,9 @@ export const Plan: MessageFns<Plan> = {
     }
     for (const v of message.features) {
       PlanFeature.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.gfsLimits !== undefined) {
+      GfsCounts.encode(message.gfsLimits, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -3342,6 +3349,14 @@ export const Plan: MessageFns<Plan> = {
             message.features.push(PlanFeature.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.gfsLimits = GfsCounts.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3383,6 +3398,11 @@ export const Plan: MessageFns<Plan> = {
       features: globalThis.Array.isArray(object?.features)
         ? object.features.map((e: any) => PlanFeature.fromJSON(e))
         : [],
+      gfsLimits: isSet(object.gfsLimits)
+        ? GfsCounts.fromJSON(object.gfsLimits)
+        : isSet(object.gfs_limits)
+        ? GfsCounts.fromJSON(object.gfs_limits)
+        : undefined,
     };
   },
 
@@ -3415,6 +3435,9 @@ export const Plan: MessageFns<Plan> = {
     if (message.features?.length) {
       obj.features = message.features.map((e) => PlanFeature.toJSON(e));
     }
+    if (message.gfsLimits !== undefined) {
+      obj.gfsLimits = GfsCounts.toJSON(message.gfsLimits);
+    }
     return obj;
   },
 
@@ -3432,6 +3455,9 @@ export const Plan: MessageFns<Plan> = {
     message.storageLimit = object.storageLimit ?? 0;
     message.frequencyLimit = object.frequencyLimit ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
     message.features = object.features?.map((e) => PlanFeature.fromPartial(e)) || [];
+    message.gfsLimits = (object.gfsLimits !== undefined && object.gfsLimits !== null)
+      ? GfsCounts.fromPartial(object.gfsLimits)
+      : undefined;
     return message;
   },
 };

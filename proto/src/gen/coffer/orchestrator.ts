@@ -23,6 +23,7 @@ import {
   backupFrequencyFromJSON,
   backupFrequencyToJSON,
   backupFrequencyToNumber,
+  GfsCounts,
 } from "./schedule.js";
 
 export const protobufPackage = "coffer.orchestrator.v1";
@@ -354,6 +355,61 @@ export function agentUpdateStatusToNumber(object: AgentUpdateStatus): number {
   }
 }
 
+export enum RetentionMode {
+  RETENTION_MODE_UNSPECIFIED = "RETENTION_MODE_UNSPECIFIED",
+  /** RETENTION_MODE_DAYS - the spec's "keep N days" (the default) */
+  RETENTION_MODE_DAYS = "RETENTION_MODE_DAYS",
+  /** RETENTION_MODE_GFS - grandfather-father-son */
+  RETENTION_MODE_GFS = "RETENTION_MODE_GFS",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function retentionModeFromJSON(object: any): RetentionMode {
+  switch (object) {
+    case 0:
+    case "RETENTION_MODE_UNSPECIFIED":
+      return RetentionMode.RETENTION_MODE_UNSPECIFIED;
+    case 1:
+    case "RETENTION_MODE_DAYS":
+      return RetentionMode.RETENTION_MODE_DAYS;
+    case 2:
+    case "RETENTION_MODE_GFS":
+      return RetentionMode.RETENTION_MODE_GFS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RetentionMode.UNRECOGNIZED;
+  }
+}
+
+export function retentionModeToJSON(object: RetentionMode): string {
+  switch (object) {
+    case RetentionMode.RETENTION_MODE_UNSPECIFIED:
+      return "RETENTION_MODE_UNSPECIFIED";
+    case RetentionMode.RETENTION_MODE_DAYS:
+      return "RETENTION_MODE_DAYS";
+    case RetentionMode.RETENTION_MODE_GFS:
+      return "RETENTION_MODE_GFS";
+    case RetentionMode.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function retentionModeToNumber(object: RetentionMode): number {
+  switch (object) {
+    case RetentionMode.RETENTION_MODE_UNSPECIFIED:
+      return 0;
+    case RetentionMode.RETENTION_MODE_DAYS:
+      return 1;
+    case RetentionMode.RETENTION_MODE_GFS:
+      return 2;
+    case RetentionMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export interface Empty {
 }
 
@@ -398,7 +454,11 @@ export interface Backup {
     | string
     | undefined;
   /** Made under the retention lock: nobody deletes it before this date (ISO 8601). */
-  lockedUntil?: string | undefined;
+  lockedUntil?:
+    | string
+    | undefined;
+  /** when the agent started dumping (ISO 8601) */
+  startedAt?: string | undefined;
 }
 
 export interface BackupList {
@@ -485,6 +545,9 @@ export interface BackupSettings {
   /** hours */
   retention: number;
   retentionLock: RetentionLock | undefined;
+  retentionMode: RetentionMode;
+  /** the saved GFS counts (a suggestion until GFS is chosen) */
+  gfs: GfsCounts | undefined;
 }
 
 export interface RetentionLock {
@@ -506,6 +569,26 @@ export interface UpdateSettingsRequest {
   userId: string;
   frequency?: BackupFrequency | undefined;
   retention?: number | undefined;
+  retentionMode?: RetentionMode | undefined;
+  gfs?: GfsCounts | undefined;
+}
+
+export interface PreviewRetentionRequest {
+  userId: string;
+  gfs: GfsCounts | undefined;
+}
+
+export interface RetentionVerdict {
+  backup: Backup | undefined;
+  keep: boolean;
+  /** why it stays: hourly, daily, weekly, monthly, yearly, newest, locked, recent-failure */
+  reasons: string[];
+  /** why it goes, in product words (the audit entry's rule) */
+  rule?: string | undefined;
+}
+
+export interface RetentionPreview {
+  backups: RetentionVerdict[];
 }
 
 export interface ManageAgentRequest {
@@ -1113,6 +1196,7 @@ function createBaseBackup(): Backup {
     agentId: "",
     keyFingerprint: undefined,
     lockedUntil: undefined,
+    startedAt: undefined,
   };
 }
 
@@ -1153,6 +1237,9 @@ export const Backup: MessageFns<Backup> = {
     }
     if (message.lockedUntil !== undefined) {
       writer.uint32(98).string(message.lockedUntil);
+    }
+    if (message.startedAt !== undefined) {
+      writer.uint32(106).string(message.startedAt);
     }
     return writer;
   },
@@ -1266,6 +1353,14 @@ export const Backup: MessageFns<Backup> = {
             message.lockedUntil = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1316,6 +1411,11 @@ export const Backup: MessageFns<Backup> = {
         : isSet(object.locked_until)
         ? globalThis.String(object.locked_until)
         : undefined,
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : undefined,
     };
   },
 
@@ -1357,6 +1457,9 @@ export const Backup: MessageFns<Backup> = {
     if (message.lockedUntil !== undefined) {
       obj.lockedUntil = message.lockedUntil;
     }
+    if (message.startedAt !== undefined) {
+      obj.startedAt = message.startedAt;
+    }
     return obj;
   },
 
@@ -1377,6 +1480,7 @@ export const Backup: MessageFns<Backup> = {
     message.agentId = object.agentId ?? "";
     message.keyFingerprint = object.keyFingerprint ?? undefined;
     message.lockedUntil = object.lockedUntil ?? undefined;
+    message.startedAt = object.startedAt ?? undefined;
     return message;
   },
 };
@@ -2644,7 +2748,13 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
 };
 
 function createBaseBackupSettings(): BackupSettings {
-  return { frequency: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED, retention: 0, retentionLock: undefined };
+  return {
+    frequency: BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
+    retention: 0,
+    retentionLock: undefined,
+    retentionMode: RetentionMode.RETENTION_MODE_UNSPECIFIED,
+    gfs: undefined,
+  };
 }
 
 export const BackupSettings: MessageFns<BackupSettings> = {
@@ -2657,6 +2767,12 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     }
     if (message.retentionLock !== undefined) {
       RetentionLock.encode(message.retentionLock, writer.uint32(26).fork()).join();
+    }
+    if (message.retentionMode !== RetentionMode.RETENTION_MODE_UNSPECIFIED) {
+      writer.uint32(32).int32(retentionModeToNumber(message.retentionMode));
+    }
+    if (message.gfs !== undefined) {
+      GfsCounts.encode(message.gfs, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2698,6 +2814,22 @@ export const BackupSettings: MessageFns<BackupSettings> = {
             message.retentionLock = RetentionLock.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retentionMode = retentionModeFromJSON(reader.int32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.gfs = GfsCounts.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2721,6 +2853,12 @@ export const BackupSettings: MessageFns<BackupSettings> = {
         : isSet(object.retention_lock)
         ? RetentionLock.fromJSON(object.retention_lock)
         : undefined,
+      retentionMode: isSet(object.retentionMode)
+        ? retentionModeFromJSON(object.retentionMode)
+        : isSet(object.retention_mode)
+        ? retentionModeFromJSON(object.retention_mode)
+        : RetentionMode.RETENTION_MODE_UNSPECIFIED,
+      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
     };
   },
 
@@ -2735,6 +2873,12 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     if (message.retentionLock !== undefined) {
       obj.retentionLock = RetentionLock.toJSON(message.retentionLock);
     }
+    if (message.retentionMode !== RetentionMode.RETENTION_MODE_UNSPECIFIED) {
+      obj.retentionMode = retentionModeToJSON(message.retentionMode);
+    }
+    if (message.gfs !== undefined) {
+      obj.gfs = GfsCounts.toJSON(message.gfs);
+    }
     return obj;
   },
 
@@ -2748,6 +2892,8 @@ export const BackupSettings: MessageFns<BackupSettings> = {
     message.retentionLock = (object.retentionLock !== undefined && object.retentionLock !== null)
       ? RetentionLock.fromPartial(object.retentionLock)
       : undefined;
+    message.retentionMode = object.retentionMode ?? RetentionMode.RETENTION_MODE_UNSPECIFIED;
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
     return message;
   },
 };
@@ -2951,7 +3097,7 @@ export const SetRetentionLockRequest: MessageFns<SetRetentionLockRequest> = {
 };
 
 function createBaseUpdateSettingsRequest(): UpdateSettingsRequest {
-  return { userId: "", frequency: undefined, retention: undefined };
+  return { userId: "", frequency: undefined, retention: undefined, retentionMode: undefined, gfs: undefined };
 }
 
 export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
@@ -2964,6 +3110,12 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
     }
     if (message.retention !== undefined) {
       writer.uint32(24).int32(message.retention);
+    }
+    if (message.retentionMode !== undefined) {
+      writer.uint32(32).int32(retentionModeToNumber(message.retentionMode));
+    }
+    if (message.gfs !== undefined) {
+      GfsCounts.encode(message.gfs, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -3005,6 +3157,22 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
             message.retention = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retentionMode = retentionModeFromJSON(reader.int32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.gfs = GfsCounts.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3026,6 +3194,12 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
         : "",
       frequency: isSet(object.frequency) ? backupFrequencyFromJSON(object.frequency) : undefined,
       retention: isSet(object.retention) ? globalThis.Number(object.retention) : undefined,
+      retentionMode: isSet(object.retentionMode)
+        ? retentionModeFromJSON(object.retentionMode)
+        : isSet(object.retention_mode)
+        ? retentionModeFromJSON(object.retention_mode)
+        : undefined,
+      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
     };
   },
 
@@ -3040,6 +3214,12 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
     if (message.retention !== undefined) {
       obj.retention = Math.round(message.retention);
     }
+    if (message.retentionMode !== undefined) {
+      obj.retentionMode = retentionModeToJSON(message.retentionMode);
+    }
+    if (message.gfs !== undefined) {
+      obj.gfs = GfsCounts.toJSON(message.gfs);
+    }
     return obj;
   },
 
@@ -3051,6 +3231,287 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
     message.userId = object.userId ?? "";
     message.frequency = object.frequency ?? undefined;
     message.retention = object.retention ?? undefined;
+    message.retentionMode = object.retentionMode ?? undefined;
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewRetentionRequest(): PreviewRetentionRequest {
+  return { userId: "", gfs: undefined };
+}
+
+export const PreviewRetentionRequest: MessageFns<PreviewRetentionRequest> = {
+  encode(message: PreviewRetentionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.gfs !== undefined) {
+      GfsCounts.encode(message.gfs, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRetentionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRetentionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.gfs = GfsCounts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRetentionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewRetentionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.gfs !== undefined) {
+      obj.gfs = GfsCounts.toJSON(message.gfs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
+    return PreviewRetentionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
+    const message = createBasePreviewRetentionRequest();
+    message.userId = object.userId ?? "";
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
+    return message;
+  },
+};
+
+function createBaseRetentionVerdict(): RetentionVerdict {
+  return { backup: undefined, keep: false, reasons: [], rule: undefined };
+}
+
+export const RetentionVerdict: MessageFns<RetentionVerdict> = {
+  encode(message: RetentionVerdict, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.backup !== undefined) {
+      Backup.encode(message.backup, writer.uint32(10).fork()).join();
+    }
+    if (message.keep !== false) {
+      writer.uint32(16).bool(message.keep);
+    }
+    for (const v of message.reasons) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.rule !== undefined) {
+      writer.uint32(34).string(message.rule);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetentionVerdict {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetentionVerdict();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.backup = Backup.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.keep = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reasons.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetentionVerdict {
+    return {
+      backup: isSet(object.backup) ? Backup.fromJSON(object.backup) : undefined,
+      keep: isSet(object.keep) ? globalThis.Boolean(object.keep) : false,
+      reasons: globalThis.Array.isArray(object?.reasons) ? object.reasons.map((e: any) => globalThis.String(e)) : [],
+      rule: isSet(object.rule) ? globalThis.String(object.rule) : undefined,
+    };
+  },
+
+  toJSON(message: RetentionVerdict): unknown {
+    const obj: any = {};
+    if (message.backup !== undefined) {
+      obj.backup = Backup.toJSON(message.backup);
+    }
+    if (message.keep !== false) {
+      obj.keep = message.keep;
+    }
+    if (message.reasons?.length) {
+      obj.reasons = message.reasons;
+    }
+    if (message.rule !== undefined) {
+      obj.rule = message.rule;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetentionVerdict>): RetentionVerdict {
+    return RetentionVerdict.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionVerdict>): RetentionVerdict {
+    const message = createBaseRetentionVerdict();
+    message.backup = (object.backup !== undefined && object.backup !== null)
+      ? Backup.fromPartial(object.backup)
+      : undefined;
+    message.keep = object.keep ?? false;
+    message.reasons = object.reasons?.map((e) => e) || [];
+    message.rule = object.rule ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRetentionPreview(): RetentionPreview {
+  return { backups: [] };
+}
+
+export const RetentionPreview: MessageFns<RetentionPreview> = {
+  encode(message: RetentionPreview, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.backups) {
+      RetentionVerdict.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetentionPreview {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetentionPreview();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.backups.push(RetentionVerdict.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetentionPreview {
+    return {
+      backups: globalThis.Array.isArray(object?.backups)
+        ? object.backups.map((e: any) => RetentionVerdict.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RetentionPreview): unknown {
+    const obj: any = {};
+    if (message.backups?.length) {
+      obj.backups = message.backups.map((e) => RetentionVerdict.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetentionPreview>): RetentionPreview {
+    return RetentionPreview.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionPreview>): RetentionPreview {
+    const message = createBaseRetentionPreview();
+    message.backups = object.backups?.map((e) => RetentionVerdict.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5166,6 +5627,17 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: BackupSettings): Buffer => Buffer.from(BackupSettings.encode(value).finish()),
     responseDeserialize: (value: Buffer): BackupSettings => BackupSettings.decode(value),
   },
+  /** Which of the user's current backups a GFS setting would delete, by the rule the sweep applies. */
+  previewRetention: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/PreviewRetention" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewRetentionRequest): Buffer =>
+      Buffer.from(PreviewRetentionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewRetentionRequest => PreviewRetentionRequest.decode(value),
+    responseSerialize: (value: RetentionPreview): Buffer => Buffer.from(RetentionPreview.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RetentionPreview => RetentionPreview.decode(value),
+  },
   /** restart | update | reset */
   manageAgent: {
     path: "/coffer.orchestrator.v1.OrchestratorService/ManageAgent" as const,
@@ -5350,6 +5822,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   updateSettings: handleUnaryCall<UpdateSettingsRequest, BackupSettings>;
   /** On takes effect at once (and cancels a pending turn-off); off after the configured delay. */
   setRetentionLock: handleUnaryCall<SetRetentionLockRequest, BackupSettings>;
+  /** Which of the user's current backups a GFS setting would delete, by the rule the sweep applies. */
+  previewRetention: handleUnaryCall<PreviewRetentionRequest, RetentionPreview>;
   /** restart | update | reset */
   manageAgent: handleUnaryCall<ManageAgentRequest, Ok>;
   adminListAgents: handleUnaryCall<UserRef, AgentList>;
@@ -5550,6 +6024,22 @@ export interface OrchestratorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BackupSettings) => void,
+  ): ClientUnaryCall;
+  /** Which of the user's current backups a GFS setting would delete, by the rule the sweep applies. */
+  previewRetention(
+    request: PreviewRetentionRequest,
+    callback: (error: ServiceError | null, response: RetentionPreview) => void,
+  ): ClientUnaryCall;
+  previewRetention(
+    request: PreviewRetentionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RetentionPreview) => void,
+  ): ClientUnaryCall;
+  previewRetention(
+    request: PreviewRetentionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RetentionPreview) => void,
   ): ClientUnaryCall;
   /** restart | update | reset */
   manageAgent(

@@ -5,6 +5,7 @@
 // source: coffer/schedule.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 
 export const protobufPackage = "coffer.schedule.v1";
 
@@ -81,4 +82,170 @@ export function backupFrequencyToNumber(object: BackupFrequency): number {
     default:
       return -1;
   }
+}
+
+/**
+ * Grandfather-father-son retention (@coffer/contracts GFS_PERIODS): how many of the last hours,
+ * days, weeks, months and years keep their newest backup. As a plan's limit: the most it allows.
+ */
+export interface GfsCounts {
+  hourly: number;
+  daily: number;
+  weekly: number;
+  monthly: number;
+  yearly: number;
+}
+
+function createBaseGfsCounts(): GfsCounts {
+  return { hourly: 0, daily: 0, weekly: 0, monthly: 0, yearly: 0 };
+}
+
+export const GfsCounts: MessageFns<GfsCounts> = {
+  encode(message: GfsCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hourly !== 0) {
+      writer.uint32(8).int32(message.hourly);
+    }
+    if (message.daily !== 0) {
+      writer.uint32(16).int32(message.daily);
+    }
+    if (message.weekly !== 0) {
+      writer.uint32(24).int32(message.weekly);
+    }
+    if (message.monthly !== 0) {
+      writer.uint32(32).int32(message.monthly);
+    }
+    if (message.yearly !== 0) {
+      writer.uint32(40).int32(message.yearly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GfsCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGfsCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.hourly = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.daily = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.weekly = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.monthly = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.yearly = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GfsCounts {
+    return {
+      hourly: isSet(object.hourly) ? globalThis.Number(object.hourly) : 0,
+      daily: isSet(object.daily) ? globalThis.Number(object.daily) : 0,
+      weekly: isSet(object.weekly) ? globalThis.Number(object.weekly) : 0,
+      monthly: isSet(object.monthly) ? globalThis.Number(object.monthly) : 0,
+      yearly: isSet(object.yearly) ? globalThis.Number(object.yearly) : 0,
+    };
+  },
+
+  toJSON(message: GfsCounts): unknown {
+    const obj: any = {};
+    if (message.hourly !== 0) {
+      obj.hourly = Math.round(message.hourly);
+    }
+    if (message.daily !== 0) {
+      obj.daily = Math.round(message.daily);
+    }
+    if (message.weekly !== 0) {
+      obj.weekly = Math.round(message.weekly);
+    }
+    if (message.monthly !== 0) {
+      obj.monthly = Math.round(message.monthly);
+    }
+    if (message.yearly !== 0) {
+      obj.yearly = Math.round(message.yearly);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GfsCounts>): GfsCounts {
+    return GfsCounts.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GfsCounts>): GfsCounts {
+    const message = createBaseGfsCounts();
+    message.hourly = object.hourly ?? 0;
+    message.daily = object.daily ?? 0;
+    message.weekly = object.weekly ?? 0;
+    message.monthly = object.monthly ?? 0;
+    message.yearly = object.yearly ?? 0;
+    return message;
+  },
+};
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

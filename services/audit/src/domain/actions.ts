@@ -40,6 +40,8 @@ export interface AuditDetails {
   backupTimestamp?: string;
   documentsRestored?: number;
   documentsFailed?: number;
+  /** The retention rule that chose an automatic deletion ('GFS retention (keep ...): ...'). */
+  rule?: string;
 }
 
 /**
@@ -92,6 +94,7 @@ const deletedDetails = (d: EventMap['backup.backup.deleted']): AuditDetails => (
   ...backupDetails(d),
   size: d.size || undefined,
   backupTimestamp: d.backupTimestamp,
+  rule: d.rule,
 });
 const AGENT_ACTIONS = {
   restart: 'AGENT_RESTART_REQUESTED',
@@ -123,7 +126,8 @@ const whom = (d: { userId: string; email?: string }) => d.email || d.userId;
 /** Agent error texts can be long (tool output); the log keeps their start. */
 const MAX_ERROR_LENGTH = 1000;
 const clip = (s: string) => (s.length > MAX_ERROR_LENGTH ? `${s.slice(0, MAX_ERROR_LENGTH - 1)}…` : s);
-const changed = (c: { from: number; to: number } | undefined) => c !== undefined && c.from !== c.to;
+const changed = (c: { from: number | string; to: number | string } | undefined) =>
+  c !== undefined && c.from !== c.to;
 
 /**
  * Event subject → the entries it writes. Events absent from this table (registration, reset
@@ -376,6 +380,7 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
             `frequency ${formatFrequency(d.frequency!.from)} → ${formatFrequency(d.frequency!.to)}`,
           changed(d.retention) &&
             `retention ${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+          changed(d.retentionRule) && `retention rule ${d.retentionRule!.from} → ${d.retentionRule!.to}`,
         ]
           .filter(Boolean)
           .join(', '),
@@ -394,9 +399,15 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       action: 'RETENTION_UPDATED',
       entity: 'Settings',
       ...settingsOf,
-      when: (d) => changed(d.retention),
+      when: (d) => changed(d.retention) || changed(d.retentionRule),
       details: (d) => ({
-        value: `${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+        value: [
+          changed(d.retentionRule) && `${d.retentionRule!.from} → ${d.retentionRule!.to}`,
+          changed(d.retention) &&
+            `${formatRetention(d.retention!.from)} → ${formatRetention(d.retention!.to)}`,
+        ]
+          .filter(Boolean)
+          .join(', '),
       }),
     },
   ],

@@ -5,7 +5,11 @@ import { isId, type NewPlan, type PlanRecord, type PlanStore, type UserStore } f
 
 const GB = 1024 ** 3;
 
-/** The catalogue seeded at start: one Free plan and three paid ones (limits in hours and bytes). */
+/**
+ * The catalogue seeded at start: one Free plan and three paid ones (limits in hours and bytes).
+ * GFS limits (issue 20) grow with the plan like its retention: Free reaches back a month (4
+ * weeks), Starter a year, Pro 3 years, Business 10; only the hourly plans keep hourly backups.
+ */
 export const PLAN_CATALOGUE: NewPlan[] = [
   {
     key: 'free',
@@ -17,6 +21,7 @@ export const PLAN_CATALOGUE: NewPlan[] = [
     retentionLimit: 168,
     storageLimit: 1 * GB,
     frequencyLimit: 24,
+    gfsLimits: { hourly: 0, daily: 7, weekly: 4, monthly: 0, yearly: 0 },
     features: [
       '1 database',
       '1 GB encrypted storage',
@@ -35,6 +40,7 @@ export const PLAN_CATALOGUE: NewPlan[] = [
     retentionLimit: 720,
     storageLimit: 25 * GB,
     frequencyLimit: 24,
+    gfsLimits: { hourly: 0, daily: 14, weekly: 8, monthly: 12, yearly: 1 },
     features: [
       '3 databases',
       '25 GB encrypted storage',
@@ -53,6 +59,7 @@ export const PLAN_CATALOGUE: NewPlan[] = [
     retentionLimit: 2160,
     storageLimit: 250 * GB,
     frequencyLimit: 1,
+    gfsLimits: { hourly: 48, daily: 31, weekly: 12, monthly: 24, yearly: 3 },
     features: [
       '10 databases',
       '250 GB encrypted storage',
@@ -71,6 +78,7 @@ export const PLAN_CATALOGUE: NewPlan[] = [
     retentionLimit: 4320,
     storageLimit: 2048 * GB,
     frequencyLimit: 1,
+    gfsLimits: { hourly: 168, daily: 90, weekly: 52, monthly: 60, yearly: 10 },
     features: [
       'Unlimited databases',
       '2 TB encrypted storage',
@@ -90,6 +98,7 @@ export const toPlanMessage = (p: PlanRecord): auth.Plan => ({
   retentionLimit: p.retentionLimit,
   storageLimit: p.storageLimit,
   frequencyLimit: backupFrequency.toProto(p.frequencyLimit),
+  gfsLimits: p.gfsLimits,
   features: p.features.map((text) => ({ text })),
 });
 

@@ -45,6 +45,7 @@ const plan = (key: string, order: number, price: number): NewPlan => ({
   retentionLimit: 168,
   storageLimit: 1024,
   frequencyLimit: 24,
+  gfsLimits: { hourly: 0, daily: 7, weekly: 4, monthly: 0, yearly: 0 },
   features: [`${key} feature`],
   order,
 });

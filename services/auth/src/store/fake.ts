@@ -32,7 +32,9 @@ export function fakePlanStore(): PlanStore & { rows: Map<string, PlanRecord> } {
   return {
     rows,
     async ensure(plan) {
-      if (byKey(plan.key)) return;
+      const existing = byKey(plan.key);
+      if (existing && !existing.gfsLimits) existing.gfsLimits = { ...plan.gfsLimits };
+      if (existing) return;
       const id = hexId();
       rows.set(id, { ...copy(plan), id });
     },

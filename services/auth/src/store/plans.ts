@@ -1,9 +1,14 @@
+import type { schedule } from '@coffer/proto';
 import type { AuthModels } from '../model.js';
 import { isId, type PlanRecord, type PlanStore } from './types.js';
 import type { Lean } from './shape.js';
 
 function toPlan(d: Lean): PlanRecord {
-  const p = d as Lean & Omit<PlanRecord, 'id' | 'features'> & { features?: Array<{ text: string }> };
+  const p = d as Lean &
+    Omit<PlanRecord, 'id' | 'features' | 'gfsLimits'> & {
+      features?: Array<{ text: string }>;
+      gfsLimits?: Partial<schedule.GfsCounts> | null;
+    };
   return {
     id: d._id.toHexString(),
     key: p.key,
@@ -14,6 +19,13 @@ function toPlan(d: Lean): PlanRecord {
     retentionLimit: p.retentionLimit,
     storageLimit: p.storageLimit,
     frequencyLimit: p.frequencyLimit,
+    gfsLimits: {
+      hourly: p.gfsLimits?.hourly ?? 0,
+      daily: p.gfsLimits?.daily ?? 0,
+      weekly: p.gfsLimits?.weekly ?? 0,
+      monthly: p.gfsLimits?.monthly ?? 0,
+      yearly: p.gfsLimits?.yearly ?? 0,
+    },
     features: (p.features ?? []).map((f) => f.text),
     order: p.order ?? 0,
   };
@@ -27,6 +39,8 @@ export function planStore({ Plan }: Pick<AuthModels, 'Plan'>): PlanStore {
         { $setOnInsert: { ...plan, features: features.map((text) => ({ text })) } },
         { upsert: true },
       );
+      // A plan seeded before GFS retention existed gets the catalogue's limits once.
+      await Plan.updateOne({ key: plan.key, gfsLimits: null }, { $set: { gfsLimits: plan.gfsLimits } });
     },
     async list() {
       return (await Plan.find().sort({ order: 1, price: 1 }).lean<Lean[]>()).map(toPlan);

@@ -1,3 +1,5 @@
+import type { schedule } from '@coffer/proto';
+
 // The records auth's domain works with and the data-access methods it calls. Mongoose lives only
 // in store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
 
@@ -21,6 +23,8 @@ export interface PlanRecord {
   storageLimit: number;
   /** Hours between backups. */
   frequencyLimit: number;
+  /** The most GFS retention may keep per period (hourly ... yearly). */
+  gfsLimits: schedule.GfsCounts;
   features: string[];
   order: number;
 }
@@ -78,7 +82,10 @@ export interface ResetTokenRecord {
 }
 
 export interface PlanStore {
-  /** Inserts the plan unless one with its key exists; an existing plan keeps its id and values. */
+  /**
+   * Inserts the plan unless one with its key exists; an existing plan keeps its id and values,
+   * except that one saved before GFS retention gets the catalogue's GFS limits.
+   */
   ensure(plan: NewPlan): Promise<void>;
   /** By `order`, then price. */
   list(): Promise<PlanRecord[]>;

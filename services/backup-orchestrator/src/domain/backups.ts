@@ -137,19 +137,23 @@ export function backups(deps: {
     await lifecycle.sendCommand(b);
   }
 
-  /** Removes the blob, announces the deletion and drops the record (the claim was taken already). */
-  async function finishDeletion(b: BackupRecord, reason: BackupType): Promise<void> {
+  /**
+   * Removes the blob, announces the deletion and drops the record (the claim was taken already).
+   * `rule`: the retention rule that chose an automatic deletion, for the audit log.
+   */
+  async function finishDeletion(b: BackupRecord, reason: BackupType, rule?: string): Promise<void> {
     await deps.blobs.delete(b.userId, b.id);
-    await announceDeletion(b, reason);
+    await announceDeletion(b, reason, rule);
   }
 
-  async function announceDeletion(b: BackupRecord, reason: BackupType): Promise<void> {
+  async function announceDeletion(b: BackupRecord, reason: BackupType, rule?: string): Promise<void> {
     await events.publish(
       'backup.backup.deleted',
       {
         ...backupEvent(b, reason),
         size: b.size,
         backupTimestamp: (b.completedAt ?? b.createdAt).toISOString(),
+        ...(rule ? { rule } : {}),
       },
       { id: `${b.id}:deleted` },
     );

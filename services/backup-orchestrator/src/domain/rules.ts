@@ -1,5 +1,6 @@
 // Pure product rules (spec §3, §5, §9), kept free of I/O so unit tests pin them exactly.
 import { clipErrorText, DEFAULT_FREQUENCY_HOURS, DEFAULT_RETENTION } from '@coffer/contracts';
+import type { SettingsRecord } from '../store/types.js';
 
 // The schedule values are the web app's too: one list, in @coffer/contracts.
 export { FREQUENCY_OPTIONS, RETENTION_OPTIONS } from '@coffer/contracts';
@@ -7,7 +8,12 @@ export { FREQUENCY_OPTIONS, RETENTION_OPTIONS } from '@coffer/contracts';
 export const HOUR_MS = 3_600_000;
 
 /** A user who never saved settings: daily backups kept 3 days. */
-export const DEFAULT_SETTINGS = { frequency: DEFAULT_FREQUENCY_HOURS, retention: DEFAULT_RETENTION } as const;
+export const DEFAULT_SETTINGS: Readonly<SettingsRecord> = {
+  frequency: DEFAULT_FREQUENCY_HOURS,
+  retention: DEFAULT_RETENTION,
+  retentionMode: 'days',
+  gfs: null,
+};
 
 /** An agent whose last heartbeat is older than this is 'offline' even if its socket looks open. */
 export const OFFLINE_AFTER_MS = 5 * 60_000;

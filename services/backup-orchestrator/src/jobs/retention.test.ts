@@ -120,3 +120,64 @@ describe('retention', () => {
     expect(w.stores.backups.rows.has(theirs)).toBe(true);
   });
 });
+
+describe('GFS retention sweep', () => {
+  // history(10): one backup a day at midnight UTC, Sun 2025-06-01 to Tue 2025-06-10.
+  const gfs = { hourly: 0, daily: 3, weekly: 3, monthly: 0, yearly: 0 };
+
+  it('deletes what the GFS rule rejects, with the rule in the event, and a second pass deletes nothing', async () => {
+    const { w, ids } = await history(10);
+    await w.settings.update(USER, { retentionMode: 'gfs', gfs });
+    // Kept: the last 3 days (06-08, 06-09, 06-10) and the newest of the last 3 weeks (06-10, 06-08, 06-01).
+    await expect(w.retention.tick()).resolves.toBe(6);
+    expect([...w.stores.backups.rows.keys()].sort()).toEqual([ids[0], ids[7], ids[8], ids[9]].sort());
+    const deleted = w.events.of('backup.backup.deleted').map((e) => e.data);
+    expect(deleted.map((d) => d.backupId).sort()).toEqual(ids.slice(1, 7).sort());
+    expect(deleted.every((d) => d.type === 'auto')).toBe(true);
+    expect(deleted[0]!.rule).toBe(
+      'GFS retention (keep 0 hourly, 3 daily, 3 weekly, 0 monthly, 0 yearly): not the newest backup of a kept period',
+    );
+    await expect(w.retention.tick()).resolves.toBe(0);
+  });
+
+  it('keeps backups older than "keep N days" when GFS keeps them, and the days rule stays for other users', async () => {
+    const { w, ids } = await history(10);
+    await w.settings.update(USER, { retentionMode: 'gfs', gfs: { ...gfs, daily: 10 } });
+    await expect(w.retention.tick()).resolves.toBe(0);
+    expect(w.stores.backups.rows.size).toBe(ids.length);
+    await w.settings.update(USER, { retentionMode: 'days' });
+    await expect(w.retention.tick()).resolves.toBe(6); // the default 3 days again: 06-01 to 06-06
+    expect(w.events.of('backup.backup.deleted')[0]!.data.rule).toBe('Retention: older than 3 days');
+  });
+
+  it('never deletes a backup under the retention lock before its date', async () => {
+    const { w, ids } = await history(10);
+    const until = new Date(w.now().getTime() + 48 * HOUR);
+    w.stores.backups.rows.get(ids[3]!)!.lockedUntil = until;
+    await w.settings.update(USER, { retentionMode: 'gfs', gfs });
+    await expect(w.retention.tick()).resolves.toBe(5);
+    expect(w.stores.backups.rows.has(ids[3]!)).toBe(true);
+    w.clock.set(until);
+    await expect(w.retention.tick()).resolves.toBe(1);
+    expect(w.stores.backups.rows.has(ids[3]!)).toBe(false);
+  });
+
+  it('keeps the newest completed backup even when every period has moved past it', async () => {
+    const { w, ids } = await history(3);
+    await w.settings.update(USER, { retentionMode: 'gfs', gfs: { ...gfs, daily: 1, weekly: 0 } });
+    w.clock.advance(400 * 24 * HOUR);
+    await expect(w.retention.tick()).resolves.toBe(2);
+    expect([...w.stores.backups.rows.keys()]).toEqual([ids[2]]);
+  });
+
+  it('skips a backup being restored, and deletes it once the restore has ended', async () => {
+    const { w, agentId, ids } = await history(10);
+    await w.restores.request({ userId: USER, backupId: ids[1]!, databaseName: 'shop' });
+    await w.settings.update(USER, { retentionMode: 'gfs', gfs });
+    await expect(w.retention.tick()).resolves.toBe(5);
+    expect(w.stores.backups.rows.get(ids[1]!)).toMatchObject({ status: 'completed', deleteRule: null });
+    const [r] = await w.restores.list(USER);
+    await w.restores.fail({ userId: USER, agentId, restoreId: r!.id, error: 'x' });
+    await expect(w.retention.tick()).resolves.toBe(1);
+  });
+});

@@ -1,8 +1,9 @@
 import type { Logger } from '@coffer/common';
 import type { Backups } from '../domain/backups.js';
-import type { RetentionInForce } from '../domain/retention-in-force.js';
+import { daysRule, gfsVerdicts } from '../domain/gfs.js';
+import type { RetentionPolicyInForce } from '../domain/retention-in-force.js';
 import { HOUR_MS, RETENTION_OPTIONS } from '../domain/rules.js';
-import type { BackupStore, RestoreStore } from '../store/types.js';
+import type { BackupRecord, BackupStore, RestoreStore, SettingsStore } from '../store/types.js';
 
 export { effectiveRetentionHours } from '../domain/retention-in-force.js';
 
@@ -13,25 +14,50 @@ export const MAX_DELETIONS_PER_TICK = 500;
 const SHORTEST_RETENTION = RETENTION_OPTIONS[0];
 
 /**
- * Deletes completed and failed backups older than their owner's retention, one at a time: a
- * conditional update claims each (status → deleting), then the blob goes, then the record, then
- * backup.backup.deleted (type auto). Two replicas never claim the same backup; a backup being
- * restored is skipped until its restore ends.
+ * Deletes the backups its owner's retention rule no longer keeps, one at a time: a conditional
+ * update claims each (status → deleting, never under the retention lock), then the blob goes, then
+ * the record, then backup.backup.deleted (type auto, with the rule that chose it). Two replicas
+ * never claim the same backup; a backup being restored is skipped until its restore ends.
+ *
+ * "Keep N days" (the default) deletes finished backups older than N days. GFS (domain/gfs.ts)
+ * deletes what gfsVerdicts rejects, the same function the settings preview shows.
  */
 export function retention(deps: {
   stores: {
     backups: Pick<
       BackupStore,
-      'usersWithFinishedBefore' | 'claimExpired' | 'reclaimStaleDeletion' | 'transition'
+      | 'usersWithFinishedBefore'
+      | 'claimExpired'
+      | 'claimForRetention'
+      | 'reclaimStaleDeletion'
+      | 'transition'
+      | 'ofUser'
     >;
     restores: Pick<RestoreStore, 'activeForBackup'>;
+    settings: Pick<SettingsStore, 'gfsUsers'>;
   };
   backups: Pick<Backups, 'finishDeletion'>;
-  retentionOf: RetentionInForce;
+  policyOf: RetentionPolicyInForce;
   now: () => Date;
   log: Pick<Logger, 'info' | 'warn'>;
 }) {
-  const { stores, retentionOf } = deps;
+  const { stores, policyOf } = deps;
+
+  /**
+   * Deletes a claimed backup, unless a restore is reading it: then the claim is given back and the
+   * backup waits for a later pass. True when it was deleted.
+   */
+  async function deleteClaimed(before: BackupRecord, rule: string): Promise<boolean> {
+    if ((await stores.restores.activeForBackup(before.id)).length) {
+      await stores.backups.transition(
+        { id: before.id, status: ['deleting'] },
+        { status: before.status, deletingSince: null, deleteReason: null, deleteRule: null },
+      );
+      return false;
+    }
+    await deps.backups.finishDeletion({ ...before, status: 'deleting', deleteReason: 'auto' }, 'auto', rule);
+    return true;
+  }
 
   return {
     /** One pass; returns how many backups it deleted. */
@@ -45,30 +71,42 @@ export function retention(deps: {
           now,
         );
         if (!stale) break;
-        await deps.backups.finishDeletion(stale, stale.deleteReason ?? 'auto');
+        await deps.backups.finishDeletion(stale, stale.deleteReason ?? 'auto', stale.deleteRule ?? undefined);
         deleted++;
       }
       const oldest = new Date(now.getTime() - SHORTEST_RETENTION * HOUR_MS);
-      for (const userId of await stores.backups.usersWithFinishedBefore(oldest)) {
-        const hours = await retentionOf(userId);
+      // GFS accounts may lose backups younger than any "keep N days" option (an hour not kept).
+      const users = new Set([
+        ...(await stores.settings.gfsUsers()),
+        ...(await stores.backups.usersWithFinishedBefore(oldest)),
+      ]);
+      for (const userId of users) {
+        const policy = await policyOf(userId);
+        if (policy?.gfs) {
+          const verdicts = gfsVerdicts(
+            await stores.backups.ofUser(userId),
+            { counts: policy.gfs, failedKeepHours: policy.hours },
+            now,
+          );
+          for (const v of verdicts) {
+            if (v.keep) continue;
+            if (deleted >= MAX_DELETIONS_PER_TICK) return deleted;
+            const claimed = await stores.backups.claimForRetention(userId, v.backup.id, now, v.rule!);
+            if (claimed && (await deleteClaimed(claimed, v.rule!))) deleted++;
+          }
+          continue;
+        }
         // A deleted account keeps only backups under its retention lock (domain/account-cleanup.ts):
         // each goes once its date has passed (claimExpired never takes a locked one).
-        const cutoff = hours === null ? now : new Date(now.getTime() - hours * HOUR_MS);
+        const cutoff = policy ? new Date(now.getTime() - policy.hours * HOUR_MS) : now;
+        const rule = policy ? daysRule(policy.hours) : 'The account was deleted';
         const skip: string[] = [];
         for (;;) {
           if (deleted >= MAX_DELETIONS_PER_TICK) return deleted;
-          const before = await stores.backups.claimExpired(userId, cutoff, now, skip);
+          const before = await stores.backups.claimExpired(userId, cutoff, now, skip, rule);
           if (!before) break;
-          if ((await stores.restores.activeForBackup(before.id)).length) {
-            await stores.backups.transition(
-              { id: before.id, status: ['deleting'] },
-              { status: before.status, deletingSince: null, deleteReason: null },
-            );
-            skip.push(before.id);
-            continue;
-          }
-          await deps.backups.finishDeletion({ ...before, status: 'deleting', deleteReason: 'auto' }, 'auto');
-          deleted++;
+          if (await deleteClaimed(before, rule)) deleted++;
+          else skip.push(before.id);
         }
       }
       if (deleted) deps.log.info({ deleted }, 'retention deleted expired backups');

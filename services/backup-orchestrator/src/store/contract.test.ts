@@ -213,23 +213,38 @@ describe.each([
 
   describe('settings', () => {
     it('takes the defaults on insert and answers the values before and after', async () => {
-      const defaults = { frequency: 24, retention: 72 };
+      const defaults = { frequency: 24, retention: 72, retentionMode: 'days', gfs: null } as const;
       expect(await stores.settings.save(USER, { retention: 168 }, defaults)).toEqual({
         before: null,
-        after: { frequency: 24, retention: 168 },
+        after: { ...defaults, retention: 168 },
       });
       expect(await stores.settings.save(USER, { frequency: 1 }, defaults)).toEqual({
-        before: { frequency: 24, retention: 168 },
-        after: { frequency: 1, retention: 168 },
+        before: { ...defaults, retention: 168 },
+        after: { ...defaults, frequency: 1, retention: 168 },
       });
-      expect(await stores.settings.get(USER)).toEqual({ frequency: 1, retention: 168 });
-      expect(await stores.settings.all()).toEqual(new Map([[USER, { frequency: 1, retention: 168 }]]));
+      expect(await stores.settings.get(USER)).toEqual({ ...defaults, frequency: 1, retention: 168 });
+      expect(await stores.settings.all()).toEqual(
+        new Map([[USER, { ...defaults, frequency: 1, retention: 168 }]]),
+      );
+      const gfs = { hourly: 0, daily: 7, weekly: 4, monthly: 12, yearly: 1 };
+      expect((await stores.settings.save(USER, { retentionMode: 'gfs', gfs }, defaults)).after).toEqual({
+        frequency: 1,
+        retention: 168,
+        retentionMode: 'gfs',
+        gfs,
+      });
+      await stores.settings.save(OTHER, { retention: 168 }, defaults);
+      expect(await stores.settings.gfsUsers()).toEqual([USER]);
+      // Back to days: the counts stay saved for the next time GFS is chosen.
+      await stores.settings.save(USER, { retentionMode: 'days' }, defaults);
+      expect(await stores.settings.get(USER)).toMatchObject({ retentionMode: 'days', gfs });
+      expect(await stores.settings.gfsUsers()).toEqual([]);
       await stores.settings.remove(USER);
       expect(await stores.settings.get(USER)).toBeNull();
     });
 
     it('saves the retention lock only from the state the caller read, and finds due turn-offs', async () => {
-      const defaults = { frequency: 24, retention: 72 };
+      const defaults = { frequency: 24, retention: 72, retentionMode: 'days', gfs: null } as const;
       const off = { enabled: false, offAt: null };
       const on = { enabled: true, offAt: null };
       const leaving = { enabled: true, offAt: hours(5) };
@@ -364,6 +379,31 @@ describe.each([
       expect(await stores.backups.remove(a)).toBe(true);
       expect(await stores.backups.remove(a)).toBe(false);
       expect(await stores.backups.get(a)).toBeNull();
+    });
+
+    it('claims a backup for a retention rule only when finished, the owner matches and no lock holds', async () => {
+      const [a, b, l, p] = ids('a', 'b', 'c', 'd') as [string, string, string, string];
+      await stores.backups.insert(newBackup(a, 0, 'completed'));
+      await stores.backups.insert(newBackup(b, 1, 'failed'));
+      await stores.backups.insert(newBackup(l, 2, 'completed', { lockedUntil: hours(20) }));
+      await stores.backups.insert(newBackup(p, 3, 'in-progress'));
+      const rule = 'GFS retention (keep 1 daily)';
+      expect(await stores.backups.claimForRetention(OTHER, a, hours(10), rule)).toBeNull();
+      expect(await stores.backups.claimForRetention(USER, p, hours(10), rule)).toBeNull();
+      expect(await stores.backups.claimForRetention(USER, l, hours(10), rule)).toBeNull();
+      expect(await stores.backups.claimForRetention(USER, a, hours(10), rule)).toMatchObject({
+        id: a,
+        status: 'completed',
+      });
+      expect(await stores.backups.get(a)).toMatchObject({
+        status: 'deleting',
+        deleteReason: 'auto',
+        deleteRule: rule,
+      });
+      // Claimed once: a second replica's claim finds nothing.
+      expect(await stores.backups.claimForRetention(USER, a, hours(10), rule)).toBeNull();
+      expect((await stores.backups.claimForRetention(USER, b, hours(10), rule))!.status).toBe('failed');
+      expect((await stores.backups.claimForRetention(USER, l, hours(20), rule))!.id).toBe(l);
     });
   });
 

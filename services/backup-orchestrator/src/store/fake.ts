@@ -129,7 +129,7 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
         ),
       ];
     },
-    async claimExpired(userId, before, now, skip) {
+    async claimExpired(userId, before, now, skip, rule) {
       const r = all()
         .filter(
           (x) =>
@@ -141,7 +141,25 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
         )
         .sort(byCreated)[0];
       if (!r) return null;
-      rows.set(r.id, { ...r, status: 'deleting', deletingSince: now, deleteReason: 'auto' });
+      rows.set(r.id, {
+        ...r,
+        status: 'deleting',
+        deletingSince: now,
+        deleteReason: 'auto',
+        deleteRule: rule ?? null,
+      });
+      return copy(r);
+    },
+    async claimForRetention(userId, backupId, now, rule) {
+      const r = rows.get(backupId);
+      if (!r || r.userId !== userId || !finished(r) || lockHolds(r, now)) return null;
+      rows.set(r.id, {
+        ...r,
+        status: 'deleting',
+        deletingSince: now,
+        deleteReason: 'auto',
+        deleteRule: rule,
+      });
       return copy(r);
     },
     async reclaimStaleDeletion(staleBefore, now) {
@@ -370,6 +388,9 @@ export function fakeSettingsStore(): SettingsStore & {
     async remove(userId) {
       rows.delete(userId);
       locks.delete(userId);
+    },
+    async gfsUsers() {
+      return [...rows].filter(([, s]) => s.retentionMode === 'gfs').map(([userId]) => userId);
     },
   };
 }

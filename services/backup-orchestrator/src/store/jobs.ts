@@ -6,6 +6,8 @@ import { withId, type Lean } from './shape.js';
 const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
 const ACTIVE = ['pending', 'in-progress'];
 const FINISHED = ['completed', 'failed'];
+/** Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds). */
+const unlockedAt = (now: Date) => ({ $or: [{ lockedUntil: null }, { lockedUntil: { $lte: now } }] });
 
 /** The conditional-update core both job kinds share: every transition is one findOneAndUpdate. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -81,19 +83,27 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
     async usersWithFinishedBefore(before) {
       return Backup.distinct('userId', { status: { $in: FINISHED }, createdAt: { $lt: before } });
     },
-    async claimExpired(userId, before, now, skip) {
+    async claimExpired(userId, before, now, skip, rule) {
       const query: Record<string, unknown> = {
         userId,
         status: { $in: FINISHED },
         createdAt: { $lt: before },
-        // Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds).
-        $or: [{ lockedUntil: null }, { lockedUntil: { $lte: now } }],
+        ...unlockedAt(now),
       };
       if (skip.length) query._id = { $nin: skip.map((s) => new Types.ObjectId(s)) };
       const d = await Backup.findOneAndUpdate(
         query,
-        { $set: { status: 'deleting', deletingSince: now, deleteReason: 'auto' } },
+        { $set: { status: 'deleting', deletingSince: now, deleteReason: 'auto', deleteRule: rule ?? null } },
         { new: false, sort: { createdAt: 1, _id: 1 } },
+      ).lean<Lean>();
+      return d ? shape(d) : null;
+    },
+    async claimForRetention(userId, backupId, now, rule) {
+      if (!validId(backupId)) return null;
+      const d = await Backup.findOneAndUpdate(
+        { _id: new Types.ObjectId(backupId), userId, status: { $in: FINISHED }, ...unlockedAt(now) },
+        { $set: { status: 'deleting', deletingSince: now, deleteReason: 'auto', deleteRule: rule } },
+        { new: false },
       ).lean<Lean>();
       return d ? shape(d) : null;
     },

@@ -1,9 +1,20 @@
+import { GFS_PERIODS, type GfsCounts } from '@coffer/contracts';
 import type { OrchestratorModels } from '../model.js';
 import type { RetentionLockRecord, SettingsRecord, SettingsStore } from './types.js';
 
-const shape = (d: { frequency: number; retention: number }): SettingsRecord => ({
+const SETTINGS_KEYS = ['frequency', 'retention', 'retentionMode', 'gfs'] as const;
+
+// Records saved before GFS have neither field: "keep N days".
+const shape = (d: {
+  frequency: number;
+  retention: number;
+  retentionMode?: string | null;
+  gfs?: Partial<GfsCounts> | null;
+}): SettingsRecord => ({
   frequency: d.frequency,
   retention: d.retention,
+  retentionMode: d.retentionMode === 'gfs' ? 'gfs' : 'days',
+  gfs: d.gfs ? (Object.fromEntries(GFS_PERIODS.map((p) => [p, d.gfs![p] ?? 0])) as GfsCounts) : null,
 });
 
 export function settingsStore({ Settings }: Pick<OrchestratorModels, 'Settings'>): SettingsStore {
@@ -13,13 +24,16 @@ export function settingsStore({ Settings }: Pick<OrchestratorModels, 'Settings'>
       return d ? shape(d) : null;
     },
     async all() {
-      const docs = await Settings.find({}, { userId: 1, frequency: 1, retention: 1 }).lean();
+      const docs = await Settings.find(
+        {},
+        { userId: 1, frequency: 1, retention: 1, retentionMode: 1, gfs: 1 },
+      ).lean();
       return new Map(docs.map((d) => [d.userId, shape(d)]));
     },
     async save(userId, patch, defaults) {
-      const set: Partial<SettingsRecord> = {};
-      const onInsert: Partial<SettingsRecord> = {};
-      for (const key of ['frequency', 'retention'] as const) {
+      const set: Record<string, unknown> = {};
+      const onInsert: Record<string, unknown> = {};
+      for (const key of SETTINGS_KEYS) {
         if (patch[key] !== undefined) set[key] = patch[key];
         else onInsert[key] = defaults[key];
       }
@@ -59,6 +73,9 @@ export function settingsStore({ Settings }: Pick<OrchestratorModels, 'Settings'>
         { userId: 1, retentionLockOffAt: 1 },
       ).lean();
       return docs.map((d) => ({ userId: d.userId, offAt: d.retentionLockOffAt! }));
+    },
+    async gfsUsers() {
+      return Settings.distinct('userId', { retentionMode: 'gfs' });
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { GfsCounts, RetentionMode } from '@coffer/contracts';
+
 // The records the domain works with and the data-access methods it calls. Mongoose lives only in
 // store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
 import type { RestoreConfirmation } from '@coffer/contracts';
@@ -59,6 +61,8 @@ export interface BackupRecord extends JobRecord {
   deleteReason: BackupType | null;
   /** Made under the retention lock: not deleted before this date (absent on older records). */
   lockedUntil?: Date | null;
+  /** Why the retention sweep claimed it (the audit entry's rule), kept so a taken-over claim still says. */
+  deleteRule?: string | null;
 }
 
 export interface RestoreRecord extends JobRecord {
@@ -74,7 +78,11 @@ export interface RestoreRecord extends JobRecord {
 
 export interface SettingsRecord {
   frequency: number;
+  /** Hours: the spec's "keep N days"; under GFS, how long failed backups stay and the lock's dates. */
   retention: number;
+  retentionMode: RetentionMode;
+  /** The saved GFS counts; null until the user saved some. */
+  gfs: GfsCounts | null;
 }
 
 /** The account's retention lock as saved: on, and when a requested turn-off takes effect (or null). */
@@ -128,7 +136,18 @@ export interface BackupStore extends JobStore<BackupRecord> {
    * (status → deleting) and returns it as it was before the claim. A backup whose `lockedUntil`
    * is after `now` is never claimed.
    */
-  claimExpired(userId: string, before: Date, now: Date, skip: string[]): Promise<BackupRecord | null>;
+  claimExpired(
+    userId: string,
+    before: Date,
+    now: Date,
+    skip: string[],
+    rule?: string,
+  ): Promise<BackupRecord | null>;
+  /**
+   * Claims one completed or failed backup of the user for deletion by a retention rule (status →
+   * deleting, with the rule), unless the retention lock holds it; returns it as it was, else null.
+   */
+  claimForRetention(userId: string, backupId: string, now: Date, rule: string): Promise<BackupRecord | null>;
   /** Takes over a deletion whose claim is older than `staleBefore` (its worker died). */
   reclaimStaleDeletion(staleBefore: Date, now: Date): Promise<BackupRecord | null>;
   ofUser(userId: string): Promise<BackupRecord[]>;
@@ -224,6 +243,8 @@ export interface SettingsStore {
   ): Promise<boolean>;
   /** Users whose requested turn-off is due at `now`, with the date it was due. */
   lockTurnOffsDue(now: Date): Promise<Array<{ userId: string; offAt: Date }>>;
+  /** Users whose retention mode is GFS (the sweep visits them whatever their backups' age). */
+  gfsUsers(): Promise<string[]>;
 }
 
 export interface LeaseStore {

@@ -25,6 +25,20 @@ describe('what a smaller plan changes', () => {
     ]);
   });
 
+  it('names GFS counts a smaller plan lowers', () => {
+    const limits = { hourly: 0, daily: 7, weekly: 4, monthly: 0, yearly: 0 };
+    const now = { databases: [], frequency: 24, retention: 72, storageUsed: 0 };
+    expect(
+      planChangeNotes(
+        { ...free, gfsLimits: limits },
+        { ...now, gfs: { hourly: 0, daily: 14, weekly: 4, monthly: 12, yearly: 1 } },
+      ),
+    ).toEqual([
+      'GFS retention changed to keep 0 hourly, 7 daily, 4 weekly, 0 monthly, 0 yearly: backups it no longer keeps are removed by the retention rule.',
+    ]);
+    expect(planChangeNotes({ ...free, gfsLimits: limits }, { ...now, gfs: limits })).toEqual([]);
+  });
+
   it('says nothing when everything fits the new plan', () => {
     expect(
       planChangeNotes(free, {

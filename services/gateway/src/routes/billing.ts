@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
+import { clampGfs, describeGfs, gfsOverLimits, type GfsCounts } from '@coffer/contracts';
 import { badInput } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { binary, type RouteTable } from '../http/route.js';
@@ -26,12 +27,15 @@ export function planChangeNotes(
     frequencyLimit: number;
     retentionLimit: number;
     storageLimit: number;
+    gfsLimits?: GfsCounts;
   },
   now: {
     /** In the orchestrator's order: oldest first, the order in which databases stay active. */
     databases: ReadonlyArray<{ name: string; enabled: boolean }>;
     frequency: number;
     retention: number;
+    /** The GFS counts in force, when GFS retention is chosen. */
+    gfs?: GfsCounts;
     storageUsed: number;
   },
 ): string[] {
@@ -52,6 +56,11 @@ export function planChangeNotes(
     const to = [...[72, 168, 336, 720, 2160, 4320]].reverse().find((h) => h <= plan.retentionLimit) ?? 72;
     notes.push(
       `Retention changed from ${daysName(now.retention)} to ${daysName(to)}: older backups are removed by the retention rule.`,
+    );
+  }
+  if (now.gfs && plan.gfsLimits && gfsOverLimits(now.gfs, plan.gfsLimits).length) {
+    notes.push(
+      `GFS retention changed to keep ${describeGfs(clampGfs(now.gfs, plan.gfsLimits))}: backups it no longer keeps are removed by the retention rule.`,
     );
   }
   if (now.storageUsed > plan.storageLimit) {

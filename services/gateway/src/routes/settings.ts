@@ -1,10 +1,26 @@
 import { z } from 'zod';
-import { FREQUENCY_HOURS, FREQUENCY_NAMES, isRetentionHours, RETENTION_OPTIONS } from '@coffer/contracts';
-import { backupFrequency, fields } from '@coffer/common';
+import {
+  FREQUENCY_HOURS,
+  FREQUENCY_NAMES,
+  isRetentionHours,
+  RETENTION_MODES,
+  RETENTION_OPTIONS,
+} from '@coffer/contracts';
+import { backupFrequency, fields, retentionMode } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { Caller } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
-import { agentView, databaseView, planView, toAgent, toDatabase, toPlan } from '../views.js';
+import {
+  agentView,
+  backupView,
+  databaseView,
+  gfsCountsView,
+  planView,
+  toAgent,
+  toBackup,
+  toDatabase,
+  toPlan,
+} from '../views.js';
 
 const RETENTION_ERROR = `retention must be one of ${RETENTION_OPTIONS.join(', ')} hours`;
 
@@ -25,10 +41,21 @@ const retentionLockView = z
     offDelaySeconds: z.number().describe('how long after it is asked for a turn-off takes effect'),
   })
   .meta({ id: 'RetentionLock' });
+const retentionModeView = z
+  .enum(RETENTION_MODES, { error: 'retentionMode must be days or gfs' })
+  .meta({ id: 'RetentionMode' });
+const gfsBody = fields.gfsCounts.meta({
+  description: 'how many of the last hours, days, weeks, months and years keep their newest backup',
+});
+const GFS_LIMIT_ERROR = "the GFS counts are beyond the plan's (code PLAN_GFS_LIMIT, with gfsLimits)";
 const settingsView = z
   .object({
     frequency: z.number().describe('hours: 1, 24, 168 or 720'),
-    retention: z.number().describe('hours'),
+    retention: z
+      .number()
+      .describe('hours: "keep N days"; with GFS, how long failed backups stay and the retention lock dates'),
+    retentionMode: retentionModeView.describe('days (keep N days, the default) or gfs'),
+    gfs: gfsCountsView.optional().describe('the saved GFS counts, once some were saved'),
     notifications: notificationsView,
     email: z.string().describe('where notifications go'),
     pendingEmail: z
@@ -39,6 +66,30 @@ const settingsView = z
     retentionLock: retentionLockView,
   })
   .meta({ id: 'Settings' });
+
+const KEEP_REASONS = [
+  'hourly',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'newest',
+  'locked',
+  'recent-failure',
+] as const;
+const isKeepReason = (r: string): r is (typeof KEEP_REASONS)[number] =>
+  (KEEP_REASONS as readonly string[]).includes(r);
+const retentionVerdictView = backupView
+  .extend({
+    keep: z.boolean(),
+    reasons: z
+      .array(z.enum(KEEP_REASONS))
+      .describe(
+        'why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure',
+      ),
+    rule: z.string().optional().describe('why it would be deleted, as the audit log will say'),
+  })
+  .meta({ id: 'RetentionVerdict' });
 
 /** /api/settings/*: plans catalogue, backup settings, databases, API key, notifications. */
 export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
@@ -52,6 +103,8 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     return {
       frequency: backupFrequency.fromAnswer(backup.frequency),
       retention: backup.retention,
+      retentionMode: retentionMode.fromAnswer(backup.retentionMode),
+      gfs: backup.gfs,
       notifications: {
         backupSuccess: prefs.backupSuccess,
         backupFailure: prefs.backupFailure,
@@ -108,20 +161,25 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
         })
         .optional(),
       email: z.union([z.literal(''), fields.email]).optional(),
+      retentionMode: retentionModeView.optional(),
+      gfs: gfsBody.optional(),
     }),
     response: settingsView,
     errors: {
       FORBIDDEN:
-        "the frequency or retention is beyond the plan's (code PLAN_FREQUENCY_LIMIT or PLAN_RETENTION_LIMIT)",
+        "the frequency, retention or GFS counts are beyond the plan's (code PLAN_FREQUENCY_LIMIT, PLAN_RETENTION_LIMIT or PLAN_GFS_LIMIT)",
       LIMIT_REACHED: 'a confirmation email was sent a few seconds ago',
       UNAVAILABLE: 'the mail server is not reachable, so the confirmation email could not be sent',
     },
     handler: async ({ caller, body }) => {
-      if (body.frequency !== undefined || body.retention !== undefined) {
+      const schedule = [body.frequency, body.retention, body.retentionMode, body.gfs];
+      if (schedule.some((v) => v !== undefined)) {
         await clients.orchestrator.updateSettings({
           userId: caller.id,
           frequency: body.frequency && backupFrequency.toProto(FREQUENCY_HOURS[body.frequency]),
           retention: body.retention,
+          retentionMode: body.retentionMode && retentionMode.toProto(body.retentionMode),
+          gfs: body.gfs,
         });
       }
       if (body.notifications) {
@@ -152,6 +210,32 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
     handler: async ({ caller, body }) => {
       await clients.orchestrator.setRetentionLock({ userId: caller.id, enabled: body.enabled });
       return settingsOf(caller);
+    },
+  });
+
+  t.add({
+    method: 'post',
+    path: '/api/settings/retention/preview',
+    operationId: 'previewRetention',
+    summary:
+      "Which of the caller's current backups a GFS setting would delete (the rule the retention sweep applies), before it is saved",
+    tag: 'settings',
+    access: 'user',
+    body: z.object({ gfs: gfsBody }),
+    response: z.object({
+      backups: z.array(retentionVerdictView).describe('finished backups, newest first'),
+      deleteCount: z.number(),
+    }),
+    errors: { FORBIDDEN: GFS_LIMIT_ERROR },
+    handler: async ({ caller, body }) => {
+      const { backups } = await clients.orchestrator.previewRetention({ userId: caller.id, gfs: body.gfs });
+      const rows = backups.map((v) => ({
+        ...toBackup(v.backup!),
+        keep: v.keep,
+        reasons: v.reasons.filter(isKeepReason),
+        rule: v.rule,
+      }));
+      return { backups: rows, deleteCount: rows.filter((r) => !r.keep).length };
     },
   });
 

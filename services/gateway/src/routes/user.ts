@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, backupFrequency, fields } from '@coffer/common';
+import { AUDIT_ACTIONS, backupFrequency, fields, retentionMode } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
@@ -32,6 +32,7 @@ const auditLog = z
         backupTimestamp: z.string().optional().describe('when the restored or deleted backup was taken'),
         documentsRestored: z.number().optional(),
         documentsFailed: z.number().optional(),
+        rule: z.string().optional().describe('the retention rule that chose an automatic deletion'),
       })
       .meta({ id: 'AuditLogDetails' }),
   })
@@ -206,6 +207,7 @@ export function userRoutes(
             databases: dbs.databases,
             frequency: backupFrequency.fromAnswer(schedule.frequency),
             retention: schedule.retention,
+            gfs: retentionMode.fromAnswer(schedule.retentionMode) === 'gfs' ? schedule.gfs : undefined,
             storageUsed,
           }).map((note) => (when ? `From ${when}: ${note}` : note))
         : [];

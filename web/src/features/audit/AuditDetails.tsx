@@ -21,6 +21,7 @@ const SHOWN: Array<{ label: string; text: (d: AuditLogDetails) => string | undef
         ? `${formatExactCount(d.documentsRestored)} restored, ${formatExactCount(d.documentsFailed ?? 0)} failed`
         : undefined,
   },
+  { label: 'Rule', text: (d) => d.rule },
 ];
 
 /** The entry's details on one line: 'Database: shop · Size: 1.2 MB · Duration: 4 s', then the summary and any error. */

@@ -1,6 +1,6 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -49,6 +49,10 @@ import { useRestoreJobs, type RestoreJob } from './useRestoreJobs';
 import { scrollingTabListProps } from '../shell/responsive';
 
 const DATABASE_POLL_MS = 5000;
+// recharts is most of the chart's weight: fetched when the dashboard first shows it.
+const BackupHistoryChart = lazy(() =>
+  import('./BackupHistoryChart').then((m) => ({ default: m.BackupHistoryChart })),
+);
 
 function DatabaseSelect({
   databases,
@@ -287,6 +291,10 @@ export function DashboardPage() {
         <ActiveRestores jobs={unlistedRestores} />
 
         <SummaryCards backups={backups} profile={profile} plan={plan} />
+
+        <Suspense fallback={null}>
+          <BackupHistoryChart backups={backups} databaseName={databaseName} />
+        </Suspense>
 
         <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
           <GridItem colSpan={{ base: 1, lg: 2 }} minW="0">

@@ -1,5 +1,6 @@
 // Settings → General (spec §2, §5): backup frequency and retention, limited by the user's plan.
 import { Button, Card, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { clampGfs } from '@coffer/contracts';
 import type { Plan } from '../../api/generated';
 import { formatFrequency, formatRetention } from '../../lib/plan';
 import {
@@ -9,6 +10,7 @@ import {
   isRetentionDisabled,
 } from '../../lib/schedule';
 import { FormAlert } from '../shell/FormAlert';
+import { GfsRetentionFields } from './GfsRetentionFields';
 import { SAVE_FAILED, type SettingsForm } from './useSettingsForm';
 
 interface GeneralTabProps {
@@ -58,7 +60,37 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
             )}
           </Field.Root>
           <Field.Root>
-            <Field.Label>Retention Period</Field.Label>
+            <Field.Label>Retention Rule</Field.Label>
+            <NativeSelect.Root>
+              <NativeSelect.Field
+                value={form.retentionMode}
+                data-testid="retention-mode"
+                onChange={(e) => {
+                  const mode = e.currentTarget.value === 'gfs' ? 'gfs' : 'days';
+                  // The suggestion shown before any save may be beyond a small plan: bring it within.
+                  onChange({
+                    retentionMode: mode,
+                    gfs: mode === 'gfs' && plan ? clampGfs(form.gfs, plan.gfsLimits) : form.gfs,
+                  });
+                }}
+              >
+                <option value="days">Keep for a number of days</option>
+                <option value="gfs">GFS: hourly to yearly backups</option>
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </Field.Root>
+          {form.retentionMode === 'gfs' && (
+            <GfsRetentionFields
+              gfs={form.gfs}
+              limits={plan?.gfsLimits}
+              onChange={(gfs) => onChange({ gfs })}
+            />
+          )}
+          <Field.Root>
+            <Field.Label>
+              {form.retentionMode === 'gfs' ? 'Keep Failed Backups For' : 'Retention Period'}
+            </Field.Label>
             <NativeSelect.Root>
               <NativeSelect.Field
                 value={String(form.retention)}
@@ -80,11 +112,18 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
               </NativeSelect.Field>
               <NativeSelect.Indicator />
             </NativeSelect.Root>
-            {plan && (
+            {form.retentionMode === 'gfs' ? (
               <Field.HelperText>
-                Your {plan.name} plan keeps backups for up to {formatRetention(plan.retentionLimit)}. Older
-                backups are deleted automatically.
+                With GFS, failed backups are kept this long, and the retention lock protects each new backup
+                for this long.
               </Field.HelperText>
+            ) : (
+              plan && (
+                <Field.HelperText>
+                  Your {plan.name} plan keeps backups for up to {formatRetention(plan.retentionLimit)}. Older
+                  backups are deleted automatically.
+                </Field.HelperText>
+              )
             )}
           </Field.Root>
           <Text fontSize="sm" color="fg.muted">

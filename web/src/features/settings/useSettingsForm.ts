@@ -1,10 +1,13 @@
 // The settings form shared by the General and Notifications tabs: loaded once from GET
 // /api/settings, saved as a whole with PUT /api/settings (spec §3 Settings, §7).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { DEFAULT_GFS } from '@coffer/contracts';
 import {
   useUpdateSettingsMutation,
   type Frequency,
+  type GfsCounts,
   type NotificationSettings,
+  type RetentionMode,
   type Settings,
 } from '../../api/generated';
 import { DEFAULT_RETENTION, frequencyFromHours } from '../../lib/schedule';
@@ -18,6 +21,9 @@ export interface SettingsForm {
   frequency: Frequency;
   /** hours */
   retention: number;
+  retentionMode: RetentionMode;
+  /** The GFS counts shown (the saved ones, else the suggestion); sent only when GFS is chosen. */
+  gfs: GfsCounts;
   notifications: NotificationSettings;
   email: string;
 }
@@ -35,6 +41,8 @@ export function formFromSettings(settings: Settings | undefined, fallbackEmail: 
       typeof settings?.retention === 'number' && settings.retention > 0
         ? settings.retention
         : DEFAULT_RETENTION,
+    retentionMode: settings?.retentionMode === 'gfs' ? 'gfs' : 'days',
+    gfs: { ...(settings?.gfs ?? DEFAULT_GFS) },
     notifications: { ...DEFAULT_NOTIFICATIONS, ...(settings?.notifications ?? {}) },
     email: settings?.email || fallbackEmail,
   };
@@ -67,6 +75,8 @@ export function useSaveSettings() {
         await update({
           frequency: form.frequency,
           retention: form.retention,
+          retentionMode: form.retentionMode,
+          gfs: form.retentionMode === 'gfs' ? form.gfs : undefined,
           notifications: form.notifications,
           email: source === 'general' ? undefined : form.email.trim(),
         }).unwrap();
