@@ -29,6 +29,7 @@ import { databases as databasesFactory } from './domain/databases.js';
 import { dispatcher } from './domain/dispatch.js';
 import { watched } from './domain/jobs.js';
 import { restores as restoresFactory } from './domain/restores.js';
+import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 import { settings as settingsFactory } from './domain/settings.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
@@ -46,6 +47,8 @@ export interface OrchestratorLimits {
   hourMs: number;
   /** How long a disconnected agent may take to come back before its running jobs fail. */
   reconnectGraceMs?: number;
+  /** Minutes (of `hourMs`) a newly reported database waits for the user's own first backup. */
+  firstBackupGraceMinutes?: number;
 }
 
 /**
@@ -127,6 +130,7 @@ export function buildOrchestrator(deps: {
     events,
     now,
     hourMs: limits.hourMs,
+    firstBackupGraceMinutes: limits.firstBackupGraceMinutes ?? FIRST_BACKUP_GRACE_MINUTES,
     heartbeatTimeoutMs,
     log,
   });
@@ -173,6 +177,7 @@ export async function startOrchestrator(
       jobMaxHours: config.JOB_MAX_HOURS,
       hourMs: config.SCHEDULER_SLOT_SECONDS * 1000,
       reconnectGraceMs: config.AGENT_RECONNECT_GRACE_MS,
+      firstBackupGraceMinutes: config.FIRST_BACKUP_GRACE_MINUTES,
     },
     log,
   });
