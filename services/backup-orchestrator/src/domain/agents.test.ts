@@ -267,8 +267,9 @@ describe('an agent that says it is leaving', () => {
     expect(w.stores.backups.rows.size).toBe(0);
     // Its socket closing a moment later is the same disconnect: announced once.
     await w.agents.disconnected(USER, agentId);
+    // It says it left on purpose, so notification sends no 'Agent disconnected' alarm.
     expect(w.events.of('agent.agent.disconnected').map((e) => e.data)).toEqual([
-      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal' },
+      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', leaving: 'stop' },
     ]);
   });
 
@@ -304,6 +305,7 @@ describe('an agent that says it is leaving', () => {
     expect(w.stores.backups.rows.get(waiting.id)!.error).toBe(
       'The agent restarted before the backup could start',
     );
+    expect(w.events.of('agent.agent.disconnected').map((e) => e.data.leaving)).toEqual(['restart']);
     expect(await w.connectAgent(['shop'])).toBe(agentId);
     expect((await w.agents.list(USER))[0]!.status).toBe('active');
     expect((await w.dispatch.pickAgent(USER, 'shop'))?.id).toBe(agentId);

@@ -72,10 +72,14 @@ export function agents(deps: {
   const unknownAgent = () => notFound('Agent not found');
 
   /** The agent's socket closed. Announced once, however often the gateway reports it. */
-  async function disconnected(userId: string, agentId: string): Promise<void> {
+  async function disconnected(
+    userId: string,
+    agentId: string,
+    why: { leaving?: 'restart' | 'stop' } = {},
+  ): Promise<void> {
     const was = await store.disconnect(userId, agentId, now());
     if (was) {
-      await deps.events.publish('agent.agent.disconnected', agentEvent(was));
+      await deps.events.publish('agent.agent.disconnected', { ...agentEvent(was), ...why });
       return;
     }
     const agent = await store.get(agentId);
@@ -164,7 +168,7 @@ export function agents(deps: {
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 
-    disconnected,
+    disconnected: (userId: string, agentId: string) => disconnected(userId, agentId),
 
     /**
      * The agent said it is stopping (its socket closes a moment later): it is offline from now on,
@@ -173,7 +177,7 @@ export function agents(deps: {
      * socket closes, whichever comes first.
      */
     async leaving(userId: string, agentId: string, restarting = false): Promise<void> {
-      await disconnected(userId, agentId);
+      await disconnected(userId, agentId, { leaving: restarting ? 'restart' : 'stop' });
       await deps.abandonJobs?.(agentId, restarting);
       deps.log.info({ userId, agentId, restarting }, 'agent leaving');
     },
