@@ -1,0 +1,66 @@
+// Settings → Agents with a real `coffer-agent` (issue 21, walk): what the Maintenance and Security
+// actions tell the user about the agent they act on.
+import type { Browser } from 'playwright-core';
+import { eventually, newUser, type TestUser } from '../integration/helpers';
+import {
+  cleanupAll,
+  requirePrerequisites,
+  setupAgent,
+  waitAgentActive,
+  type Agent,
+} from '../integration/pipeline/harness';
+import { inViewport, launch, newSession, signIn, visible } from './helpers';
+
+jest.setTimeout(120_000);
+
+const RESET_SENT = 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.';
+
+let browser: Browser;
+beforeAll(async () => {
+  requirePrerequisites();
+  browser = await launch();
+});
+afterAll(async () => {
+  await cleanupAll();
+  await browser?.close();
+});
+
+describe('Reset Connection', () => {
+  let owner: TestUser;
+  let agent: Agent;
+  beforeAll(async () => {
+    owner = await newUser('reset-web');
+    agent = await setupAgent(owner, []);
+  });
+
+  for (const width of [1280, 375]) {
+    it(`keeps its success text on screen after the agent's card gives way (${width} px)`, async () => {
+      const { page, context } = await newSession(browser);
+      try {
+        await page.setViewportSize({ width, height: 800 });
+        const { id } = await waitAgentActive(owner.token, agent.name);
+        await signIn(page, owner);
+        await page.goto(`/settings?tab=agents&agent=${id}`);
+        const detail = page.getByTestId('agent-detail');
+        await visible(detail.getByText(agent.name));
+        await detail.getByRole('button', { name: 'Reset Connection' }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Reset' }).click();
+
+        // The reset retires the agent's record at once (it comes back under a new id): the detail
+        // card goes, and the result must stay readable where the user was looking.
+        await visible(page.getByText('No Agent Selected'));
+        const result = page.getByText(RESET_SENT, { exact: false });
+        await visible(result);
+        // The spec's sentence, and then what really happens (nothing needs reconfiguring).
+        expect(await result.innerText()).toMatch(/reconnects as a new agent within seconds/);
+        expect(await inViewport(result)).toBe(true);
+        // The agent does come back by itself, under a new id, with nothing reconfigured.
+        await eventually(async () => {
+          expect((await waitAgentActive(owner.token, agent.name, 1000)).id).not.toBe(id);
+        }, 30_000);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
