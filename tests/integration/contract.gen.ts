@@ -855,6 +855,8 @@ export type Database = {
   _id: string;
   name: string;
   isActive: boolean;
+  /** false when the user disabled it in Settings; an enabled database that is not active is over the plan limit */
+  enabled: boolean;
 };
 export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 export type Backup = {

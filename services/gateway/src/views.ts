@@ -143,7 +143,15 @@ export const agentView = z
   .meta({ id: 'Agent' });
 
 export const databaseView = z
-  .object({ _id: z.string(), name: z.string(), isActive: z.boolean() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    isActive: z.boolean(),
+    enabled: z.boolean().meta({
+      description:
+        'false when the user disabled it in Settings; an enabled database that is not active is over the plan limit',
+    }),
+  })
   .meta({ id: 'Database' });
 
 export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => ({
@@ -184,4 +192,5 @@ export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseVie
   _id: d.id,
   name: d.name,
   isActive: d.isActive,
+  enabled: d.enabled,
 });

@@ -41,7 +41,7 @@ import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
 import { BackupsTable } from './BackupsTable';
-import { databaseOptionLabel, dbAddCommands, pickDatabase } from './summary';
+import { databaseOptionLabel, dbAddCommands, overPlan, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
 import { useBackupJobs } from './useBackupJobs';
@@ -60,7 +60,7 @@ function DatabaseSelect({
   onChange: (name: string) => void;
 }) {
   // Until the list loads the spec's default stands in; after that only databases an agent registered.
-  const options = databases ?? [{ _id: '', name: value, isActive: true }];
+  const options = databases ?? [{ _id: '', name: value, isActive: true, enabled: true }];
   return (
     <NativeSelect.Root size="md" w={{ base: 'full', sm: '72' }} disabled={databases?.length === 0}>
       <NativeSelect.Field
@@ -207,7 +207,8 @@ export function DashboardPage() {
 
   const [chosen, setChosen] = useState<string | null>(null);
   const databaseName = pickDatabase(databases, chosen);
-  const anyInactive = databases?.some((d) => !d.isActive) ?? false;
+  // Only databases the plan leaves out: one the user disabled is no limit exceeded.
+  const anyOverPlan = databases?.some(overPlan) ?? false;
 
   const { busy, progress, trigger, remove } = useBackupJobs();
   const { jobs: restoreJobs, byBackup: restoresByBackup, started: restoreStarted } = useRestoreJobs();
@@ -263,7 +264,7 @@ export function DashboardPage() {
       />
 
       <Stack gap="6">
-        {anyInactive && (
+        {anyOverPlan && (
           <Alert.Root status="warning" data-testid="database-limit-alert">
             <Alert.Indicator />
             <Alert.Content>

@@ -1,6 +1,7 @@
 import {
   backupStats,
   databaseOptionLabel,
+  overPlan,
   dbAddCommands,
   nextBackupText,
   pickDatabase,
@@ -27,8 +28,8 @@ describe('backupStats', () => {
 
 describe('pickDatabase', () => {
   const dbs = [
-    { _id: '1', name: 'alpha', isActive: false },
-    { _id: '2', name: 'beta', isActive: true },
+    { _id: '1', name: 'alpha', isActive: false, enabled: true },
+    { _id: '2', name: 'beta', isActive: true, enabled: true },
   ];
   it("is 'production-db' until databases load, then only a database an agent registered", () => {
     expect(pickDatabase(undefined, null)).toBe('production-db');
@@ -39,11 +40,18 @@ describe('pickDatabase', () => {
   it('takes the first active database, or the active choice', () => {
     expect(pickDatabase(dbs, null)).toBe('beta');
     expect(pickDatabase(dbs, 'alpha')).toBe('beta');
-    expect(pickDatabase([...dbs, { _id: '3', name: 'gamma', isActive: true }], 'gamma')).toBe('gamma');
+    expect(pickDatabase([...dbs, { _id: '3', name: 'gamma', isActive: true, enabled: true }], 'gamma')).toBe(
+      'gamma',
+    );
   });
-  it('labels inactive databases', () => {
+  it('labels databases over the plan, and says which ones the user disabled', () => {
     expect(databaseOptionLabel(dbs[0]!)).toBe('alpha (Inactive - Plan Limit Exceeded)');
     expect(databaseOptionLabel(dbs[1]!)).toBe('beta');
+    expect(databaseOptionLabel({ name: 'crm', isActive: false, enabled: false })).toBe(
+      'crm (Disabled in Settings)',
+    );
+    expect(overPlan({ isActive: false, enabled: false })).toBe(false);
+    expect(overPlan({ isActive: false, enabled: true })).toBe(true);
   });
 });
 

@@ -62,9 +62,18 @@ export function dbAddCommands(agents: readonly { platform: string }[] | undefine
   return (['linux', 'windows'] as const).filter((f) => families.has(f)).map(dbAddCommand);
 }
 
-/** Selector label: inactive databases carry '(Inactive - Plan Limit Exceeded)'. */
-export function databaseOptionLabel(db: Pick<Database, 'name' | 'isActive'>): string {
-  return db.isActive ? db.name : `${db.name} ${INACTIVE_SUFFIX}`;
+export const DISABLED_SUFFIX = '(Disabled in Settings)';
+
+/** Over the plan: enabled by the user, but past the plan's dbLimit (a disabled one is the user's choice). */
+export const overPlan = (db: Pick<Database, 'isActive' | 'enabled'>) => !db.isActive && db.enabled !== false;
+
+/**
+ * Selector label: databases over the plan carry '(Inactive - Plan Limit Exceeded)'; ones the user
+ * disabled say so instead, since the plan has nothing to do with them.
+ */
+export function databaseOptionLabel(db: Pick<Database, 'name' | 'isActive' | 'enabled'>): string {
+  if (db.isActive) return db.name;
+  return `${db.name} ${overPlan(db) ? INACTIVE_SUFFIX : DISABLED_SUFFIX}`;
 }
 
 /** 'Next backup available at {time} on {date}.' for the 429 toast; null without a usable date. */
