@@ -58,8 +58,21 @@ describe('billing and plans', () => {
       await page.goto('/profile');
       await page.getByRole('tab', { name: 'Billing & Plan' }).click();
       await visible(page.getByTestId('current-plan-name').getByText('Pro'));
-      await page.getByTestId(`plan-${ids.Free}`).getByRole('button', { name: 'Downgrade' }).click();
+      // A downgrade asks first, and says when it takes effect: a plan an administrator gave has no
+      // paid period (the Terms' "end of the current paid term"), so at once.
+      const downgrade = page.getByTestId(`plan-${ids.Free}`).getByRole('button', { name: 'Downgrade' });
+      await downgrade.click();
+      const dialog = page.getByRole('alertdialog');
+      await visible(dialog.getByText('Downgrade to Free', { exact: true }));
+      await visible(dialog.getByText(/not a paid subscription, so there is no paid period to wait for/));
+      await visible(dialog.getByText(/Backups older than 7 days are then deleted\./));
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await page.getByTestId('current-plan-name').textContent()).toBe('Pro');
+      expect((await api('GET', '/api/user/profile', { token: user.token })).body.plan).toBe(ids.Pro);
 
+      await downgrade.click();
+      await dialog.getByRole('button', { name: 'Downgrade' }).click();
       const result = page.getByTestId('plan-change-result');
       await visible(result.getByText('Plan updated to Free'));
       await visible(result.getByText('Scheduled backups changed from hourly to daily.'));

@@ -24,7 +24,9 @@ import { apiErrorMessage } from '../../lib/errors';
 import { formatBytes } from '../../lib/format';
 import { formatDbLimit, formatFrequency, formatRetention, storagePercent } from '../../lib/plan';
 import { PlanCard, PlanPrice } from '../plans/PlanCard';
+import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
+import { downgradeQuestion } from './downgrade';
 import { StorageBar } from './StorageBar';
 
 type Result = { status: 'success' | 'error' | 'info'; message: string; changes?: string[] } | null;
@@ -129,8 +131,20 @@ export function BillingTab({ profile }: { profile: Profile }) {
   const sub = billingQuery.data?.subscription;
   const scheduledChange = Boolean(sub && (sub.cancelAtPeriodEnd || sub.pendingPlanId));
 
+  const [confirm, confirmDialog] = useConfirm();
+
   const choose = async (plan: Plan) => {
     setResult(null);
+    const downgrade = currentPlan && plan._id !== currentPlan._id && plan.price < currentPlan.price;
+    if (
+      downgrade &&
+      !(await confirm(downgradeQuestion(currentPlan, plan, sub), {
+        title: `Downgrade to ${plan.name}`,
+        confirmLabel: 'Downgrade',
+        destructive: true,
+      }))
+    )
+      return;
     try {
       const res = await updatePlan({ plan: plan._id }).unwrap();
       // A paid plan is bought on the provider's page; the plan changes when its webhook confirms.
@@ -227,6 +241,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
           </SimpleGrid>
         )}
       </Stack>
+      {confirmDialog}
     </Stack>
   );
 }
