@@ -1,6 +1,6 @@
 // Profile → Billing & Plan on the shared test stack, which has no payment provider configured.
 import type { Browser } from 'playwright-core';
-import { adminToken, api, launch, newSession, registeredUser, signIn, visible } from './helpers';
+import { adminToken, api, inViewport, launch, newSession, registeredUser, signIn, visible } from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,22 +19,36 @@ async function planIds(): Promise<Record<string, string>> {
 }
 
 describe('billing and plans', () => {
-  it('explains, on Upgrade, that billing is not set up here and that an administrator can change the plan', async () => {
-    const user = await registeredUser('upgrade');
-    const { page, context } = await newSession(browser);
-    try {
-      await signIn(page, user);
-      await page.goto('/profile');
-      await page.getByRole('tab', { name: 'Billing & Plan' }).click();
-      const ids = await planIds();
-      await page.getByTestId(`plan-${ids.Pro}`).getByRole('button', { name: 'Upgrade' }).click();
-      await visible(page.getByText(NO_BILLING));
-      expect(new URL(page.url()).pathname).toBe('/profile');
-      expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
-    } finally {
-      await context.close();
-    }
-  });
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 740],
+  ] as const) {
+    it(`explains, on Upgrade, that billing is not set up here, where the user clicked (${width}×${height})`, async () => {
+      const user = await registeredUser('upgrade');
+      const { page, context } = await newSession(browser);
+      try {
+        await page.setViewportSize({ width, height });
+        await signIn(page, user);
+        await page.goto('/profile');
+        await page.getByRole('tab', { name: 'Billing & Plan' }).click();
+        const ids = await planIds();
+        const upgrade = page.getByTestId(`plan-${ids.Pro}`).getByRole('button', { name: 'Upgrade' });
+        // The plan cards are below the fold: the user scrolls to the button and clicks it there.
+        await upgrade.scrollIntoViewIfNeeded();
+        await upgrade.click();
+        const answer = page.getByText(NO_BILLING);
+        await visible(answer);
+        // Beside the button, in sight (it used to appear at the top of the tab, out of view).
+        await visible(page.getByTestId(`plan-${ids.Pro}`).getByText(NO_BILLING));
+        expect(await inViewport(answer)).toBe(true);
+        expect(await inViewport(upgrade)).toBe(true);
+        expect(new URL(page.url()).pathname).toBe('/profile');
+        expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('shows what a downgrade changed: the clamped schedule and retention', async () => {
     const user = await registeredUser('downgrade');
