@@ -3,13 +3,14 @@
 import type { Browser } from 'playwright-core';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
 import {
+  agentCli,
   cleanupAll,
   requirePrerequisites,
   setupAgent,
   waitAgentActive,
   type Agent,
 } from '../integration/pipeline/harness';
-import { inViewport, launch, newSession, signIn, visible } from './helpers';
+import { api, appUrl, inViewport, launch, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -63,4 +64,40 @@ describe('Reset Connection', () => {
       }
     });
   }
+});
+
+describe('Regenerate API Key', () => {
+  it("says on the dashboard that the agent's key was replaced and shows the command that gives it the new one", async () => {
+    const owner = await newUser('rekey-web');
+    const agent = await setupAgent(owner, []);
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, owner);
+      await visible(page.getByText(agent.name));
+      const res = await api('POST', '/api/settings/regenerate-api-key', { token: owner.token });
+      expect(res.status).toBe(200);
+      const newKey: string = res.body.apiKey;
+
+      // A red dot alone said nothing: the card says why and what to run on the agent's server.
+      await page.reload();
+      const notice = page.getByTestId('key-replaced');
+      await visible(notice, 30_000);
+      await visible(notice.getByText("This agent's API key was replaced"));
+      expect(await notice.getByTestId('new-api-key-command').innerText()).toBe(
+        `sudo /usr/local/bin/coffer-agent init --server ${new URL(appUrl()).origin} --api-key ${newKey}`,
+      );
+
+      // Given the new key, the agent comes back and the notice goes.
+      expect(
+        (await agentCli(['init', '--server', new URL(appUrl()).origin, '--api-key', newKey], agent.config))
+          .code,
+      ).toBe(0);
+      await waitAgentActive(owner.token, agent.name, 30_000);
+      await page.reload();
+      await visible(page.getByText(agent.name));
+      await notice.waitFor({ state: 'detached' });
+    } finally {
+      await context.close();
+    }
+  });
 });

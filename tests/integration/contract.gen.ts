@@ -850,6 +850,8 @@ export type Agent = {
   platform: string;
   status: AgentStatus;
   lastSeen: string;
+  /** why an offline agent is offline, when the service knows */
+  offlineReason?: 'api-key-replaced';
 };
 export type Database = {
   _id: string;

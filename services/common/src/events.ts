@@ -86,6 +86,8 @@ export interface EventMap {
      * itself) or 'stop' (stopped or uninstalled on its server). Not an alarm either way.
      */
     leaving?: 'restart' | 'stop';
+    /** The gateway closed it because its owner replaced the API key: it cannot come back by itself. */
+    reason?: 'api-key-replaced';
   };
   /** The agent installed a newer release of itself and runs it now. */
   'agent.agent.updated': AgentEvent & { fromVersion: string; toVersion: string };

@@ -88,7 +88,13 @@ export async function startGateway(config: GatewayConfig, { log }: ServiceContex
   const agents = startAgentNamespace({ io, identity, clients, bus, log });
   started.nsp = agents;
   const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
-  const accessRevocation = await startAccessRevocation({ bus, sockets, log, forget: identity.forget });
+  const accessRevocation = await startAccessRevocation({
+    bus,
+    sockets,
+    log,
+    forget: identity.forget,
+    orchestrator: clients.orchestrator,
+  });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   return {

@@ -139,6 +139,10 @@ export const agentView = z
     platform: z.string(),
     status: z.enum(['active', 'inactive', 'offline']).meta({ id: 'AgentStatus' }),
     lastSeen: z.string(),
+    offlineReason: z
+      .enum(['api-key-replaced'])
+      .optional()
+      .meta({ description: 'why an offline agent is offline, when the service knows' }),
   })
   .meta({ id: 'Agent' });
 
@@ -186,6 +190,7 @@ export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
   platform: a.platform,
   status: a.status === 'active' || a.status === 'inactive' ? a.status : 'offline',
   lastSeen: a.lastSeen,
+  ...(a.offlineReason === 'api-key-replaced' && { offlineReason: a.offlineReason }),
 });
 
 export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseView> => ({

@@ -252,6 +252,23 @@ describe('agents', () => {
   });
 });
 
+describe('an agent whose API key was replaced', () => {
+  it('is offline with that reason (the dashboard says what to run) until it connects with the new key', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await w.agents.disconnected(USER, agentId, 'api-key-replaced');
+    // The socket's own close report that follows is no news.
+    await w.agents.disconnected(USER, agentId);
+    expect(w.events.of('agent.agent.disconnected').map((e) => e.data.reason)).toEqual(['api-key-replaced']);
+    expect((await w.agents.list(USER))[0]).toMatchObject({
+      status: 'offline',
+      offlineReason: 'api-key-replaced',
+    });
+    await w.connectAgent(['shop']);
+    expect((await w.agents.list(USER))[0]).toMatchObject({ status: 'active', offlineReason: null });
+  });
+});
+
 describe('an agent that says it is leaving', () => {
   it('is offline at once and gets no job: Trigger Backup is refused, the scheduler finds no agent', async () => {
     const w = testWorld();

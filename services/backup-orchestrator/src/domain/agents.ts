@@ -8,7 +8,13 @@ import {
   type Logger,
 } from '@coffer/common';
 import type { OrchestratorEvents } from '../events.js';
-import type { AgentRecord, AgentRegistration, AgentStore, DatabaseStore } from '../store/types.js';
+import type {
+  AgentRecord,
+  AgentRegistration,
+  AgentStore,
+  DatabaseStore,
+  OfflineReason,
+} from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
 import type { Dispatcher } from './dispatch.js';
 import { agentStatus, HOUR_MS, type AgentStatus } from './rules.js';
@@ -75,9 +81,9 @@ export function agents(deps: {
   async function disconnected(
     userId: string,
     agentId: string,
-    why: { leaving?: 'restart' | 'stop' } = {},
+    why: { leaving?: 'restart' | 'stop'; reason?: OfflineReason } = {},
   ): Promise<void> {
-    const was = await store.disconnect(userId, agentId, now());
+    const was = await store.disconnect(userId, agentId, now(), why.reason);
     if (was) {
       await deps.events.publish('agent.agent.disconnected', { ...agentEvent(was), ...why });
       return;
@@ -168,7 +174,9 @@ export function agents(deps: {
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 
-    disconnected: (userId: string, agentId: string) => disconnected(userId, agentId),
+    /** The socket closed; `reason` when the gateway closed it knowingly (the owner replaced the API key). */
+    disconnected: (userId: string, agentId: string, reason?: OfflineReason) =>
+      disconnected(userId, agentId, reason ? { reason } : {}),
 
     /**
      * The agent said it is stopping (its socket closes a moment later): it is offline from now on,

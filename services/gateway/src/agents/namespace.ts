@@ -190,7 +190,7 @@ export function startAgentNamespace(deps: {
         // The agent said it was leaving and the socket closed right after: that report is the
         // disconnect (it says why, and a restart mails no alarm), so it must be recorded first.
         await leaving?.catch(() => undefined);
-        await orchestrator.agentDisconnected({ userId, agentId });
+        await orchestrator.agentDisconnected({ userId, agentId, reason: '' });
         deps.log.info({ userId, agentId }, 'agent disconnected');
       })().catch((err: unknown) => {
         // Removed from the dashboard: there is no record left to mark.

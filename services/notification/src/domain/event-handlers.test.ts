@@ -193,6 +193,25 @@ describe('backup and agent mail contents', () => {
     expect(mailer.sent).toHaveLength(1);
   });
 
+  it('says an agent whose API key was replaced cannot reconnect by itself, and how to give it the new key', async () => {
+    const { handlers, mailer } = setup();
+    await handlers.handle(
+      envelope('agent.agent.disconnected', {
+        userId: USER,
+        agentId: 'a1',
+        name: 'db-box',
+        hostname: 'host-1',
+        reason: 'api-key-replaced',
+      }),
+    );
+    const { subject, text } = mailer.sent[0]!;
+    expect(subject).toBe('Agent disconnected');
+    expect(text).toContain('because your API key was regenerated');
+    expect(text).toContain('cannot reconnect by itself');
+    expect(text).toContain('coffer-agent init --server … --api-key …');
+    expect(text).not.toContain('reconnects by itself');
+  });
+
   it('never writes the address or the error text into a log line', async () => {
     const { handlers, log } = setup();
     await handlers.handle(failed(undefined, 'secret-ish tool output'));

@@ -133,7 +133,13 @@ export function eventHandlers(deps: {
       }
       return notify(event, 'agentDisconnection', 'agentDisconnected', (account, at) =>
         templates.agentDisconnected(
-          { name: account.name, agentName: event.data.name, hostname: event.data.hostname, at },
+          {
+            name: account.name,
+            agentName: event.data.name,
+            hostname: event.data.hostname,
+            at,
+            keyReplaced: event.data.reason === 'api-key-replaced',
+          },
           links,
         ),
       );

@@ -3,6 +3,7 @@ import {
   effectiveMethod,
   installCommand,
   MASKED_API_KEY,
+  newApiKeyCommand,
   nextStep,
   previousStep,
   reachabilityHint,
@@ -54,6 +55,18 @@ describe('install commands', () => {
   it('downloads from /downloads', () => {
     expect(downloadPath('linux')).toBe('/downloads/coffer-agent-linux-x64');
     expect(downloadPath('windows')).toBe('/downloads/coffer-agent-windows-x64.exe');
+  });
+});
+
+describe('giving an installed agent the new API key', () => {
+  it('is init with the server and the new key (it keeps the master key and databases)', () => {
+    expect(newApiKeyCommand('linux', origin, 'cof_new')).toBe(
+      `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key cof_new`,
+    );
+    expect(newApiKeyCommand('windows', origin, 'cof_new')).toBe(
+      `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key cof_new`,
+    );
+    expect(newApiKeyCommand('linux', origin, undefined)).toContain(`--api-key ${MASKED_API_KEY}`);
   });
 });
 

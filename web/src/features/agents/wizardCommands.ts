@@ -83,6 +83,18 @@ function linuxLines(origin: string, key: string): string[] {
 }
 
 /**
+ * Gives an installed agent the account's new API key after a regeneration. `init` on an existing
+ * configuration keeps the master key and the databases, and the running agent picks the new key
+ * up from its configuration file by itself (no restart).
+ */
+export function newApiKeyCommand(platform: AgentPlatform, origin: string, apiKey: string | null | undefined) {
+  const key = apiKey || MASKED_API_KEY;
+  return platform === 'windows'
+    ? `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key ${key}`
+    : `sudo ${LINUX_BIN} init --server ${origin} --api-key ${key}`;
+}
+
+/**
  * Step 6's advice when the agent does not show up, true for the address the commands use: the
  * agent needs outbound access to that host and port with the scheme shown (plain HTTP sends the
  * API key unencrypted, worth saying where it is the case).

@@ -1,12 +1,11 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Alert,
   Box,
   Button,
   Card,
-  Code,
   GridItem,
   HStack,
   Link,
@@ -28,9 +27,8 @@ import {
   type Backup,
   type Database,
 } from '../../api/generated';
-import { copyText } from '../../lib/clipboard';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
-import { COPIED_MS } from '../agents/wizardCommands';
+import { CopyableCommand } from '../agents/CopyableCommand';
 import { downloadBackup } from '../backups/download';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { RestoreDialog } from '../backups/RestoreDialog';
@@ -101,7 +99,7 @@ function NoDatabaseNotice() {
               should show in place of NAME; it asks for the connection string, which stays on that server:
             </Text>
             {commands.map((c) => (
-              <CopyableCommand key={c} command={c} />
+              <CopyableCommand key={c} command={c} testId="db-add-command" />
             ))}
             <Text>
               {status && status.agents.length === 0
@@ -112,48 +110,6 @@ function NoDatabaseNotice() {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
-  );
-}
-
-function CopyableCommand({ command }: { command: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const copy = async () => {
-    if (!(await copyText(command))) return;
-    setCopied(true);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-  };
-  return (
-    <HStack gap="2" align="center" wrap="wrap">
-      <Code
-        fontSize="sm"
-        px="2"
-        py="1"
-        overflowWrap="anywhere"
-        whiteSpace="pre-wrap"
-        display="inline-block"
-        data-testid="db-add-command"
-      >
-        {/* Lines break between words, not inside '--uri' (Chrome breaks after hyphens); a word
-            too long for a phone's width may still break. */}
-        {command.split(' ').map((word, i) => (
-          <Fragment key={i}>
-            {i > 0 && ' '}
-            <span style={word.length <= 24 ? { whiteSpace: 'nowrap' } : undefined}>{word}</span>
-          </Fragment>
-        ))}
-      </Code>
-      <Button size="xs" variant="outline" bg="bg" onClick={() => void copy()} aria-label="Copy command">
-        {copied ? 'Copied' : 'Copy'}
-      </Button>
-    </HStack>
   );
 }
 

@@ -4,13 +4,23 @@ import { Link as RouterLink } from 'react-router';
 import { useCheckServerStatusMutation, useGetSystemStatusQuery, type Agent } from '../../api/generated';
 import { isHttpError } from '../../lib/errors';
 import { agentDotColor } from '../agents/agentStatus';
+import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
 import { notify } from '../shell/toaster';
 
 export const STATUS_REFRESH_MS = 30_000;
 
 function AgentRow({ agent }: { agent: Agent }) {
   return (
-    <HStack justify="space-between" py="2" gap="3">
+    <Stack gap="2" py="2">
+      <AgentLine agent={agent} />
+      {agent.offlineReason === 'api-key-replaced' && <KeyReplacedNotice agent={agent} />}
+    </Stack>
+  );
+}
+
+function AgentLine({ agent }: { agent: Agent }) {
+  return (
+    <HStack justify="space-between" gap="3">
       <HStack gap="3" minW="0">
         <Box
           boxSize="2.5"

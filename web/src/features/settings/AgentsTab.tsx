@@ -21,6 +21,7 @@ import {
 } from '../../api/generated';
 import { formatDate } from '../../lib/format';
 import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
+import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
 
@@ -194,6 +195,7 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
               </Card.Header>
               <Card.Body gap="6">
                 {resultAlert}
+                {selected.offlineReason === 'api-key-replaced' && <KeyReplacedNotice agent={selected} />}
                 <DataList.Root orientation="horizontal" size="md">
                   <DataList.Item>
                     <DataList.ItemLabel>Status</DataList.ItemLabel>
