@@ -102,6 +102,22 @@ describe('admin console', () => {
       expect(await page.getByTestId('admin-users-table').locator('thead').isVisible()).toBe(false);
       await page.setViewportSize({ width: 1280, height: 900 });
 
+      // At 1280 px every column is in sight, Status and Manage too: long e-mails wrap rather than
+      // push them past the card's edge (issue 21, walk 13).
+      const fit = await page.getByTestId('admin-users-table').evaluate((table) => {
+        const area = table.parentElement!;
+        const box = area.getBoundingClientRect();
+        const status = Array.from(table.querySelectorAll('th')).find((th) => th.textContent === 'Status')!;
+        return {
+          scrolls: area.scrollWidth > area.clientWidth + 1,
+          statusInside: status.getBoundingClientRect().right <= box.right + 1,
+          manageInside: Array.from(table.querySelectorAll('tbody button')).every(
+            (b) => b.getBoundingClientRect().right <= box.right + 1,
+          ),
+        };
+      });
+      expect(fit).toEqual({ scrolls: false, statusInside: true, manageInside: true });
+
       // Search finds the target by a part of the e-mail (case does not matter).
       const { row, detail } = await openUser(
         page,

@@ -21,6 +21,41 @@ async function optionStates(page: Page, label: string) {
     );
 }
 
+describe('dashboard while its data loads', () => {
+  it("shows no 'No agents / Disconnected' and no zeros before the server has answered", async () => {
+    const user = await registeredUser('dash-loading');
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, user);
+      // Hold the two answers the cards wait for until the page has been looked at.
+      const held: Array<() => void> = [];
+      const hold = (pattern: string) =>
+        page.route(pattern, (route) => {
+          held.push(() => void route.continue());
+        });
+      await hold('**/api/settings/system-status');
+      await hold('**/api/backups');
+      await page.reload();
+      await eventually(async () => expect(held.length).toBeGreaterThanOrEqual(2));
+      await visible(page.getByTestId('system-status-loading'));
+      expect(await page.getByText('No backup agents connected').count()).toBe(0);
+      expect(await page.getByText('Disconnected', { exact: true }).count()).toBe(0);
+      expect(await page.getByTestId('summary-Success Rate').innerText()).toBe('—');
+      expect(await page.getByTestId('summary-Total Backups').innerText()).toBe('—');
+      expect(await page.getByText('0 failures in total').count()).toBe(0);
+
+      // Once they arrive, the empty account's real state.
+      for (const release of held.splice(0)) release();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await visible(page.getByText('No backup agents connected'));
+      await visible(page.getByText('0 failures in total'));
+      await visible(page.getByText('Connected', { exact: true }));
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('dashboard without an agent', () => {
   it('shows the empty states, the setup wizard and no backup to trigger', async () => {
     const user = await registeredUser('dash');

@@ -42,7 +42,9 @@ function UserRows({
         cursor="pointer"
         onClick={() => onSelect(u._id)}
       >
-        <Table.Cell data-label="Name" fontWeight="medium">
+        {/* Name and e-mail wrap (the scroll area keeps cells on one line): at 1280 px a long
+            address pushed Status and Manage out of the card. */}
+        <Table.Cell data-label="Name" fontWeight="medium" whiteSpace="normal">
           <Text>
             {u.name || '—'}
             {u._id === selfId && (
@@ -53,7 +55,7 @@ function UserRows({
             )}
           </Text>
         </Table.Cell>
-        <Table.Cell data-label="Email">
+        <Table.Cell data-label="Email" whiteSpace="normal" minW="32">
           <Text overflowWrap="anywhere">{u.email}</Text>
         </Table.Cell>
         <Table.Cell data-label="Role">

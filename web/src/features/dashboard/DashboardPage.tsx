@@ -243,7 +243,7 @@ export function DashboardPage() {
 
         <ActiveRestores jobs={unlistedRestores} />
 
-        <SummaryCards backups={backups} profile={profile} plan={plan} />
+        <SummaryCards backups={backupsQuery.data} profile={profile} plan={plan} />
 
         <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
           <GridItem colSpan={{ base: 1, lg: 2 }} minW="0">

@@ -16,13 +16,24 @@ const b = (status: string, timestamp = '2025-01-01T00:00:00.000Z') => ({
 
 describe('backupStats', () => {
   it('is empty without backups', () => {
-    expect(backupStats([])).toEqual({ total: 0, failures: 0, successRate: 0, lastBackup: null });
+    expect(backupStats([])).toEqual({ total: 0, failures: 0, running: 0, successRate: 0, lastBackup: null });
   });
 
-  it('counts completed as a whole percent and failures; last backup is the newest', () => {
+  it('counts completed as a whole percent of the finished backups, and failures; last backup is the newest', () => {
     const stats = backupStats([b('in-progress', '2025-02-01T00:00:00.000Z'), b('completed'), b('failed')]);
-    expect(stats).toEqual({ total: 3, failures: 1, successRate: 33, lastBackup: '2025-02-01T00:00:00.000Z' });
+    expect(stats).toEqual({
+      total: 3,
+      failures: 1,
+      running: 1,
+      successRate: 50,
+      lastBackup: '2025-02-01T00:00:00.000Z',
+    });
     expect(backupStats([b('completed'), b('completed'), b('failed')]).successRate).toBe(67);
+  });
+
+  it('does not count a running backup as a miss (it read 50 % with 0 failures during a backup)', () => {
+    expect(backupStats([b('in-progress'), b('completed')])).toMatchObject({ successRate: 100, running: 1 });
+    expect(backupStats([b('pending')])).toMatchObject({ successRate: null, running: 1, failures: 0 });
   });
 });
 
