@@ -118,6 +118,26 @@ describe('dashboard without an agent', () => {
       expect(manual).toContain(
         `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`,
       );
+      // Each command is a block of its own with a hanging indent, so one that wraps in the narrow
+      // box (a phone here) still reads as one command (issue 21, walk 11).
+      await page.setViewportSize({ width: 375, height: 812 });
+      const lines = wizard.getByTestId('install-command-line');
+      expect(await lines.count()).toBe(manual.split('\n').length);
+      const layout = await lines.evaluateAll((els) =>
+        els.map((el) => ({
+          indent: parseFloat(getComputedStyle(el).textIndent),
+          wraps: el.getClientRects().length > 0 && el.getBoundingClientRect().height > 30,
+        })),
+      );
+      expect(layout.every((l) => l.indent < 0)).toBe(true);
+      expect(layout.some((l) => l.wraps)).toBe(true);
+      // A root shell without sudo gets the same commands without it.
+      await wizard.getByTestId('root-shell').click();
+      const asRoot = await wizard.getByTestId('install-command').innerText();
+      expect(asRoot).not.toContain('sudo');
+      expect(asRoot).toContain(`/usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`);
+      await wizard.getByTestId('root-shell').click();
+      await page.setViewportSize({ width: 1280, height: 900 });
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 6 of 6'));
       // The advice matches the address shown: the test stack is plain http.

@@ -4,8 +4,8 @@ import { Button, Code, HStack } from '@chakra-ui/react';
 import { copyText } from '../../lib/clipboard';
 import { COPIED_MS } from './wizardCommands';
 
-/** A shell command in a code block that wraps between words, with a Copy button. */
-export function CopyableCommand({ command, testId }: { command: string; testId?: string }) {
+/** Copies `text`; `copied` is true for COPIED_MS afterwards (the button reads 'Copied'). */
+export function useCopied(text: string) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -15,11 +15,17 @@ export function CopyableCommand({ command, testId }: { command: string; testId?:
     [],
   );
   const copy = async () => {
-    if (!(await copyText(command))) return;
+    if (!(await copyText(text))) return;
     setCopied(true);
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPIED_MS);
   };
+  return { copied, copy };
+}
+
+/** A shell command in a code block that wraps between words, with a Copy button. */
+export function CopyableCommand({ command, testId }: { command: string; testId?: string }) {
+  const { copied, copy } = useCopied(command);
   return (
     <HStack gap="2" align="center" wrap="wrap">
       <Code

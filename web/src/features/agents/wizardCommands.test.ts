@@ -70,6 +70,26 @@ describe('giving an installed agent the new API key', () => {
   });
 });
 
+describe('install commands for a root shell without sudo', () => {
+  it('are the same commands without sudo', () => {
+    expect(installCommand('linux', 'automated', origin, 'cof_abc', { root: true })).toBe(
+      `curl -fsSL ${origin}/downloads/install.sh | bash -s -- --server ${origin} --api-key cof_abc`,
+    );
+    const manual = installCommand('linux', 'manual', origin, 'cof_abc', { root: true });
+    expect(manual).not.toMatch(/sudo/);
+    expect(manual.split('\n')).toContain(
+      'install -m 0755 coffer-agent-linux-x64 /usr/local/bin/coffer-agent',
+    );
+    expect(manual.split('\n')).toHaveLength(
+      installCommand('linux', 'manual', origin, 'cof_abc').split('\n').length,
+    );
+    // Windows has no sudo to leave out.
+    expect(installCommand('windows', 'manual', origin, 'k', { root: true })).toBe(
+      installCommand('windows', 'manual', origin, 'k'),
+    );
+  });
+});
+
 describe('step navigation', () => {
   it('skips Download both ways for the automated installer', () => {
     expect(nextStep(3, 'automated')).toBe(5);

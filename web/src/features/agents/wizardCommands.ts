@@ -40,13 +40,21 @@ export function installCommand(
   method: InstallMethod,
   origin: string,
   apiKey: string | null | undefined,
+  opts: { root?: boolean } = {},
 ): string {
   const key = apiKey || MASKED_API_KEY;
-  if (effectiveMethod(platform, method) === 'automated') {
-    return `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${key}`;
-  }
-  return (platform === 'windows' ? windowsLines : linuxLines)(origin, key).join('\n');
+  const text =
+    effectiveMethod(platform, method) === 'automated'
+      ? `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${key}`
+      : (platform === 'windows' ? windowsLines : linuxLines)(origin, key).join('\n');
+  return platform === 'linux' && opts.root ? withoutSudo(text) : text;
 }
+
+/**
+ * For a root shell (a container, a minimal server) that has no sudo at all ('sudo: command not
+ * found'): the same commands, run directly.
+ */
+export const withoutSudo = (commands: string) => commands.replace(/(^|\| )sudo /gm, '$1');
 
 /**
  * install.ps1 verifies the exe saved in step 4 (or downloads it) and installs the service. Windows
