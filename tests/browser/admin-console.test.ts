@@ -72,6 +72,10 @@ describe('admin console', () => {
       await signInAsAdmin(page);
       await page.goto('/admin');
       await visible(page.getByRole('heading', { name: 'Admin Dashboard' }));
+      // The article list is reachable from here, not only by its address.
+      expect(await page.getByRole('link', { name: 'Manage Knowledge Base' }).getAttribute('href')).toBe(
+        '/admin/kb',
+      );
       for (const card of ['Users', 'Banned', 'Inactive', 'Backups'])
         await visible(page.getByTestId(`admin-summary-${card}`));
       // The Users card counts every account, the target included.

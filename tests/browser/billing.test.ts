@@ -88,7 +88,7 @@ describe('billing and plans', () => {
       await downgrade.click();
       await dialog.getByRole('button', { name: 'Downgrade' }).click();
       const result = page.getByTestId('plan-change-result');
-      await visible(result.getByText('Plan updated to Free'));
+      await visible(result.getByText('Plan updated to Free!', { exact: true }));
       await visible(result.getByText('Scheduled backups changed from hourly to daily.'));
       await visible(
         result.getByText(

@@ -2,6 +2,7 @@
 // of the user picked from it. The admin guard (RequireAdmin) keeps everyone else out.
 import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Grid, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router';
 import {
   useAdminBackupStatsQuery,
   useAdminListPlansQuery,
@@ -122,7 +123,16 @@ export function AdminPage() {
 
   return (
     <Page>
-      <PageHeader title="Admin Dashboard" subtitle="Manage users, their plans and their agents" />
+      <PageHeader
+        title="Admin Dashboard"
+        subtitle="Manage users, their plans and their agents"
+        actions={
+          // The article editor had no way in but its address.
+          <Button asChild variant="outline">
+            <RouterLink to="/admin/kb">Manage Knowledge Base</RouterLink>
+          </Button>
+        }
+      />
       {loadErrors.length > 0 && (
         <Stack gap="2" mb="6">
           {loadErrors.map((e) => (

@@ -22,7 +22,7 @@ import {
   type Profile,
 } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatDate } from '../../lib/format';
 import { formatDbLimit, formatFrequency, formatRetention, storagePercent } from '../../lib/plan';
 import { PlanCard, PlanPrice } from '../plans/PlanCard';
 import { useConfirm } from '../shell/ConfirmDialog';
@@ -38,15 +38,12 @@ type Result = {
   planId?: string;
 } | null;
 
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-
 /** The paid subscription's state: when it renews, or when the plan changes and to what (spec §9). */
 function subscriptionNote(billing: BillingState | undefined, plans: Plan[]): string | null {
   const sub = billing?.subscription;
   if (!sub) return null;
   const pending = plans.find((p) => p._id === sub.pendingPlanId);
-  const end = sub.currentPeriodEnd ? longDate(sub.currentPeriodEnd) : null;
+  const end = sub.currentPeriodEnd ? formatDate(sub.currentPeriodEnd) : null;
   if (sub.status === 'past_due') {
     return 'Your last payment failed. The payment provider will retry it; if it keeps failing, your account moves to the Free plan.';
   }
