@@ -7,6 +7,7 @@ import {
   nextStep,
   previousStep,
   reachabilityHint,
+  uninstallCommand,
 } from './wizardCommands';
 
 const origin = 'https://coffer.example';
@@ -86,6 +87,18 @@ describe('install commands for a root shell without sudo', () => {
     // Windows has no sudo to leave out.
     expect(installCommand('windows', 'manual', origin, 'k', { root: true })).toBe(
       installCommand('windows', 'manual', origin, 'k'),
+    );
+  });
+});
+
+describe('uninstalling an agent before removing it', () => {
+  it('runs the installer with --uninstall (-Uninstall on Windows)', () => {
+    expect(uninstallCommand('linux', origin)).toBe(
+      `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --uninstall`,
+    );
+    expect(uninstallCommand('windows', origin)).toBe(
+      `Invoke-WebRequest -UseBasicParsing ${origin}/downloads/install.ps1 -OutFile install.ps1; ` +
+        'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Uninstall',
     );
   });
 });

@@ -103,6 +103,18 @@ export function newApiKeyCommand(platform: AgentPlatform, origin: string, apiKey
 }
 
 /**
+ * Stops and uninstalls the agent on its server (the service and the program; the configuration
+ * with the encryption key stays). Removing a running agent from the dashboard alone is undone at
+ * once: it registers again.
+ */
+export function uninstallCommand(platform: AgentPlatform, origin: string): string {
+  return platform === 'windows'
+    ? `Invoke-WebRequest -UseBasicParsing ${origin}/downloads/install.ps1 -OutFile install.ps1; ` +
+        'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Uninstall'
+    : `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --uninstall`;
+}
+
+/**
  * Step 6's advice when the agent does not show up, true for the address the commands use: the
  * agent needs outbound access to that host and port with the scheme shown (plain HTTP sends the
  * API key unencrypted, worth saying where it is the case).

@@ -21,7 +21,10 @@ import {
 } from '../../api/generated';
 import { formatDate } from '../../lib/format';
 import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
+import { CopyableCommand } from '../agents/CopyableCommand';
 import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
+import { uninstallCommand } from '../agents/wizardCommands';
+import { platformFamily } from '../dashboard/summary';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
 
@@ -40,6 +43,21 @@ const ACTION_TEXT: Record<AgentAction, { ok: string; failed: string }> = {
 };
 
 type Result = { status: 'success' | 'error'; message: string } | null;
+
+function StillRunningNote({ agent }: { agent: Pick<Agent, 'name' | 'platform'> }) {
+  return (
+    <Stack gap="2" mt="3" data-testid="remove-running-agent">
+      <Text fontSize="sm">
+        {agent.name} is still running, so it would register again within seconds. Stop and uninstall it on its
+        server first (its encryption key and configuration stay there):
+      </Text>
+      <CopyableCommand
+        command={uninstallCommand(platformFamily(agent.platform), window.location.origin)}
+        testId="uninstall-command"
+      />
+    </Stack>
+  );
+}
 
 interface AgentsTabProps {
   selectedId: string | null;
@@ -80,10 +98,17 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
   };
 
   // Deletes the agent's record (its backups stay) and disconnects it; the list is fetched again.
+  // An agent that still runs would register again within seconds (issue 21, walk 4): the dialog
+  // says so and gives the command that stops and uninstalls it on its server first.
   const remove = async (agent: Agent) => {
     const ok = await confirm(
       'Are you sure you want to remove this agent? This will not delete any existing backups.',
-      { title: 'Remove agent', confirmLabel: 'Remove', destructive: true },
+      {
+        title: 'Remove agent',
+        confirmLabel: 'Remove',
+        destructive: true,
+        details: agent.status !== 'offline' && <StillRunningNote agent={agent} />,
+      },
     );
     if (!ok) return;
     setResult(null);
