@@ -72,6 +72,10 @@ describe('admin console', () => {
       await signInAsAdmin(page);
       await page.goto('/admin');
       await visible(page.getByRole('heading', { name: 'Admin Dashboard' }));
+      // The article list is reachable from here, not only by its address.
+      expect(await page.getByRole('link', { name: 'Manage Knowledge Base' }).getAttribute('href')).toBe(
+        '/admin/kb',
+      );
       for (const card of ['Users', 'Banned', 'Inactive', 'Backups'])
         await visible(page.getByTestId(`admin-summary-${card}`));
       // The Users card counts every account, the target included.
@@ -101,6 +105,22 @@ describe('admin console', () => {
       ).toEqual({ scroll: 375, inner: 375 });
       expect(await page.getByTestId('admin-users-table').locator('thead').isVisible()).toBe(false);
       await page.setViewportSize({ width: 1280, height: 900 });
+
+      // At 1280 px every column is in sight, Status and Manage too: long e-mails wrap rather than
+      // push them past the card's edge (issue 21, walk 13).
+      const fit = await page.getByTestId('admin-users-table').evaluate((table) => {
+        const area = table.parentElement!;
+        const box = area.getBoundingClientRect();
+        const status = Array.from(table.querySelectorAll('th')).find((th) => th.textContent === 'Status')!;
+        return {
+          scrolls: area.scrollWidth > area.clientWidth + 1,
+          statusInside: status.getBoundingClientRect().right <= box.right + 1,
+          manageInside: Array.from(table.querySelectorAll('tbody button')).every(
+            (b) => b.getBoundingClientRect().right <= box.right + 1,
+          ),
+        };
+      });
+      expect(fit).toEqual({ scrolls: false, statusInside: true, manageInside: true });
 
       // Search finds the target by a part of the e-mail (case does not matter).
       const { row, detail } = await openUser(

@@ -107,13 +107,29 @@ describe('admin knowledge base', () => {
       await page.waitForURL((u) => u.pathname === '/admin/kb');
       await page.getByLabel('Filter by status').selectOption('draft');
       let row = await rowOf(page, slug);
-      // View opens the draft in a new tab: the admin's token finds what visitors cannot.
+      // View opens the draft in a new tab. The public read goes without a token, admins' too (spec
+      // §6); the admin's page finds the draft in the list of articles they manage.
+      const kbReads: Array<{ path: string; token: boolean }> = [];
+      const onRequest = (req: import('playwright-core').Request) => {
+        const { pathname } = new URL(req.url());
+        if (pathname.startsWith('/api/kb') && req.method() === 'GET')
+          kbReads.push({ path: pathname, token: 'authorization' in req.headers() });
+      };
+      context.on('request', onRequest);
       const [viewed] = await Promise.all([
         context.waitForEvent('page'),
         row.getByRole('link', { name: 'View' }).click(),
       ]);
       await visible(viewed.getByRole('heading', { level: 1, name: title }));
       await visible(viewed.getByText('Draft', { exact: true }));
+      context.off('request', onRequest);
+      expect(kbReads).toEqual(
+        expect.arrayContaining([
+          { path: `/api/kb/${slug}`, token: false },
+          { path: '/api/kb/admin/all', token: true },
+        ]),
+      );
+      expect(kbReads.filter((r) => r.path === `/api/kb/${slug}` && r.token)).toEqual([]);
       await viewed.close();
       await row.getByRole('checkbox').click({ force: true });
       await expectToast(page, 'Article published successfully');

@@ -1,6 +1,6 @@
 // Profile → Billing & Plan on the shared test stack, which has no payment provider configured.
 import type { Browser } from 'playwright-core';
-import { adminToken, api, launch, newSession, registeredUser, signIn, visible } from './helpers';
+import { adminToken, api, inViewport, launch, newSession, registeredUser, signIn, visible } from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,22 +19,36 @@ async function planIds(): Promise<Record<string, string>> {
 }
 
 describe('billing and plans', () => {
-  it('explains, on Upgrade, that billing is not set up here and that an administrator can change the plan', async () => {
-    const user = await registeredUser('upgrade');
-    const { page, context } = await newSession(browser);
-    try {
-      await signIn(page, user);
-      await page.goto('/profile');
-      await page.getByRole('tab', { name: 'Billing & Plan' }).click();
-      const ids = await planIds();
-      await page.getByTestId(`plan-${ids.Pro}`).getByRole('button', { name: 'Upgrade' }).click();
-      await visible(page.getByText(NO_BILLING));
-      expect(new URL(page.url()).pathname).toBe('/profile');
-      expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
-    } finally {
-      await context.close();
-    }
-  });
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 740],
+  ] as const) {
+    it(`explains, on Upgrade, that billing is not set up here, where the user clicked (${width}×${height})`, async () => {
+      const user = await registeredUser('upgrade');
+      const { page, context } = await newSession(browser);
+      try {
+        await page.setViewportSize({ width, height });
+        await signIn(page, user);
+        await page.goto('/profile');
+        await page.getByRole('tab', { name: 'Billing & Plan' }).click();
+        const ids = await planIds();
+        const upgrade = page.getByTestId(`plan-${ids.Pro}`).getByRole('button', { name: 'Upgrade' });
+        // The plan cards are below the fold: the user scrolls to the button and clicks it there.
+        await upgrade.scrollIntoViewIfNeeded();
+        await upgrade.click();
+        const answer = page.getByText(NO_BILLING);
+        await visible(answer);
+        // Beside the button, in sight (it used to appear at the top of the tab, out of view).
+        await visible(page.getByTestId(`plan-${ids.Pro}`).getByText(NO_BILLING));
+        expect(await inViewport(answer)).toBe(true);
+        expect(await inViewport(upgrade)).toBe(true);
+        expect(new URL(page.url()).pathname).toBe('/profile');
+        expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   it('shows what a downgrade changed: the clamped schedule and retention', async () => {
     const user = await registeredUser('downgrade');
@@ -58,10 +72,23 @@ describe('billing and plans', () => {
       await page.goto('/profile');
       await page.getByRole('tab', { name: 'Billing & Plan' }).click();
       await visible(page.getByTestId('current-plan-name').getByText('Pro'));
-      await page.getByTestId(`plan-${ids.Free}`).getByRole('button', { name: 'Downgrade' }).click();
+      // A downgrade asks first, and says when it takes effect: a plan an administrator gave has no
+      // paid period (the Terms' "end of the current paid term"), so at once.
+      const downgrade = page.getByTestId(`plan-${ids.Free}`).getByRole('button', { name: 'Downgrade' });
+      await downgrade.click();
+      const dialog = page.getByRole('alertdialog');
+      await visible(dialog.getByText('Downgrade to Free', { exact: true }));
+      await visible(dialog.getByText(/not a paid subscription, so there is no paid period to wait for/));
+      await visible(dialog.getByText(/Backups older than 7 days are then deleted\./));
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await page.getByTestId('current-plan-name').textContent()).toBe('Pro');
+      expect((await api('GET', '/api/user/profile', { token: user.token })).body.plan).toBe(ids.Pro);
 
+      await downgrade.click();
+      await dialog.getByRole('button', { name: 'Downgrade' }).click();
       const result = page.getByTestId('plan-change-result');
-      await visible(result.getByText('Plan updated to Free'));
+      await visible(result.getByText('Plan updated to Free!', { exact: true }));
       await visible(result.getByText('Scheduled backups changed from hourly to daily.'));
       await visible(
         result.getByText(

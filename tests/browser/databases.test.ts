@@ -135,6 +135,14 @@ describe('the plan limit in Settings → Databases', () => {
       await eventually(async () => {
         expect(await page.getByLabel('Database', { exact: true }).inputValue()).toBe(inactive);
       });
+      // The user disabled one of two on a one-database plan: no limit is exceeded, and the selector
+      // says why the other cannot be picked (issue 21, walk 6).
+      const options = page.getByLabel('Database', { exact: true }).locator('option');
+      expect(await options.allInnerTexts()).toEqual(
+        expect.arrayContaining([inactive, `${active} (Disabled in Settings)`]),
+      );
+      expect(await page.getByText('(Inactive - Plan Limit Exceeded)').count()).toBe(0);
+      expect(await page.getByTestId('database-limit-alert').count()).toBe(0);
       expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
     } finally {
       await context.close();

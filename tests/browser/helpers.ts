@@ -149,6 +149,20 @@ export async function visible(locator: Locator, timeout?: number): Promise<void>
 }
 
 /** Waits until the document title is exactly `title` (it is set just after each navigation). */
+/** Whether the element lies inside the visible part of the page (what the user sees without scrolling). */
+export async function inViewport(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return (
+      r.height > 0 &&
+      r.top >= 0 &&
+      r.bottom <= window.innerHeight &&
+      r.left >= 0 &&
+      r.right <= window.innerWidth
+    );
+  });
+}
+
 export async function expectTitle(page: Page, title: string): Promise<void> {
   try {
     await page.waitForFunction((t) => document.title === t, title, { timeout: 5_000 });

@@ -170,6 +170,22 @@ describe('knowledge base', () => {
     }
   });
 
+  it('says a page past the last one is past the last one, not that nothing was published', async () => {
+    const { page, context } = await newSession(browser);
+    try {
+      const { pages } = (await api('GET', '/api/kb')).body.pagination as { pages: number };
+      await page.goto(`/kb?page=${pages + 5}`);
+      const empty = page.getByTestId('kb-empty');
+      await visible(empty.getByText('No articles found'));
+      await visible(empty.getByText(`This page is past the last one (page ${pages}).`));
+      expect(await page.getByText('No articles have been published yet').count()).toBe(0);
+      await empty.getByRole('button', { name: `Go to page ${pages}` }).click();
+      await visible(page.getByTestId('kb-article-card').first());
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens an article, follows its table of contents and copies a code block', async () => {
     const { page, context, errors } = await newSession(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -179,7 +195,7 @@ describe('knowledge base', () => {
       await page.waitForURL(`**/kb/${guide.slug}`);
       await visible(page.getByRole('heading', { level: 1, name: guide.title }));
       await visible(page.getByTestId('article-category').filter({ hasText: 'Troubleshooting' }));
-      await visible(page.getByText(/^Updated [A-Z][a-z]{2} \d{1,2}, \d{4}$/));
+      await visible(page.getByText(/^Updated [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/));
       await visible(page.getByText('Was this article helpful?'));
 
       // The contents lists the headings, the h3 indented under the h2s.

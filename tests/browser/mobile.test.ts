@@ -4,7 +4,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
 import type { Browser, Page } from 'playwright-core';
-import { launch, newSession, registeredUser, signIn, visible, type RegisteredUser } from './helpers';
+import {
+  api,
+  auditRow,
+  launch,
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  type RegisteredUser,
+} from './helpers';
 
 const WIDTH = 375;
 const HEIGHT = 812;
@@ -211,11 +220,26 @@ describe('phones (375 px)', () => {
         await expectFits(page, `profile-${name.split(' ')[0]!.toLowerCase()}`);
       }
 
-      // Audit logs (sign-in and registration rows at least).
-      await page.goto('/audit-logs');
-      await visible(page.getByTestId('audit-row').or(page.getByText('No logs found')));
+      // Audit logs, with one of the longest action names (issue 21, walk 13: they were cut off).
+      const notifications = await api('PUT', '/api/settings', {
+        token: user.token,
+        body: { notifications: { backupSuccess: false } },
+      });
+      expect(notifications.status).toBe(200);
+      await auditRow(page, 'NOTIFICATIONS_UPDATED');
       await visible(page.getByRole('button', { name: 'Next' }));
       await expectFits(page, 'audit-logs');
+      const badges = await page.getByTestId('audit-action').evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return {
+            text: el.textContent,
+            clipped: el.scrollWidth > el.clientWidth + 1 || r.right > window.innerWidth,
+          };
+        }),
+      );
+      expect(badges.filter((b) => b.clipped)).toEqual([]);
+      expect(badges.map((b) => b.text)).toContain('NOTIFICATIONS_UPDATED');
 
       // Desktop keeps the table layout: column headers shown, no row labels.
       await page.setViewportSize({ width: 1280, height: 900 });

@@ -128,6 +128,37 @@ describe('home page', () => {
   });
 });
 
+describe("the terminal demos' lines", () => {
+  for (const width of [1280, 375]) {
+    it(`are whole inside their terminal, none cut off at its edge (${width} px)`, async () => {
+      const { page, context } = await newSession(browser, { width, height: 900 });
+      try {
+        await page.emulateMedia({ reducedMotion: 'reduce' }); // every line shown at once
+        await page.goto('/');
+        for (const id of ['encryption', 'restore']) {
+          const terminal = page.getByTestId(`terminal-${id}`);
+          await terminal.scrollIntoViewIfNeeded();
+          const cut = await terminal.evaluate((fig) => {
+            const box = fig.getBoundingClientRect();
+            const pre = fig.querySelector('pre')!;
+            return {
+              scrolls: pre.scrollWidth > pre.clientWidth + 1,
+              lines: Array.from(fig.querySelectorAll('[data-testid="terminal-line"]'))
+                .filter(
+                  (l) => l.getBoundingClientRect().right > box.right + 1 || l.scrollWidth > l.clientWidth + 1,
+                )
+                .map((l) => (l.textContent ?? '').slice(0, 40)),
+            };
+          });
+          expect({ id, ...cut }).toEqual({ id, scrolls: false, lines: [] });
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
 describe('content pages', () => {
   it('features lists every point of the spec and ends with Start Free Trial', async () => {
     const { page, context } = await newSession(browser);

@@ -21,6 +21,41 @@ async function optionStates(page: Page, label: string) {
     );
 }
 
+describe('dashboard while its data loads', () => {
+  it("shows no 'No agents / Disconnected' and no zeros before the server has answered", async () => {
+    const user = await registeredUser('dash-loading');
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, user);
+      // Hold the two answers the cards wait for until the page has been looked at.
+      const held: Array<() => void> = [];
+      const hold = (pattern: string) =>
+        page.route(pattern, (route) => {
+          held.push(() => void route.continue());
+        });
+      await hold('**/api/settings/system-status');
+      await hold('**/api/backups');
+      await page.reload();
+      await eventually(async () => expect(held.length).toBeGreaterThanOrEqual(2));
+      await visible(page.getByTestId('system-status-loading'));
+      expect(await page.getByText('No backup agents connected').count()).toBe(0);
+      expect(await page.getByText('Disconnected', { exact: true }).count()).toBe(0);
+      expect(await page.getByTestId('summary-Success Rate').innerText()).toBe('—');
+      expect(await page.getByTestId('summary-Total Backups').innerText()).toBe('—');
+      expect(await page.getByText('0 failures in total').count()).toBe(0);
+
+      // Once they arrive, the empty account's real state.
+      for (const release of held.splice(0)) release();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await visible(page.getByText('No backup agents connected'));
+      await visible(page.getByText('0 failures in total'));
+      await visible(page.getByText('Connected', { exact: true }));
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('dashboard without an agent', () => {
   it('shows the empty states, the setup wizard and no backup to trigger', async () => {
     const user = await registeredUser('dash');
@@ -83,6 +118,26 @@ describe('dashboard without an agent', () => {
       expect(manual).toContain(
         `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`,
       );
+      // Each command is a block of its own with a hanging indent, so one that wraps in the narrow
+      // box (a phone here) still reads as one command (issue 21, walk 11).
+      await page.setViewportSize({ width: 375, height: 812 });
+      const lines = wizard.getByTestId('install-command-line');
+      expect(await lines.count()).toBe(manual.split('\n').length);
+      const layout = await lines.evaluateAll((els) =>
+        els.map((el) => ({
+          indent: parseFloat(getComputedStyle(el).textIndent),
+          wraps: el.getClientRects().length > 0 && el.getBoundingClientRect().height > 30,
+        })),
+      );
+      expect(layout.every((l) => l.indent < 0)).toBe(true);
+      expect(layout.some((l) => l.wraps)).toBe(true);
+      // A root shell without sudo gets the same commands without it.
+      await wizard.getByTestId('root-shell').click();
+      const asRoot = await wizard.getByTestId('install-command').innerText();
+      expect(asRoot).not.toContain('sudo');
+      expect(asRoot).toContain(`/usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`);
+      await wizard.getByTestId('root-shell').click();
+      await page.setViewportSize({ width: 1280, height: 900 });
       await wizard.getByRole('button', { name: 'Next' }).click();
       await visible(wizard.getByText('Step 6 of 6'));
       // The advice matches the address shown: the test stack is plain http.

@@ -118,6 +118,9 @@ describe('POST /api/auth/login', () => {
     });
     expect(limited.status).toBe(429);
     expect(limited.body.message).toMatch(/Too many sign-in attempts/);
+    // Every 429 says when to come back, in the header clients and proxies read.
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBe(Math.ceil(limited.body.retryAfter!));
     // The owner, from their own address, still signs in.
     const owner = await api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
     expect(owner.status).toBe(200);
@@ -126,16 +129,60 @@ describe('POST /api/auth/login', () => {
   it('rate-limits per client address across e-mails', async () => {
     const ip = randomIp();
     let last = 0;
+    let retryAfter: string | null = null;
     for (let i = 0; i < 31; i++) {
-      last = (
-        await api('POST', '/api/auth/login', { ip, body: { email: uniqueEmail(), password: 'bad-pass' } })
-      ).status;
+      const res = await api('POST', '/api/auth/login', {
+        ip,
+        body: { email: uniqueEmail(), password: 'bad-pass' },
+      });
+      [last, retryAfter] = [res.status, res.headers.get('retry-after')];
     }
     expect(last).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
     const other = await api('POST', '/api/auth/login', {
       body: { email: uniqueEmail(), password: 'bad-pass' },
     });
     expect(other.status).toBe(401);
+  });
+});
+
+describe('sign-in limits count failures only', () => {
+  it('lets an office behind one address sign in far more often than the failure limit', async () => {
+    // RATE_LOGIN_PER_IP (30) and RATE_LOGIN_PER_EMAIL (10) failures would lock this address out.
+    const office = randomIp();
+    const colleagues = await Promise.all([newUser(), newUser()]);
+    for (let i = 0; i < 40; i++) {
+      const u = colleagues[i % 2]!;
+      const res = await api('POST', '/api/auth/login', {
+        ip: office,
+        body: { email: u.email, password: u.password },
+      });
+      expect(res.status).toBe(200);
+    }
+    // A mistyped password still counts (and is answered as one).
+    const typo = await api('POST', '/api/auth/login', {
+      ip: office,
+      body: { email: colleagues[0]!.email, password: 'typo-pass' },
+    });
+    expect(typo.status).toBe(401);
+  });
+
+  it('still stops guessing after the per-e-mail failures, whatever successes came between', async () => {
+    const u = await newUser();
+    const ip = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push(
+        (await api('POST', '/api/auth/login', { ip, body: { email: u.email, password: u.password } })).status,
+      );
+      statuses.push(
+        (await api('POST', '/api/auth/login', { ip, body: { email: u.email, password: 'bad-pass' } })).status,
+      );
+    }
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
+    const over = await api('POST', '/api/auth/login', { ip, body: { email: u.email, password: 'bad-pass' } });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 
@@ -208,5 +255,8 @@ describe('password recovery', () => {
       statuses.push((await api('POST', '/api/auth/forgot-password', { body: { email: u.email } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const again = await api('POST', '/api/auth/forgot-password', { body: { email: u.email } });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -226,7 +226,7 @@ describe('billing with Stripe configured', () => {
     const down = await call('PUT', '/api/user/plan', { token: u.token, body: { plan: p.free!._id } });
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({
-      message: 'Your plan changes to Free on Jan 1, 2027, when the paid period ends',
+      message: 'Your plan changes to Free on Jan 1, 2027, 12:00 AM UTC, when the paid period ends',
       effectiveAt: new Date(PERIOD_END * 1000).toISOString(),
       plan: { name: 'Pro' },
       nextPlan: { name: 'Free' },

@@ -1091,11 +1091,15 @@ export type Agent = {
   platform: string;
   status: AgentStatus;
   lastSeen: string;
+  /** why an offline agent is offline, when the service knows */
+  offlineReason?: 'api-key-replaced';
 };
 export type Database = {
   _id: string;
   name: string;
   isActive: boolean;
+  /** false when the user disabled it in Settings; an enabled database that is not active is over the plan limit */
+  enabled: boolean;
 };
 export type Backup = {
   _id: string;

@@ -7,6 +7,8 @@ declare global {
   var __cofferStack: Stack | undefined;
 }
 
+const SCHEDULER_TICK_MS = '5000';
+
 /**
  * Starts the real stack once for every jest project that needs it (integration, browser):
  * NATS, FerretDB, Redis, MailDev and every service, on free ports in a fresh data folder.
@@ -42,6 +44,8 @@ export default async function globalSetup(): Promise<void> {
       // The contact page shows the deployment's own values (tests/browser/public-site.test.ts).
       SUPPORT_EMAIL: 'help@coffer.test',
       COMMUNITY_CHAT_URL: 'https://chat.coffer.test/invite/e2e',
+      // A quicker scheduler, so a test can let several ticks pass (first-backup.test.ts).
+      SCHEDULER_TICK_MS,
     },
   });
   globalThis.__cofferStack = stack;
@@ -53,6 +57,7 @@ export default async function globalSetup(): Promise<void> {
     COFFER_MONGO_URL: stack.urls.mongo,
     COFFER_REDIS_URL: stack.urls.redis,
     COFFER_DATA_DIR: dataDir,
+    COFFER_SCHEDULER_TICK_MS: SCHEDULER_TICK_MS,
     COFFER_DOWNLOADS_DIR: downloads,
     COFFER_STORAGE_BACKEND: stack.urls.s3 ? 's3' : 'fs',
     // Where the S3 backend's objects are (MinIO, with the credentials the stack made), for tests that look.

@@ -33,6 +33,7 @@ describe('POST /api/settings/test-notification', () => {
     const again = await api('POST', '/api/settings/test-notification', { token: u.token });
     expect(again.status).toBe(429);
     expect(again.body.message).toMatch(/wait/);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
     await waitForMail(u.email);
     expect(await mailsTo(u.email)).toHaveLength(1);
   });

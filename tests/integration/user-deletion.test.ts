@@ -318,14 +318,14 @@ describe("admin actions on an account, in the admin's audit log", () => {
     });
     expect(await adminEntry('USER_UNBANNED', u)).toMatchObject({ ...about, details: { value: u.email } });
 
-    // The user's own log shows the plan change, made by an admin (read once the account is active
-    // again: an inactive account's token is refused).
+    // The user's own log shows the plan change (read once the account is active again: an
+    // inactive account's token is refused), labelled by spec §4's rule: 'User'.
     expect((await put({ status: 'active' })).status).toBe(200);
     const own = await eventually(async () => {
       const res = await api('GET', '/api/user/audit-logs?action=PLAN_CHANGED', { token: u.token });
       expect(res.body.logs).toHaveLength(1);
       return res.body.logs[0];
     }, 20_000);
-    expect(own).toMatchObject({ actor: 'Admin', details: { value: 'Pro' } });
+    expect(own).toMatchObject({ actor: 'User', details: { value: 'Pro' } });
   });
 });

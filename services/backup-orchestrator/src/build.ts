@@ -32,6 +32,7 @@ import { restores as restoresFactory } from './domain/restores.js';
 import { retentionInForce, retentionPolicyInForce } from './domain/retention-in-force.js';
 import { retentionLock as retentionLockFactory } from './domain/retention-lock.js';
 import { retentionPreview } from './domain/retention-preview.js';
+import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 import { settings as settingsFactory } from './domain/settings.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
@@ -52,6 +53,8 @@ export interface OrchestratorLimits {
   reconnectGraceMs?: number;
   /** How long after the owner asks a retention lock stays on (default 7 days). */
   retentionLockOffDelayMs?: number;
+  /** Minutes (of `hourMs`) a newly reported database waits for the user's own first backup. */
+  firstBackupGraceMinutes?: number;
 }
 
 /**
@@ -143,6 +146,7 @@ export function buildOrchestrator(deps: {
     events,
     now,
     hourMs: limits.hourMs,
+    firstBackupGraceMinutes: limits.firstBackupGraceMinutes ?? FIRST_BACKUP_GRACE_MINUTES,
     heartbeatTimeoutMs,
     log,
   });
@@ -204,6 +208,7 @@ export async function startOrchestrator(
       hourMs: config.SCHEDULER_SLOT_SECONDS * 1000,
       reconnectGraceMs: config.AGENT_RECONNECT_GRACE_MS,
       retentionLockOffDelayMs: config.RETENTION_LOCK_OFF_DELAY_SECONDS * 1000,
+      firstBackupGraceMinutes: config.FIRST_BACKUP_GRACE_MINUTES,
     },
     log,
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, defaultGrpc, grpcAddress, loadConfig } from '@coffer/common';
+import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 
 const ms = (fallback: number) => z.coerce.number().int().min(10).default(fallback);
 
@@ -16,6 +17,11 @@ const schema = z.object({
    * 3600 in production; tests shrink it so slot boundaries pass in seconds.
    */
   SCHEDULER_SLOT_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /**
+   * Minutes (of the slot hour above) a newly reported database waits for the user's own first
+   * backup before the scheduler takes one (the manual trigger would otherwise hit the plan interval).
+   */
+  FIRST_BACKUP_GRACE_MINUTES: z.coerce.number().min(0).default(FIRST_BACKUP_GRACE_MINUTES),
   RETENTION_TICK_MS: ms(60_000),
   WATCHDOG_TICK_MS: ms(10_000),
   /** A command the agent never confirmed fails after this long. */

@@ -239,8 +239,11 @@ export function orchestratorHandlers(deps: {
       return {};
     },
     async agentDisconnected(req) {
-      const input = parseInput(agentJob, req);
-      await agents.disconnected(input.userId, input.agentId);
+      const input = parseInput(
+        agentJob.extend({ reason: z.enum(['', 'api-key-replaced']).default('') }),
+        req,
+      );
+      await agents.disconnected(input.userId, input.agentId, input.reason || undefined);
       return {};
     },
     async agentLeaving(req) {

@@ -20,6 +20,8 @@ const agentSchema = new Schema(
     connected: { type: Boolean, default: true },
     lastSeen: { type: Date, required: true },
     disconnectedAt: { type: Date, default: null },
+    /** Why it is offline, when known ('api-key-replaced'); cleared when it connects again. */
+    offlineReason: { type: String, default: null },
     /** Reset by its owner: hidden from lists; the agent returns with a new instance id. */
     retired: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },

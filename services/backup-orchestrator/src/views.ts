@@ -57,6 +57,7 @@ export const toAgent = (a: AgentView): orchestrator.Agent => ({
   status: a.status,
   lastSeen: a.lastSeen.toISOString(),
   userId: a.userId,
+  offlineReason: a.status === 'offline' ? (a.offlineReason ?? '') : '',
 });
 
 export const toDatabase = (d: DatabaseView): orchestrator.Database => ({

@@ -91,7 +91,15 @@ export interface EventMap {
   'restore.restore.failed': RestoreEvent & { error: string; durationMs?: number };
 
   'agent.agent.registered': AgentEvent;
-  'agent.agent.disconnected': AgentEvent;
+  'agent.agent.disconnected': AgentEvent & {
+    /**
+     * Set when the agent said it was going before its socket closed: 'restart' (it comes back by
+     * itself) or 'stop' (stopped or uninstalled on its server). Not an alarm either way.
+     */
+    leaving?: 'restart' | 'stop';
+    /** The gateway closed it because its owner replaced the API key: it cannot come back by itself. */
+    reason?: 'api-key-replaced';
+  };
   /** The agent installed a newer release of itself and runs it now. */
   'agent.agent.updated': AgentEvent & { fromVersion: string; toVersion: string };
   /** The agent tried to update itself and keeps running `fromVersion`. */

@@ -138,6 +138,7 @@ export async function startGateway(
     browsers,
     log,
     forget: identity.forget,
+    orchestrator: clients.orchestrator,
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 

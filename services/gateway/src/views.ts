@@ -156,11 +156,23 @@ export const agentView = z
     platform: z.string(),
     status: z.enum(['active', 'inactive', 'offline']).meta({ id: 'AgentStatus' }),
     lastSeen: z.string(),
+    offlineReason: z
+      .enum(['api-key-replaced'])
+      .optional()
+      .meta({ description: 'why an offline agent is offline, when the service knows' }),
   })
   .meta({ id: 'Agent' });
 
 export const databaseView = z
-  .object({ _id: z.string(), name: z.string(), isActive: z.boolean() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    isActive: z.boolean(),
+    enabled: z.boolean().meta({
+      description:
+        'false when the user disabled it in Settings; an enabled database that is not active is over the plan limit',
+    }),
+  })
   .meta({ id: 'Database' });
 
 export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => ({
@@ -197,10 +209,12 @@ export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
   platform: a.platform,
   status: a.status === 'active' || a.status === 'inactive' ? a.status : 'offline',
   lastSeen: a.lastSeen,
+  ...(a.offlineReason === 'api-key-replaced' && { offlineReason: a.offlineReason }),
 });
 
 export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseView> => ({
   _id: d.id,
   name: d.name,
   isActive: d.isActive,
+  enabled: d.enabled,
 });

@@ -3,7 +3,7 @@
 // agent set up again on the same host replaces its old registration.
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
+import { api, baseUrl, eventually, newUser, waitForMail, type TestUser } from '../helpers';
 import {
   agentCli,
   cleanupAll,
@@ -55,9 +55,17 @@ describe('Regenerate API Key', () => {
     expect(refused).toMatchObject({ level: 'error', error: 'Invalid API key' });
     expect(String(refused.advice)).toContain(command);
     expect(String(refused.advice)).toContain('re-run the installer');
+    // The dashboard learns why (it shows the command), and the mail does not promise a reconnect.
     await eventually(async () => {
-      expect((await listed(owner)).find((a) => a.id === id)).toMatchObject({ status: 'offline' });
+      expect((await listed(owner)).find((a) => a.id === id)).toMatchObject({
+        status: 'offline',
+        offlineReason: 'api-key-replaced',
+      });
     });
+    const mail = await waitForMail(owner.email, (m) => m.subject === 'Agent disconnected', 30_000);
+    expect(mail.text).toContain('because your API key was regenerated');
+    expect(mail.text).toContain('cannot reconnect by itself');
+    expect(mail.text).not.toContain('reconnects by itself');
     expect(agent.status()).toMatchObject({ connected: false });
     expect(agent.status()!.lastError).toContain(command);
     const status = await agentCli(['status'], agent.config);
@@ -67,6 +75,7 @@ describe('Regenerate API Key', () => {
     expect((await agentCli(['init', '--server', baseUrl(), '--api-key', newKey], agent.config)).code).toBe(0);
     await agent.waitForLog((l) => l.msg === 'the API key changed in the config; reconnecting with it');
     expect((await waitAgentActive(owner.token, agent.name)).id).toBe(id);
+    expect((await listed(owner)).find((a) => a.id === id)).not.toHaveProperty('offlineReason');
     await eventually(async () => expect(agent.status()).toMatchObject({ connected: true, agentId: id }));
     expect(agent.status()!.lastError).toBeUndefined();
     expect(agent.child!.pid).toBe(pid);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
+import { adminToken, api, baseUrl, eventually, mailsTo, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   AGENT_BIN,
@@ -397,5 +397,22 @@ describe('agent commands from the dashboard', () => {
     }, 20_000);
     expect(agent.child!.exitCode).toBe(0);
     expect((await waitAgentActive(owner.token, agent.name)).id).toBe(agentId);
+  });
+
+  it("restart mails no 'Agent disconnected' alarm; an agent that dies without a word still does", async () => {
+    const alarms = async () =>
+      (await mailsTo(owner.email)).filter((m) => m.subject === 'Agent disconnected').length;
+    const before = await alarms();
+    const pidBefore = agent.status()!.pid;
+    await manage(agentId, 'restart');
+    await eventually(async () => {
+      expect(agent.status()?.pid).not.toBe(pidBefore);
+      expect(agent.status()).toMatchObject({ connected: true, agentId });
+    }, 20_000);
+    // The process dies without saying so: that disconnect is an alarm, and its mail comes after the
+    // restart's event would have (one consumer handles the agent events in order).
+    process.kill(agent.status()!.pid, 'SIGKILL');
+    await eventually(async () => expect(await alarms()).toBeGreaterThan(before), 30_000);
+    expect(await alarms()).toBe(before + 1);
   });
 });

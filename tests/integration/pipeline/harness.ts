@@ -271,38 +271,10 @@ export async function waitAgentActive(token: string, name: string, timeoutMs = 2
 // ---------------------------------------------------------------------------------------------
 // Driving the service like the dashboard does.
 
-/** Backups this test file started itself (the others were started by the scheduler). */
-const triggered = new Set<string>();
-
-async function postBackup(token: string, databaseName: string) {
-  const res = await api('POST', '/api/backups', { token, body: { databaseName } });
-  if (res.status === 201) triggered.add(res.body._id);
-  return res;
-}
-
-const refused = (res: { status: number; body: unknown }) =>
-  new Error(`POST /api/backups: ${res.status} ${JSON.stringify(res.body)}`);
-
 export async function triggerBackup(token: string, databaseName: string): Promise<any> {
-  const res = await postBackup(token, databaseName);
-  if (res.status !== 201) throw refused(res);
+  const res = await api('POST', '/api/backups', { token, body: { databaseName } });
+  if (res.status !== 201) throw new Error(`POST /api/backups: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-/**
- * A new database's first automatic backup starts at the scheduler's next tick after its agent
- * connects, and then the plan's interval refuses a manual one (429). When that first backup is the
- * database's only one, it is as good as the one the test asked for: this returns it.
- */
-async function firstBackupOrTrigger(token: string, databaseName: string): Promise<any> {
-  const res = await postBackup(token, databaseName);
-  if (res.status === 201) return res.body;
-  if (res.status === 429) {
-    const all = (await api('GET', '/api/backups', { token })).body as any[];
-    const ofDatabase = all.filter((b) => b.databaseName === databaseName);
-    if (ofDatabase.length === 1 && !triggered.has(ofDatabase[0]._id)) return ofDatabase[0];
-  }
-  throw refused(res);
 }
 
 const FINISHED = ['completed', 'failed'];
@@ -318,9 +290,12 @@ export async function waitBackup(token: string, id: string, timeoutMs = 60_000, 
   }, timeoutMs);
 }
 
-/** A backup that must complete. */
+/**
+ * A backup that must complete. A new database's first backup is the user's (the scheduler leaves
+ * it alone for FIRST_BACKUP_GRACE_MINUTES), so this is always the test's own trigger.
+ */
 export async function backupCompleted(token: string, databaseName: string, agent?: Agent): Promise<any> {
-  const created = await firstBackupOrTrigger(token, databaseName);
+  const created = await triggerBackup(token, databaseName);
   const done = await waitBackup(token, created._id, 60_000, agent);
   if (done.status !== 'completed')
     throw new Error(`backup failed: ${done.error}${agent ? `\nagent:\n${agent.output.slice(-3000)}` : ''}`);
@@ -378,42 +353,3 @@ export async function profile(token: string): Promise<any> {
 }
 
 export const uniqueName = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
-
-/**
- * A new database's first automatic backup starts at the scheduler's next tick (every 30 s) once
- * its agent is connected, so a test that wants to trigger the first backup itself would race it.
- * This waits until the scheduler has handled the current slot of `databaseName`, then deletes
- * whatever backup that started (once it has ended), so the user starts from an empty list and
- * the slot is not scheduled again.
- */
-export async function afterFirstScheduledSlot(user: TestUser, databaseName: string): Promise<void> {
-  const mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
-  try {
-    const databases = mongo.db('coffer_orchestrator').collection('databases');
-    await eventually(
-      async () => {
-        const db = await databases.findOne({ userId: user.id, name: databaseName });
-        if (!db?.lastScheduledSlot) throw new Error(`the scheduler has not handled ${databaseName} yet`);
-      },
-      75_000,
-      500,
-    );
-  } finally {
-    await mongo.close();
-  }
-  const list = async () => (await api('GET', '/api/backups', { token: user.token })).body as any[];
-  for (const backup of await list()) {
-    await eventually(
-      async () => {
-        const b = (await api('GET', `/api/backups/${backup._id}`, { token: user.token })).body as any;
-        if (b.status === 'pending' || b.status === 'in-progress') throw new Error(`backup is ${b.status}`);
-      },
-      90_000,
-      500,
-    );
-    await api('DELETE', `/api/backups/${backup._id}`, { token: user.token });
-  }
-  await eventually(async () => {
-    if ((await list()).length) throw new Error('backups are still listed');
-  }, 30_000);
-}

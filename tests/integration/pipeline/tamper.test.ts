@@ -55,8 +55,7 @@ beforeAll(async () => {
     { label: LABEL, uri: customer.uri(DB) },
     { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
   ]);
-  // Both first backups start together, at once: the scheduler starts a database's first automatic
-  // backup at its next tick, after which a manual one would be refused by the plan's interval.
+  // Both first backups, triggered together.
   [backup, foreign] = await Promise.all([
     backupCompleted(owner.token, LABEL, agent),
     backupCompleted(owner.token, OTHER_LABEL, agent),

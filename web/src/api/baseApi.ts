@@ -33,19 +33,14 @@ export const PUBLIC_ENDPOINTS = new Set([
   'getArticle',
 ]);
 
-/**
- * Public reads that still carry an admin's token: with it GET /api/kb/{slug} also finds drafts,
- * so View in /admin/kb opens one. Anyone else's token stays home (the gateway would ignore it).
- */
-export const ADMIN_TOKEN_ENDPOINTS = new Set(['getArticle']);
-
 const rawBaseQuery = fetchBaseQuery({
   // The generated endpoints call the documented paths, which start with /api.
   baseUrl: '',
   prepareHeaders: (headers, { getState, endpoint }) => {
     const auth = (getState() as { auth: AuthState }).auth;
-    if (PUBLIC_ENDPOINTS.has(endpoint) && !(ADMIN_TOKEN_ENDPOINTS.has(endpoint) && auth.isAdmin))
-      return headers;
+    // Public reads go without a token for everyone, admins included (an admin finds drafts through
+    // the admin list: kb/ArticlePage.tsx).
+    if (PUBLIC_ENDPOINTS.has(endpoint)) return headers;
     const token = auth.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
     addStepUpHeader(headers);

@@ -1,5 +1,6 @@
-// Reactions to rejected API calls (spec §4, §6): a banned account goes to /banned; a 401, or a
-// 401/403 with an expired token, ends the session with 'Session expired'.
+// Reactions to rejected API calls (spec §4, §6): a banned account goes to /banned; an inactive one
+// is signed out with the server's reason; a 401, or a 401/403 with an expired token, ends the
+// session with 'Session expired'.
 import { createListenerMiddleware } from '@reduxjs/toolkit';
 import type { AccountBannedError } from '../api/generated';
 import { api as cachedApi } from '../api/cache';
@@ -11,8 +12,11 @@ import type { AppDispatch, RootState } from './store';
 export const listenerMiddleware = createListenerMiddleware();
 const startListening = listenerMiddleware.startListening.withTypes<RootState, AppDispatch>();
 
+const codeOf = (body: unknown) =>
+  typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+
 function isBannedBody(body: unknown): body is AccountBannedError {
-  return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'ACCOUNT_BANNED';
+  return codeOf(body) === 'ACCOUNT_BANNED';
 }
 
 startListening({
@@ -27,8 +31,12 @@ startListening({
     }
     // An admin who must set up two-factor sign-in first: the route guard reads the fresh status
     // and sends them to Profile → Security.
-    if (status === 403 && (body as { code?: unknown } | null)?.code === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
+    if (status === 403 && codeOf(body) === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
       api.dispatch(cachedApi.util.invalidateTags(['TwoFactor']));
+      return;
+    }
+    if (status === 403 && codeOf(body) === 'ACCOUNT_INACTIVE') {
+      api.dispatch(endSession('inactive', (body as { message?: string }).message));
       return;
     }
     if (status === 401 || isTokenExpired(token)) {

@@ -512,6 +512,8 @@ export interface Agent {
   status: string;
   lastSeen: string;
   userId: string;
+  /** 'api-key-replaced' while it is offline because its key was replaced; else '' */
+  offlineReason: string;
 }
 
 export interface AgentList {
@@ -627,6 +629,14 @@ export interface AgentHeartbeatRequest {
   /** backup and restore ids the agent is working on */
   runningJobs: string[];
   databases: string[];
+}
+
+/** Same fields as AgentRef (wire-compatible), plus why the gateway closed the socket when it knows. */
+export interface AgentDisconnectedRequest {
+  userId: string;
+  agentId: string;
+  /** '' (the socket closed) or 'api-key-replaced' (the owner regenerated the key) */
+  reason: string;
 }
 
 export interface AgentLeavingRequest {
@@ -2098,7 +2108,17 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
 };
 
 function createBaseAgent(): Agent {
-  return { id: "", name: "", hostname: "", version: "", platform: "", status: "", lastSeen: "", userId: "" };
+  return {
+    id: "",
+    name: "",
+    hostname: "",
+    version: "",
+    platform: "",
+    status: "",
+    lastSeen: "",
+    userId: "",
+    offlineReason: "",
+  };
 }
 
 export const Agent: MessageFns<Agent> = {
@@ -2126,6 +2146,9 @@ export const Agent: MessageFns<Agent> = {
     }
     if (message.userId !== "") {
       writer.uint32(66).string(message.userId);
+    }
+    if (message.offlineReason !== "") {
+      writer.uint32(74).string(message.offlineReason);
     }
     return writer;
   },
@@ -2207,6 +2230,14 @@ export const Agent: MessageFns<Agent> = {
             message.userId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.offlineReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2237,6 +2268,11 @@ export const Agent: MessageFns<Agent> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
+      offlineReason: isSet(object.offlineReason)
+        ? globalThis.String(object.offlineReason)
+        : isSet(object.offline_reason)
+        ? globalThis.String(object.offline_reason)
+        : "",
     };
   },
 
@@ -2266,6 +2302,9 @@ export const Agent: MessageFns<Agent> = {
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
+    if (message.offlineReason !== "") {
+      obj.offlineReason = message.offlineReason;
+    }
     return obj;
   },
 
@@ -2282,6 +2321,7 @@ export const Agent: MessageFns<Agent> = {
     message.status = object.status ?? "";
     message.lastSeen = object.lastSeen ?? "";
     message.userId = object.userId ?? "";
+    message.offlineReason = object.offlineReason ?? "";
     return message;
   },
 };
@@ -4135,6 +4175,115 @@ export const AgentHeartbeatRequest: MessageFns<AgentHeartbeatRequest> = {
   },
 };
 
+function createBaseAgentDisconnectedRequest(): AgentDisconnectedRequest {
+  return { userId: "", agentId: "", reason: "" };
+}
+
+export const AgentDisconnectedRequest: MessageFns<AgentDisconnectedRequest> = {
+  encode(message: AgentDisconnectedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AgentDisconnectedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAgentDisconnectedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AgentDisconnectedRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: AgentDisconnectedRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
+    return AgentDisconnectedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
+    const message = createBaseAgentDisconnectedRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
 function createBaseAgentLeavingRequest(): AgentLeavingRequest {
   return { userId: "", agentId: "", restarting: false };
 }
@@ -5700,8 +5849,9 @@ export const OrchestratorServiceService = {
     path: "/coffer.orchestrator.v1.OrchestratorService/AgentDisconnected" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: AgentRef): Buffer => Buffer.from(AgentRef.encode(value).finish()),
-    requestDeserialize: (value: Buffer): AgentRef => AgentRef.decode(value),
+    requestSerialize: (value: AgentDisconnectedRequest): Buffer =>
+      Buffer.from(AgentDisconnectedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AgentDisconnectedRequest => AgentDisconnectedRequest.decode(value),
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
@@ -5832,7 +5982,7 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   /** ---- agent-facing (the gateway relays what the agent says) ---- */
   registerAgent: handleUnaryCall<RegisterAgentRequest, RegisterAgentResponse>;
   agentHeartbeat: handleUnaryCall<AgentHeartbeatRequest, Ok>;
-  agentDisconnected: handleUnaryCall<AgentRef, Ok>;
+  agentDisconnected: handleUnaryCall<AgentDisconnectedRequest, Ok>;
   /** The agent said it is stopping: offline at once, no more jobs; its jobs not yet started fail. */
   agentLeaving: handleUnaryCall<AgentLeavingRequest, Ok>;
   /** The agent acknowledged (or did not acknowledge) a command it was sent. */
@@ -6130,14 +6280,17 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
-  agentDisconnected(request: AgentRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
   agentDisconnected(
-    request: AgentRef,
+    request: AgentDisconnectedRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  agentDisconnected(
+    request: AgentDisconnectedRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
   agentDisconnected(
-    request: AgentRef,
+    request: AgentDisconnectedRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

@@ -56,7 +56,8 @@ describe('audit action table', () => {
       expect.objectContaining({
         action: 'PLAN_CHANGED',
         userId: USER,
-        actor: 'Admin',
+        // The user's own log follows spec §4: 'User' for every action not an agent's or the system's.
+        actor: 'User',
         details: { value: 'Pro' },
       }),
       expect.objectContaining({ action: 'USER_PLAN_CHANGED', ...about, details: { value: `${email}: Pro` } }),

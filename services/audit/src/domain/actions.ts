@@ -164,7 +164,9 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       action: 'PLAN_CHANGED',
       entity: 'User',
       details: (d) => ({ value: d.planName }),
-      actor: (d) => (byAdmin(d) ? 'Admin' : 'User'),
+      // Spec §4: a spec action that is neither an agent's, a backup's nor the system's reads 'User',
+      // whoever made it; the admin's own log has USER_PLAN_CHANGED with 'Admin'.
+      actor: () => 'User',
     },
     {
       action: 'USER_PLAN_CHANGED',

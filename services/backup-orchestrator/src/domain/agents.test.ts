@@ -257,6 +257,23 @@ describe('agents', () => {
   });
 });
 
+describe('an agent whose API key was replaced', () => {
+  it('is offline with that reason (the dashboard says what to run) until it connects with the new key', async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    await w.agents.disconnected(USER, agentId, 'api-key-replaced');
+    // The socket's own close report that follows is no news.
+    await w.agents.disconnected(USER, agentId);
+    expect(w.events.of('agent.agent.disconnected').map((e) => e.data.reason)).toEqual(['api-key-replaced']);
+    expect((await w.agents.list(USER))[0]).toMatchObject({
+      status: 'offline',
+      offlineReason: 'api-key-replaced',
+    });
+    await w.connectAgent(['shop']);
+    expect((await w.agents.list(USER))[0]).toMatchObject({ status: 'active', offlineReason: null });
+  });
+});
+
 describe('an agent that says it is leaving', () => {
   it('is offline at once and gets no job: Trigger Backup is refused, the scheduler finds no agent', async () => {
     const w = testWorld();
@@ -272,8 +289,9 @@ describe('an agent that says it is leaving', () => {
     expect(w.stores.backups.rows.size).toBe(0);
     // Its socket closing a moment later is the same disconnect: announced once.
     await w.agents.disconnected(USER, agentId);
+    // It says it left on purpose, so notification sends no 'Agent disconnected' alarm.
     expect(w.events.of('agent.agent.disconnected').map((e) => e.data)).toEqual([
-      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal' },
+      { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', leaving: 'stop' },
     ]);
   });
 
@@ -309,6 +327,7 @@ describe('an agent that says it is leaving', () => {
     expect(w.stores.backups.rows.get(waiting.id)!.error).toBe(
       'The agent restarted before the backup could start',
     );
+    expect(w.events.of('agent.agent.disconnected').map((e) => e.data.leaving)).toEqual(['restart']);
     expect(await w.connectAgent(['shop'])).toBe(agentId);
     expect((await w.agents.list(USER))[0]!.status).toBe('active');
     expect((await w.dispatch.pickAgent(USER, 'shop'))?.id).toBe(agentId);

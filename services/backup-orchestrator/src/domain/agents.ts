@@ -17,6 +17,7 @@ import type {
   AgentStore,
   DatabaseStore,
   LeaseStore,
+  OfflineReason,
 } from '../store/types.js';
 import type { DatabaseView, Databases } from './databases.js';
 import type { Dispatcher } from './dispatch.js';
@@ -124,10 +125,14 @@ export function agents(deps: {
   const unknownAgent = () => notFound('Agent not found');
 
   /** The agent's socket closed. Announced once, however often the gateway reports it. */
-  async function disconnected(userId: string, agentId: string): Promise<void> {
-    const was = await store.disconnect(userId, agentId, now());
+  async function disconnected(
+    userId: string,
+    agentId: string,
+    why: { leaving?: 'restart' | 'stop'; reason?: OfflineReason } = {},
+  ): Promise<void> {
+    const was = await store.disconnect(userId, agentId, now(), why.reason);
     if (was) {
-      await deps.events.publish('agent.agent.disconnected', agentEvent(was));
+      await deps.events.publish('agent.agent.disconnected', { ...agentEvent(was), ...why });
       return;
     }
     const agent = await store.get(agentId);
@@ -256,7 +261,9 @@ export function agents(deps: {
       await deps.reconcileJobs(agent.id, input.runningJobs);
     },
 
-    disconnected,
+    /** The socket closed; `reason` when the gateway closed it knowingly (the owner replaced the API key). */
+    disconnected: (userId: string, agentId: string, reason?: OfflineReason) =>
+      disconnected(userId, agentId, reason ? { reason } : {}),
 
     /**
      * The agent said it is stopping (its socket closes a moment later): it is offline from now on,
@@ -265,7 +272,7 @@ export function agents(deps: {
      * socket closes, whichever comes first.
      */
     async leaving(userId: string, agentId: string, restarting = false): Promise<void> {
-      await disconnected(userId, agentId);
+      await disconnected(userId, agentId, { leaving: restarting ? 'restart' : 'stop' });
       await deps.abandonJobs?.(agentId, restarting);
       deps.log.info({ userId, agentId, restarting }, 'agent leaving');
     },

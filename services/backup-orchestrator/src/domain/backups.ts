@@ -14,7 +14,13 @@ import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { assertDeletable, type RetentionLock } from './retention-lock.js';
-import { HOUR_MS, backupInterval, manualSlotKey, rateLimitMessage } from './rules.js';
+import {
+  HOUR_MS,
+  backupInterval,
+  manualSlotKey,
+  rateLimitMessage,
+  scheduledRateLimitMessage,
+} from './rules.js';
 
 export const LIST_LIMIT = 500;
 export const NOT_IN_PROGRESS = 'Backup is not in progress';
@@ -22,10 +28,18 @@ export const STILL_RUNNING = 'This backup is still running. It can be deleted on
 export const BEING_RESTORED =
   'This backup is being restored. It can be deleted once the restore has finished.';
 
-const rateLimited = (frequencyLimit: number, next: Date) =>
-  limitReached(rateLimitMessage(frequencyLimit), 'BACKUP_RATE_LIMITED', {
-    nextBackupAvailable: next.toISOString(),
-  });
+/** The 429 names who used the interval: the user's own backup, or the scheduler's. */
+const rateLimited = (frequencyLimit: number, next: Date, by?: BackupRecord | null) =>
+  limitReached(
+    by?.type === 'auto'
+      ? scheduledRateLimitMessage(frequencyLimit, by.databaseName)
+      : rateLimitMessage(frequencyLimit),
+    'BACKUP_RATE_LIMITED',
+    { nextBackupAvailable: next.toISOString() },
+  );
+
+const isRunningAuto = (b: BackupRecord) =>
+  b.type === 'auto' && (b.status === 'pending' || b.status === 'in-progress');
 
 export const backupEvent = (b: BackupRecord, type: BackupType = b.type): BackupEvent => ({
   userId: b.userId,
@@ -172,13 +186,18 @@ export function backups(deps: {
       return owned({ id: backupId, userId });
     },
 
-    /** A manual backup: the database must be active, the plan's interval respected and an agent connected. */
+    /**
+     * A manual backup: the database must be active, the plan's interval respected and an agent
+     * connected. A scheduled backup of the database that is still running answers the request
+     * instead: it is the backup the user asked for, and the dashboard follows it like its own.
+     */
     async trigger(userId: string, databaseName: string): Promise<BackupRecord> {
       const plan = await deps.plans.planOf(userId);
       await deps.databases.requireActive(userId, databaseName, plan);
       const latest = await store.latestStarted(userId, databaseName);
+      if (latest && isRunningAuto(latest)) return latest;
       const interval = backupInterval(latest?.createdAt, plan.frequencyLimit, now());
-      if (!interval.allowed) throw rateLimited(plan.frequencyLimit, interval.nextBackupAvailable);
+      if (!interval.allowed) throw rateLimited(plan.frequencyLimit, interval.nextBackupAvailable, latest);
       const agent = await deps.dispatch.pickAgent(userId, databaseName);
       if (!agent) throw noAgent(databaseName);
 
@@ -190,9 +209,11 @@ export function backups(deps: {
       const first = (await store.startedSince(userId, databaseName, windowStart))[0];
       if (first && first.id !== b.id) {
         await store.remove(b.id);
+        if (isRunningAuto(first)) return first;
         throw rateLimited(
           plan.frequencyLimit,
           new Date(first.createdAt.getTime() + plan.frequencyLimit * HOUR_MS),
+          first,
         );
       }
       await announce(b);

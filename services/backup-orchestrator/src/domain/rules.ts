@@ -57,6 +57,10 @@ export function backupInterval(
 export const rateLimitMessage = (frequencyLimitHours: number) =>
   `Backup limit reached for your plan. Your plan allows one backup every ${hoursText(frequencyLimitHours)}.`;
 
+/** The interval was used by the scheduler, not by the user: say so rather than blame their clicks. */
+export const scheduledRateLimitMessage = (frequencyLimitHours: number, databaseName: string) =>
+  `The scheduled backup of ${databaseName} already ran in this interval. Your plan allows one backup every ${hoursText(frequencyLimitHours)}.`;
+
 export type AgentStatus = 'active' | 'inactive' | 'offline';
 
 /** active: connected and heard from within the heartbeat timeout; inactive: connected, overdue up to 5 min; else offline. */
@@ -78,6 +82,18 @@ export function scheduleSlot(now: Date, frequencyHours: number, hourMs = HOUR_MS
   const slot = Math.floor(now.getTime() / length);
   return { slot, start: new Date(slot * length), end: new Date((slot + 1) * length) };
 }
+
+/**
+ * A database the agent has just reported gets no automatic backup for this long (in minutes of the
+ * scheduler's hour): its first backup is the user's, who was just told to press Trigger Backup and
+ * would otherwise be refused by the plan's interval the scheduler used up. With no manual backup in
+ * that time, the scheduler takes the first one as usual.
+ */
+export const FIRST_BACKUP_GRACE_MINUTES = 30;
+
+/** When the scheduler may take a database's first automatic backup. */
+export const firstAutoBackupAt = (createdAt: Date, graceMinutes: number, hourMs = HOUR_MS) =>
+  new Date(createdAt.getTime() + (graceMinutes * hourMs) / 60);
 
 /** The unique scheduleSlot value of an auto backup; the frequency keeps slots of different schedules apart. */
 export const autoSlotKey = (frequencyHours: number, slot: number) => `auto:${frequencyHours}h:${slot}`;

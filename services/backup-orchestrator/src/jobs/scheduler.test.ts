@@ -1,13 +1,17 @@
 import { OTHER_USER, USER, testWorld } from '../test-world';
 import { scheduleMessageId } from '../events';
-import { scheduleSlot } from '../domain/rules';
+import { FIRST_BACKUP_GRACE_MINUTES, scheduleSlot } from '../domain/rules';
 
 const HOUR = 3_600_000;
+const GRACE = (FIRST_BACKUP_GRACE_MINUTES * HOUR) / 60;
 
+/** At 10:15, a database added `GRACE` ago: past the time its first backup was left to the user. */
 async function world(plan = {}) {
   const w = testWorld({ plan: { frequencyLimit: 1, ...plan } });
-  w.clock.set('2025-06-02T10:15:00Z');
+  w.clock.set('2025-06-02T09:45:00Z');
   const agentId = await w.connectAgent(['shop']);
+  w.clock.advance(GRACE);
+  await w.beat(agentId);
   return { w, agentId };
 }
 
@@ -49,6 +53,71 @@ describe('the scheduler tick', () => {
     await other.w.agents.disconnected(USER, other.agentId);
     await expect(other.w.scheduler.tick()).resolves.toBe(0);
     expect(agentId).toBeDefined();
+  });
+});
+
+describe("a new database's first backup", () => {
+  async function newcomer() {
+    const w = testWorld({ plan: { frequencyLimit: 24 } });
+    w.clock.set('2025-06-02T05:11:00Z');
+    const agentId = await w.connectAgent(['shop']);
+    return { w, agentId };
+  }
+
+  it('is left to the user: no automatic backup, and their first Trigger Backup is accepted', async () => {
+    const { w, agentId } = await newcomer();
+    await expect(w.scheduler.tick()).resolves.toBe(0);
+    w.clock.advance(GRACE - 60_000);
+    await w.beat(agentId);
+    await expect(w.scheduler.tick()).resolves.toBe(0);
+    await expect(w.backups.trigger(USER, 'shop')).resolves.toMatchObject({ type: 'manual' });
+    // After the grace the slot has the user's backup: nothing more until the next slot.
+    w.clock.advance(2 * 60_000);
+    await w.beat(agentId);
+    await expect(w.scheduler.tick()).resolves.toBe(0);
+    expect(w.stores.backups.rows.size).toBe(1);
+  });
+
+  it('is taken by the scheduler when the grace passed without a manual backup', async () => {
+    const { w, agentId } = await newcomer();
+    w.clock.advance(GRACE);
+    await w.beat(agentId);
+    await expect(w.scheduler.tick()).resolves.toBe(1);
+    await expect(work(w)).resolves.toEqual(['created']);
+  });
+
+  it('is not created by a due slot delivered while the database is still new (a replica ahead)', async () => {
+    const { w, agentId } = await newcomer();
+    const slot = scheduleSlot(w.now(), 24).slot;
+    await expect(w.scheduler.due({ userId: USER, databaseName: 'shop', slot })).resolves.toBe('new-database');
+    expect(w.stores.backups.rows.size).toBe(0);
+    // Not marked handled: the slot is still scheduled once the grace is over.
+    w.clock.advance(GRACE);
+    await w.beat(agentId);
+    await expect(w.scheduler.due({ userId: USER, databaseName: 'shop', slot })).resolves.toBe('created');
+  });
+
+  it("answers a Trigger Backup during a running scheduled backup with that backup, and a 429 after it names the scheduler's backup", async () => {
+    const { w, agentId } = await newcomer();
+    w.clock.advance(GRACE);
+    await w.beat(agentId);
+    await w.scheduler.tick();
+    await work(w);
+    const [auto] = [...w.stores.backups.rows.values()];
+    expect(auto).toMatchObject({ type: 'auto', status: 'pending' });
+    await expect(w.backups.trigger(USER, 'shop')).resolves.toMatchObject({ id: auto!.id, type: 'auto' });
+    expect(w.stores.backups.rows.size).toBe(1);
+    expect(w.events.of('agent.command.requested')).toHaveLength(1);
+
+    const sel = { userId: USER, agentId, backupId: auto!.id };
+    await w.backups.beginUpload(sel);
+    w.blobs.stored.set(auto!.id, { size: 10, keyFingerprint: 'fp' });
+    await w.backups.complete({ ...sel, size: 10, keyFingerprint: 'fp' });
+    await expect(w.backups.trigger(USER, 'shop')).rejects.toMatchObject({
+      code: 'BACKUP_RATE_LIMITED',
+      message:
+        'The scheduled backup of shop already ran in this interval. Your plan allows one backup every 24 hours.',
+    });
   });
 });
 
@@ -138,6 +207,8 @@ describe('the scheduled-backup worker', () => {
     const { w, agentId } = await world({ dbLimit: 1 });
     await w.settings.update(USER, { frequency: 1 });
     await w.connectAgent(['shop', 'crm']);
+    w.clock.advance(GRACE);
+    await w.beat(agentId);
     await w.scheduler.tick();
     const outcomes = await work(w);
     expect(outcomes.sort()).toEqual(['created', 'inactive']);
@@ -151,8 +222,11 @@ describe('the scheduled-backup worker', () => {
   });
 
   it('schedules each user on their own frequency', async () => {
-    const { w } = await world();
-    await w.connectAgent(['erp'], OTHER_USER, 'other-inst');
+    const { w, agentId } = await world();
+    const other = await w.connectAgent(['erp'], OTHER_USER, 'other-inst');
+    w.clock.advance(GRACE);
+    await w.beat(agentId);
+    await w.beat(other, [], OTHER_USER);
     await w.settings.update(OTHER_USER, { frequency: 168 });
     await w.scheduler.tick();
     const slots = Object.fromEntries(

@@ -4,7 +4,14 @@ import { scheduleMessageId, type OrchestratorEvents } from '../events.js';
 import type { Backups } from '../domain/backups.js';
 import type { Databases } from '../domain/databases.js';
 import type { Dispatcher } from '../domain/dispatch.js';
-import { DEFAULT_SETTINGS, agentStatus, autoSlotKey, backupInterval, scheduleSlot } from '../domain/rules.js';
+import {
+  DEFAULT_SETTINGS,
+  agentStatus,
+  autoSlotKey,
+  backupInterval,
+  firstAutoBackupAt,
+  scheduleSlot,
+} from '../domain/rules.js';
 import type { AgentStore, BackupStore, DatabaseStore, SettingsStore } from '../store/types.js';
 
 export type DueOutcome =
@@ -12,6 +19,7 @@ export type DueOutcome =
   | 'duplicate'
   | 'stale'
   | 'no-database'
+  | 'new-database'
   | 'already-handled'
   | 'has-backup'
   | 'inactive'
@@ -29,6 +37,8 @@ export type DueOutcome =
  *   plan, agent) and creates the auto backup. The unique (user, database, scheduleSlot) index makes
  *   the slot's backup exist at most once even if two workers got the same slot.
  * Users who never saved settings get the defaults (daily) as soon as an agent reports an active database.
+ * A database the agent has just reported is left alone for `firstBackupGraceMinutes` (of the slot
+ * hour): its first backup is the user's own Trigger Backup; without one, the scheduler's comes then.
  */
 export function scheduler(deps: {
   stores: {
@@ -47,10 +57,13 @@ export function scheduler(deps: {
   now: () => Date;
   /** Milliseconds in one frequency hour (3,600,000 except in tests). */
   hourMs: number;
+  firstBackupGraceMinutes: number;
   heartbeatTimeoutMs: number;
   log: Pick<Logger, 'info' | 'debug'>;
 }) {
   const { stores, hourMs } = deps;
+  const inGrace = (db: { createdAt: Date }, now: Date) =>
+    firstAutoBackupAt(db.createdAt, deps.firstBackupGraceMinutes, hourMs) > now;
 
   return {
     /** Enqueues the due slots; returns how many it published. */
@@ -68,7 +81,7 @@ export function scheduler(deps: {
       }
       let published = 0;
       for (const db of dbs) {
-        if (!reported.get(db.userId)?.has(db.name)) continue;
+        if (!reported.get(db.userId)?.has(db.name) || inGrace(db, now)) continue;
         const frequency = settings.get(db.userId)?.frequency ?? DEFAULT_SETTINGS.frequency;
         const { slot, start } = scheduleSlot(now, frequency, hourMs);
         if (db.lastScheduledSlot === autoSlotKey(frequency, slot)) continue;
@@ -94,6 +107,8 @@ export function scheduler(deps: {
       const key = autoSlotKey(frequency, slot);
       const db = await stores.databases.byName(userId, databaseName);
       if (!db || !db.enabled) return 'no-database';
+      // Not marked: the slot is enqueued again once the grace has passed.
+      if (inGrace(db, now)) return 'new-database';
       if (db.lastScheduledSlot === key) return 'already-handled';
       const handled = () => stores.databases.markScheduled(userId, databaseName, key);
 

@@ -11,7 +11,14 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
 
   const registered = (reg: AgentRegistration, now: Date) => {
     const { userId: _u, instanceId: _i, ...fields } = reg;
-    return { ...fields, connected: true, lastSeen: now, disconnectedAt: null, retired: false };
+    return {
+      ...fields,
+      connected: true,
+      lastSeen: now,
+      disconnectedAt: null,
+      offlineReason: null,
+      retired: false,
+    };
   };
 
   async function upsert(reg: AgentRegistration, now: Date) {
@@ -67,20 +74,25 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
       // without reading the whole collection, with the owner and retirement checked in between.
       const current = await Agent.findById(agentId, { userId: 1, retired: 1 }).lean<Lean>();
       if (!current || current.userId !== userId || current.retired) return null;
-      const set: Record<string, unknown> = { lastSeen: now, connected: true, disconnectedAt: null };
+      const set: Record<string, unknown> = {
+        lastSeen: now,
+        connected: true,
+        disconnectedAt: null,
+        offlineReason: null,
+      };
       if (databases) set.databases = databases;
       const after = shape(
         await Agent.findOneAndUpdate({ _id: agentId }, { $set: set }, { new: true }).lean<Lean>(),
       );
       return after && !after.retired ? after : null; // retired in between: as if it had been before
     },
-    async disconnect(userId, agentId, now) {
+    async disconnect(userId, agentId, now, reason) {
       if (!validId(agentId)) return null;
       return shape(
         await Agent.findOneAndUpdate(
           // A reset (retired) agent's old socket closing is not news: the user replaced it.
           { _id: agentId, userId, connected: true, retired: false },
-          { $set: { connected: false, disconnectedAt: now } },
+          { $set: { connected: false, disconnectedAt: now, offlineReason: reason ?? null } },
           { new: false },
         ).lean<Lean>(),
       );

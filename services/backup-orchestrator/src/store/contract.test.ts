@@ -170,6 +170,12 @@ describe.each([
         connected: true,
         disconnectedAt: null,
       });
+      // Why it went offline, when known, is kept until it connects again.
+      expect((await stores.agents.get(a.id))!.offlineReason).toBeNull();
+      await stores.agents.disconnect(USER, a.id, hours(6), 'api-key-replaced');
+      expect(await stores.agents.get(a.id)).toMatchObject({ offlineReason: 'api-key-replaced' });
+      await stores.agents.register(reg('i1'), hours(7), await stores.agents.get(a.id));
+      expect(await stores.agents.get(a.id)).toMatchObject({ connected: true, offlineReason: null });
     });
 
     it('removes one agent (of its owner only) or all of a user', async () => {

@@ -232,6 +232,7 @@ export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> 
         connected: true,
         lastSeen: now,
         disconnectedAt: null,
+        offlineReason: null,
         retired: false,
       } as AgentRecord;
       rows.set(next.id, next);
@@ -264,15 +265,16 @@ export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> 
         lastSeen: now,
         connected: true,
         disconnectedAt: null,
+        offlineReason: null,
         ...(databases ? { databases: [...databases] } : {}),
       };
       rows.set(agentId, next);
       return copy(next);
     },
-    async disconnect(userId, agentId, now) {
+    async disconnect(userId, agentId, now, reason) {
       const a = rows.get(agentId);
       if (!a || a.userId !== userId || !a.connected || a.retired) return null;
-      rows.set(agentId, { ...a, connected: false, disconnectedAt: now });
+      rows.set(agentId, { ...a, connected: false, disconnectedAt: now, offlineReason: reason ?? null });
       return copy(a);
     },
     async retire(userId, agentId) {

@@ -22,9 +22,13 @@ export interface AgentRecord {
   connected: boolean;
   lastSeen: Date;
   disconnectedAt: Date | null;
+  /** Why it is offline when the service knows: its owner replaced the API key it connected with. */
+  offlineReason: OfflineReason | null;
   retired: boolean;
   createdAt: Date;
 }
+
+export type OfflineReason = 'api-key-replaced';
 
 export interface DatabaseRecord {
   id: string;
@@ -199,7 +203,7 @@ export interface AgentStore {
   /** lastSeen = now, connected; also the database list when given. Null for an unknown or retired agent. */
   heartbeat(userId: string, agentId: string, now: Date, databases?: string[]): Promise<AgentRecord | null>;
   /** connected → false; the record as it was, or null when it was not connected, retired or unknown. */
-  disconnect(userId: string, agentId: string, now: Date): Promise<AgentRecord | null>;
+  disconnect(userId: string, agentId: string, now: Date, reason?: OfflineReason): Promise<AgentRecord | null>;
   retire(userId: string, agentId: string): Promise<AgentRecord | null>;
   /** Deletes the agent (of that user when given); false when there was none. */
   remove(agentId: string, userId?: string): Promise<boolean>;

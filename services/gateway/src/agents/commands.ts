@@ -88,7 +88,21 @@ export async function startAccessRevocation(deps: {
   log: Logger;
   /** Drops this gateway's cached account state so the user's next request sees the change. */
   forget?: (userId: string) => void;
+  /** Records a replaced key's agents as offline for that reason before their sockets go. */
+  orchestrator?: Pick<Clients['orchestrator'], 'systemStatus' | 'agentDisconnected'>;
 }) {
+  /**
+   * The dashboard says 'its API key was replaced' and the mail does not promise that it comes back
+   * by itself: the disconnect is recorded with that reason here, before the sockets close (their
+   * own disconnect reports then find the agent offline already and are no news).
+   */
+  const keyReplaced = async (userId: string) => {
+    const orchestrator = deps.orchestrator;
+    if (!orchestrator) return;
+    const { agents } = await orchestrator.systemStatus({ userId });
+    for (const a of agents.filter((x) => x.status !== 'offline'))
+      await orchestrator.agentDisconnected({ userId, agentId: a.id, reason: 'api-key-replaced' });
+  };
   return deps.bus.consume({
     stream: 'AUTH',
     durable: 'gateway-agent-keys',
@@ -104,6 +118,7 @@ export async function startAccessRevocation(deps: {
       if (event.subject === 'auth.user.ban_changed' && !event.data.isBanned) return;
       if (event.subject === 'auth.user.status_changed' && event.data.status !== 'inactive') return;
       deps.forget?.(userId);
+      if (event.subject === 'auth.user.api_key_regenerated') await keyReplaced(userId);
       if (event.subject !== 'auth.user.password_changed') deps.sockets.disconnectUser(userId);
       // The deletion is announced before the account goes: its state may still admit the sessions.
       if (event.subject === 'auth.user.deleted') deps.browsers.closeAll(userId);

@@ -162,7 +162,7 @@ export function startAgentNamespace(deps: {
 
     // Once the agent said it is leaving, a heartbeat (one already on its way) must not make it
     // active again: the leaving waits for the heartbeat being relayed, and later ones are dropped.
-    let leaving = false;
+    let leaving: Promise<unknown> | null = null;
     let lastHeartbeat: Promise<unknown> = Promise.resolve();
     on('heartbeat', (p) => {
       if (leaving) return;
@@ -170,9 +170,11 @@ export function startAgentNamespace(deps: {
       return lastHeartbeat;
     });
     on('agent:leaving', async (p) => {
-      leaving = true;
-      await lastHeartbeat.catch(() => undefined);
-      await orchestrator.agentLeaving({ userId, agentId, restarting: p.restarting ?? false });
+      leaving = (async () => {
+        await lastHeartbeat.catch(() => undefined);
+        await orchestrator.agentLeaving({ userId, agentId, restarting: p.restarting ?? false });
+      })();
+      await leaving;
       deps.log.info({ userId, agentId, restarting: p.restarting ?? false }, 'agent leaving');
     });
     on('backup:progress', (p) =>
@@ -209,7 +211,10 @@ export function startAgentNamespace(deps: {
         // A quick reconnect may already hold a socket (here or on another gateway): then it's still online.
         const others = await nsp.in(agentRoom(agentId)).fetchSockets();
         if (others.length > 0) return;
-        await orchestrator.agentDisconnected({ userId, agentId });
+        // The agent said it was leaving and the socket closed right after: that report is the
+        // disconnect (it says why, and a restart mails no alarm), so it must be recorded first.
+        await leaving?.catch(() => undefined);
+        await orchestrator.agentDisconnected({ userId, agentId, reason: '' });
         deps.log.info({ userId, agentId }, 'agent disconnected');
       })().catch((err: unknown) => {
         // Removed from the dashboard: there is no record left to mark.

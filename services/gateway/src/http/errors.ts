@@ -42,6 +42,18 @@ export const rateLimitedBody = errorBody
   })
   .meta({ id: 'RateLimitedError' });
 
+/**
+ * A 429's Retry-After (RFC 9110, seconds) from what the refusal knows: the rate limiter's
+ * `retryAfter`, or the plan's `nextBackupAvailable`. Limits that time does not lift (storage, number
+ * of databases) have neither, and get no header.
+ */
+export function retryAfterSeconds(details: Record<string, unknown> | undefined, now = Date.now()) {
+  if (typeof details?.retryAfter === 'number') return Math.max(1, Math.ceil(details.retryAfter));
+  const next =
+    typeof details?.nextBackupAvailable === 'string' ? Date.parse(details.nextBackupAvailable) : NaN;
+  return Number.isNaN(next) ? undefined : Math.max(1, Math.ceil((next - now) / 1000));
+}
+
 /** Unknown /api paths answer JSON, not the web app. */
 export const apiNotFound: RequestHandler = (req, res) => {
   res.status(404).json({ message: `No API route for ${req.method} ${req.path}`, code: 'NOT_FOUND' });
@@ -62,6 +74,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
           { cause: err.cause, method: req.method, route: routeLabel(req, err.httpStatus) },
           'service call failed',
         );
+      const retryAfter = err.httpStatus === 429 ? retryAfterSeconds(err.details) : undefined;
+      if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
       res.status(err.httpStatus).json({ message: err.message, code: err.code, ...err.details });
       return;
     }

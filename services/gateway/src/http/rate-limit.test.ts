@@ -1,6 +1,6 @@
 // Runs against a real Redis (the kit starts one): the limiter's arithmetic lives in its MULTI.
 import { AppError, connectRedis, type RedisClient } from '@coffer/common';
-import { startRedis, type RunningServer } from '@coffer/local-stack';
+import { serverUsers, startRedis, urlWithUser, type RunningServer } from '@coffer/local-stack';
 import { rateLimiter } from './rate-limit';
 
 jest.setTimeout(60_000);
@@ -11,8 +11,10 @@ let redis: RedisClient;
 let seq = 0;
 
 beforeAll(async () => {
-  server = await startRedis();
-  redis = await connectRedis(server.url);
+  // As the gateway's own Redis user, so the limiter only uses commands that user is granted.
+  const users = serverUsers(['gateway']);
+  server = await startRedis({ users });
+  redis = await connectRedis(urlWithUser(server.url, users[0]!));
 });
 afterAll(async () => {
   await redis?.quit();
@@ -54,6 +56,14 @@ describe('rate limiter (sliding window)', () => {
     expect(err).toMatchObject({ kind: 'LIMIT_REACHED', message: 'Too many' });
     expect((err as AppError).details).toMatchObject({ retryAfter: expect.any(Number) });
     expect(((err as AppError).details as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
+  });
+
+  it('takes a refunded attempt back: only the attempts not refunded count', async () => {
+    const hit = rateLimiter(redis, WINDOW, () => (1_000 * WINDOW + 5) * 1000);
+    const key = `test:${process.pid}:${++seq}`;
+    for (let i = 0; i < 20; i++) await (await hit([{ key, limit: 3 }], 'Too many')).refund();
+    for (let i = 0; i < 3; i++) await hit([{ key, limit: 3 }], 'Too many');
+    await expect(hit([{ key, limit: 3 }], 'Too many')).rejects.toMatchObject({ kind: 'LIMIT_REACHED' });
   });
 
   it('does not let twice the limit through across a window boundary', async () => {

@@ -59,8 +59,8 @@ export interface RouteSpec<
   response: R;
   status?: number;
   errors?: RouteErrors;
-  /** Extra middleware run after authentication and validation (e.g. rate limits). */
-  before?: Array<(ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => Promise<void>>;
+  /** Extra middleware run after authentication and validation (e.g. rate limits); what it returns is ignored. */
+  before?: Array<(ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => Promise<unknown>>;
   handler: (ctx: RouteContext<BodyOf<B>, z.infer<Q>, z.infer<P>, z.infer<H>, A>) => Promise<AnswerOf<R>>;
 }
 

@@ -55,7 +55,7 @@ export function challengeSubject(secret: string, challenge: string): string {
  */
 export function stepUpGuard(deps: {
   jwtSecret: string;
-  attempts: (userId: string) => Promise<void>;
+  attempts: (userId: string) => Promise<unknown>;
   verifyCode: (userId: string, code: string) => Promise<void>;
 }) {
   return async function requireStepUp(caller: Caller, req: Request): Promise<void> {

@@ -7,7 +7,10 @@ import { messageBody, type RouteTable } from '../http/route.js';
 const ACTION_MESSAGES = {
   restart: 'Restart command sent to agent',
   update: 'Update check command sent to agent',
-  reset: 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.',
+  // Nothing needs reconfiguring: the agent drops its identity and registers again as a new agent.
+  reset:
+    'Reset command sent to agent. It registers again as a new agent by itself: at once if it is running, ' +
+    'otherwise when it next starts.',
 } as const;
 
 /** /api/agents/*: the backup service's health and commands to the caller's agents. */

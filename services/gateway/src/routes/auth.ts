@@ -57,31 +57,31 @@ export function authRoutes(
       UNAUTHENTICATED: 'the e-mail or password is wrong',
       FORBIDDEN: 'the account is inactive (code ACCOUNT_INACTIVE)',
       LIMIT_REACHED: {
-        when: 'too many attempts from this address or for this e-mail',
+        when: 'too many failed sign-ins from this address or for this e-mail',
         body: rateLimitedBody,
       },
     },
-    // Guessing one account's password from one address stops after RATE_LOGIN_PER_EMAIL tries, but
-    // that locks out only that address: the owner signing in from elsewhere is not held up unless
-    // someone spends RATE_LOGIN_PER_EMAIL_ALL attempts from many addresses.
-    before: [
-      ({ body, req }) =>
-        rateLimit(
-          [
-            { key: `login:ip:${req.ip}`, limit: config.RATE_LOGIN_PER_IP },
-            {
-              key: `login:ip-email:${req.ip}:${body.email.toLowerCase()}`,
-              limit: config.RATE_LOGIN_PER_EMAIL,
-            },
-            { key: `login:email:${body.email.toLowerCase()}`, limit: config.RATE_LOGIN_PER_EMAIL_ALL },
-          ],
-          'Too many sign-in attempts. Please wait a few minutes and try again.',
-        ),
-    ],
-    handler: async ({ body, res: http }) => {
+    // Only failed sign-ins count (a right password takes its attempt back), so colleagues behind one
+    // address never lock each other out. Guessing one account's password from one address stops
+    // after RATE_LOGIN_PER_EMAIL failures, but that locks out only that address: the owner signing
+    // in from elsewhere is not held up unless someone fails RATE_LOGIN_PER_EMAIL_ALL times from many.
+    handler: async ({ body, req, res: http }) => {
+      const attempt = await rateLimit(
+        [
+          { key: `login:ip:${req.ip}`, limit: config.RATE_LOGIN_PER_IP },
+          {
+            key: `login:ip-email:${req.ip}:${body.email.toLowerCase()}`,
+            limit: config.RATE_LOGIN_PER_EMAIL,
+          },
+          { key: `login:email:${body.email.toLowerCase()}`, limit: config.RATE_LOGIN_PER_EMAIL_ALL },
+        ],
+        'Too many sign-in attempts. Please wait a few minutes and try again.',
+      );
       // The answer carries a session token and the API key: no cache may keep it.
       http.setHeader('Cache-Control', 'no-store');
       const res = await clients.auth.login(body);
+      // The password was right: the attempt is taken back (the second factor has limits of its own).
+      await attempt.refund();
       if (res.challenge)
         return {
           message: 'Enter the code from your authenticator app',

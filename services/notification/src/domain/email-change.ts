@@ -84,7 +84,10 @@ export function emailChange(deps: {
       },
       new Date(t.getTime() - deps.cooldownMs),
     );
-    if (!saved) throw limitReached(CONFIRM_TOO_SOON);
+    if (!saved)
+      throw limitReached(CONFIRM_TOO_SOON, 'LIMIT_REACHED', {
+        retryAfter: Math.ceil(deps.cooldownMs / 1000),
+      });
     try {
       await deps.mailer.send(
         email,

@@ -177,6 +177,41 @@ describe('backup and agent mail contents', () => {
     expect(text).toContain('Scheduled backups of its databases will not run until the agent reconnects.');
   });
 
+  it('sends no alarm for an agent that said it was leaving (Restart Agent, a stop on its server)', async () => {
+    const { handlers, mailer } = setup();
+    for (const leaving of ['restart', 'stop'] as const)
+      await handlers.handle(
+        envelope(
+          'agent.agent.disconnected',
+          { userId: USER, agentId: 'a1', name: 'db-box', hostname: 'host-1', leaving },
+          `evt-${leaving}`,
+        ),
+      );
+    expect(mailer.sent).toHaveLength(0);
+    // A socket that just closed is still one.
+    await handlers.handle(disconnected());
+    expect(mailer.sent).toHaveLength(1);
+  });
+
+  it('says an agent whose API key was replaced cannot reconnect by itself, and how to give it the new key', async () => {
+    const { handlers, mailer } = setup();
+    await handlers.handle(
+      envelope('agent.agent.disconnected', {
+        userId: USER,
+        agentId: 'a1',
+        name: 'db-box',
+        hostname: 'host-1',
+        reason: 'api-key-replaced',
+      }),
+    );
+    const { subject, text } = mailer.sent[0]!;
+    expect(subject).toBe('Agent disconnected');
+    expect(text).toContain('because your API key was regenerated');
+    expect(text).toContain('cannot reconnect by itself');
+    expect(text).toContain('coffer-agent init --server … --api-key …');
+    expect(text).not.toContain('reconnects by itself');
+  });
+
   it('never writes the address or the error text into a log line', async () => {
     const { handlers, log } = setup();
     await handlers.handle(failed(undefined, 'secret-ish tool output'));

@@ -139,13 +139,29 @@ export function eventHandlers(deps: {
         ),
       ),
 
-    'agent.agent.disconnected': (event) =>
-      notify(event, 'agentDisconnection', 'agentDisconnected', (account, at) =>
+    'agent.agent.disconnected': async (event) => {
+      // An agent that said it was going (Restart Agent, a service stop, a reboot) is not an alarm:
+      // the user asked for it or its server's owner did. The audit log still records it.
+      if (event.data.leaving) {
+        log.info(
+          { eventId: event.id, leaving: event.data.leaving },
+          'no mail: the agent said it was leaving',
+        );
+        return;
+      }
+      return notify(event, 'agentDisconnection', 'agentDisconnected', (account, at) =>
         templates.agentDisconnected(
-          { name: account.name, agentName: event.data.name, hostname: event.data.hostname, at },
+          {
+            name: account.name,
+            agentName: event.data.name,
+            hostname: event.data.hostname,
+            at,
+            keyReplaced: event.data.reason === 'api-key-replaced',
+          },
           links,
         ),
-      ),
+      );
+    },
   };
 
   return {

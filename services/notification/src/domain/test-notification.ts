@@ -21,6 +21,9 @@ export function testNotifications(deps: {
       if (!(await deps.slots.takeTestSlot(user.userId, t, new Date(t.getTime() - deps.cooldownMs)))) {
         throw limitReached(
           'A test notification was just sent. Please wait a few seconds before sending another.',
+          'LIMIT_REACHED',
+          // The gateway's Retry-After: the cooldown is measured from this attempt at the latest.
+          { retryAfter: Math.ceil(deps.cooldownMs / 1000) },
         );
       }
       try {

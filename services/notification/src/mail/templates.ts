@@ -261,24 +261,33 @@ export const templates = {
 
   /** Sent on agent.agent.disconnected when the user keeps "agent disconnection" on. */
   agentDisconnected(
-    d: { name: string; agentName: string; hostname: string; at: Date },
+    d: { name: string; agentName: string; hostname: string; at: Date; keyReplaced?: boolean },
     links: AppLinks,
   ): Mail {
     return render({
       subject: 'Agent disconnected',
       name: d.name,
       paragraphs: [
-        'One of your Coffer agents disconnected.',
+        d.keyReplaced
+          ? 'One of your Coffer agents was disconnected because your API key was regenerated.'
+          : 'One of your Coffer agents disconnected.',
         'Scheduled backups of its databases will not run until the agent reconnects.',
       ],
       facts: [
         ['Agent', agentLabel({ name: d.agentName, hostname: d.hostname })],
         ['Disconnected', formatTime(d.at)],
       ],
-      after: [
-        'Please check that the agent is running on its machine and can reach Coffer; it reconnects by ' +
-          'itself once it can.',
-      ],
+      // A replaced key never comes back by itself: saying it would leave the backups stopped.
+      after: d.keyReplaced
+        ? [
+            'The agent still has the old key, so it cannot reconnect by itself. On its server, give it ' +
+              'the new key (coffer-agent init --server … --api-key …); the dashboard shows the exact ' +
+              'command under System Status.',
+          ]
+        : [
+            'Please check that the agent is running on its machine and can reach Coffer; it reconnects by ' +
+              'itself once it can.',
+          ],
       action: { label: 'Open dashboard', url: links.dashboard },
       footer: manageNotifications(links),
     });

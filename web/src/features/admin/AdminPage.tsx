@@ -2,6 +2,7 @@
 // of the user picked from it. The admin guard (RequireAdmin) keeps everyone else out.
 import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Grid, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router';
 import {
   useAdminBackupStatsQuery,
   useAdminListPlansQuery,
@@ -43,7 +44,9 @@ function UserRows({
         cursor="pointer"
         onClick={() => onSelect(u._id)}
       >
-        <Table.Cell data-label="Name" fontWeight="medium">
+        {/* Name and e-mail wrap (the scroll area keeps cells on one line): at 1280 px a long
+            address pushed Status and Manage out of the card. */}
+        <Table.Cell data-label="Name" fontWeight="medium" whiteSpace="normal">
           <Text>
             {u.name || '—'}
             {u._id === selfId && (
@@ -54,7 +57,7 @@ function UserRows({
             )}
           </Text>
         </Table.Cell>
-        <Table.Cell data-label="Email">
+        <Table.Cell data-label="Email" whiteSpace="normal" minW="32">
           <Text overflowWrap="anywhere">{u.email}</Text>
         </Table.Cell>
         <Table.Cell data-label="Role">
@@ -121,7 +124,16 @@ export function AdminPage() {
 
   return (
     <Page>
-      <PageHeader title="Admin Dashboard" subtitle="Manage users, their plans and their agents" />
+      <PageHeader
+        title="Admin Dashboard"
+        subtitle="Manage users, their plans and their agents"
+        actions={
+          // The article editor had no way in but its address.
+          <Button asChild variant="outline">
+            <RouterLink to="/admin/kb">Manage Knowledge Base</RouterLink>
+          </Button>
+        }
+      />
       {loadErrors.length > 0 && (
         <Stack gap="2" mb="6">
           {loadErrors.map((e) => (

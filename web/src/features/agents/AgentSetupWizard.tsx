@@ -15,15 +15,15 @@ import {
   Progress,
   RadioCard,
   Stack,
+  Switch,
   Text,
 } from '@chakra-ui/react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { baseApi } from '../../api/baseApi';
-import { copyText } from '../../lib/clipboard';
+import { useCopied } from './CopyableCommand';
 import { useGetProfileQuery } from '../../api/generated';
 import {
   AGENT_BINARY,
-  COPIED_MS,
   downloadPath,
   effectiveMethod,
   installCommand,
@@ -341,22 +341,9 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
   const session = useAppSelector((s) => s.auth.user);
   const { data: profile } = useGetProfileQuery();
   const apiKey = profile?.apiKey || session?.apiKey || '';
-  const command = installCommand(platform, method, window.location.origin, apiKey);
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-
-  const copy = async () => {
-    if (!(await copyText(command))) return;
-    setCopied(true);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-  };
+  const [root, setRoot] = useState(false);
+  const command = installCommand(platform, method, window.location.origin, apiKey, { root });
+  const { copied, copy } = useCopied(command);
 
   return (
     <Stack gap="4">
@@ -378,7 +365,25 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
           fontSize="sm"
           data-testid="install-command"
         >
-          {command}
+          {/* One block per command with a prompt and a hanging indent: a command that wraps in a
+              narrow box reads as one command, not as several (the prompt is not copied). */}
+          {command.split('\n').map((line, i) => (
+            <Box
+              as="span"
+              key={i}
+              display="block"
+              ps="1.5em"
+              textIndent="-1.5em"
+              _notLast={{ mb: '2' }}
+              _before={{
+                content: platform === 'windows' ? '"> "' : root ? '"# "' : '"$ "',
+                color: 'gray.500',
+              }}
+              data-testid="install-command-line"
+            >
+              {line}
+            </Box>
+          ))}
         </Code>
         <Button
           size="xs"
@@ -392,6 +397,21 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
           {copied ? 'Copied' : 'Copy'}
         </Button>
       </Box>
+      {platform === 'linux' && (
+        <Switch.Root
+          checked={root}
+          onCheckedChange={(d) => setRoot(d.checked)}
+          colorPalette="brand"
+          size="sm"
+          data-testid="root-shell"
+        >
+          <Switch.HiddenInput />
+          <Switch.Control>
+            <Switch.Thumb />
+          </Switch.Control>
+          <Switch.Label fontSize="sm">I am root and this server has no sudo</Switch.Label>
+        </Switch.Root>
+      )}
       <Stack gap="1">
         <Text fontSize="sm" fontWeight="medium">
           Your API key

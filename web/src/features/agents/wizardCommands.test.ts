@@ -3,9 +3,11 @@ import {
   effectiveMethod,
   installCommand,
   MASKED_API_KEY,
+  newApiKeyCommand,
   nextStep,
   previousStep,
   reachabilityHint,
+  uninstallCommand,
 } from './wizardCommands';
 
 const origin = 'https://coffer.example';
@@ -54,6 +56,50 @@ describe('install commands', () => {
   it('downloads from /downloads', () => {
     expect(downloadPath('linux')).toBe('/downloads/coffer-agent-linux-x64');
     expect(downloadPath('windows')).toBe('/downloads/coffer-agent-windows-x64.exe');
+  });
+});
+
+describe('giving an installed agent the new API key', () => {
+  it('is init with the server and the new key (it keeps the master key and databases)', () => {
+    expect(newApiKeyCommand('linux', origin, 'cof_new')).toBe(
+      `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key cof_new`,
+    );
+    expect(newApiKeyCommand('windows', origin, 'cof_new')).toBe(
+      `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key cof_new`,
+    );
+    expect(newApiKeyCommand('linux', origin, undefined)).toContain(`--api-key ${MASKED_API_KEY}`);
+  });
+});
+
+describe('install commands for a root shell without sudo', () => {
+  it('are the same commands without sudo', () => {
+    expect(installCommand('linux', 'automated', origin, 'cof_abc', { root: true })).toBe(
+      `curl -fsSL ${origin}/downloads/install.sh | bash -s -- --server ${origin} --api-key cof_abc`,
+    );
+    const manual = installCommand('linux', 'manual', origin, 'cof_abc', { root: true });
+    expect(manual).not.toMatch(/sudo/);
+    expect(manual.split('\n')).toContain(
+      'install -m 0755 coffer-agent-linux-x64 /usr/local/bin/coffer-agent',
+    );
+    expect(manual.split('\n')).toHaveLength(
+      installCommand('linux', 'manual', origin, 'cof_abc').split('\n').length,
+    );
+    // Windows has no sudo to leave out.
+    expect(installCommand('windows', 'manual', origin, 'k', { root: true })).toBe(
+      installCommand('windows', 'manual', origin, 'k'),
+    );
+  });
+});
+
+describe('uninstalling an agent before removing it', () => {
+  it('runs the installer with --uninstall (-Uninstall on Windows)', () => {
+    expect(uninstallCommand('linux', origin)).toBe(
+      `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --uninstall`,
+    );
+    expect(uninstallCommand('windows', origin)).toBe(
+      `Invoke-WebRequest -UseBasicParsing ${origin}/downloads/install.ps1 -OutFile install.ps1; ` +
+        'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Uninstall',
+    );
   });
 });
 

@@ -40,13 +40,21 @@ export function installCommand(
   method: InstallMethod,
   origin: string,
   apiKey: string | null | undefined,
+  opts: { root?: boolean } = {},
 ): string {
   const key = apiKey || MASKED_API_KEY;
-  if (effectiveMethod(platform, method) === 'automated') {
-    return `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${key}`;
-  }
-  return (platform === 'windows' ? windowsLines : linuxLines)(origin, key).join('\n');
+  const text =
+    effectiveMethod(platform, method) === 'automated'
+      ? `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${key}`
+      : (platform === 'windows' ? windowsLines : linuxLines)(origin, key).join('\n');
+  return platform === 'linux' && opts.root ? withoutSudo(text) : text;
 }
+
+/**
+ * For a root shell (a container, a minimal server) that has no sudo at all ('sudo: command not
+ * found'): the same commands, run directly.
+ */
+export const withoutSudo = (commands: string) => commands.replace(/(^|\| )sudo /gm, '$1');
 
 /**
  * install.ps1 verifies the exe saved in step 4 (or downloads it) and installs the service. Windows
@@ -80,6 +88,30 @@ function linuxLines(origin: string, key: string): string[] {
     `sudo bash install.sh --server ${origin}`,
     `sudo ${LINUX_BIN} db add production-db --uri -`,
   ];
+}
+
+/**
+ * Gives an installed agent the account's new API key after a regeneration. `init` on an existing
+ * configuration keeps the master key and the databases, and the running agent picks the new key
+ * up from its configuration file by itself (no restart).
+ */
+export function newApiKeyCommand(platform: AgentPlatform, origin: string, apiKey: string | null | undefined) {
+  const key = apiKey || MASKED_API_KEY;
+  return platform === 'windows'
+    ? `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key ${key}`
+    : `sudo ${LINUX_BIN} init --server ${origin} --api-key ${key}`;
+}
+
+/**
+ * Stops and uninstalls the agent on its server (the service and the program; the configuration
+ * with the encryption key stays). Removing a running agent from the dashboard alone is undone at
+ * once: it registers again.
+ */
+export function uninstallCommand(platform: AgentPlatform, origin: string): string {
+  return platform === 'windows'
+    ? `Invoke-WebRequest -UseBasicParsing ${origin}/downloads/install.ps1 -OutFile install.ps1; ` +
+        'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Uninstall'
+    : `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --uninstall`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import {
   Badge,
   Box,
@@ -20,6 +20,20 @@ import { stackedTableCss } from '../shell/responsive';
 
 /** '' lists every action. */
 type AuditActionFilter = NonNullable<GetAuditLogsApiArg['action']>;
+
+/** 'BACKUP_DELETED_MANUAL' with a line-break opportunity after each underscore. */
+function breakableAction(action: string) {
+  return action.split('_').map((part, i, all) => (
+    <Fragment key={i}>
+      {part}
+      {i < all.length - 1 && (
+        <>
+          _<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
 
 function actionColor(action: string): string {
   if (action.endsWith('_FAILED') || action.includes('LIMIT_EXCEEDED') || action.includes('DISCONNECTED'))
@@ -108,8 +122,15 @@ export function AuditLogsPage() {
                       {formatAuditTimestamp(log.timestamp)}
                     </Table.Cell>
                     <Table.Cell data-label="Action">
-                      <Badge colorPalette={actionColor(log.action)} fontFamily="mono">
-                        {log.action}
+                      {/* May break after an underscore: at 375 px a long name was cut off. */}
+                      <Badge
+                        colorPalette={actionColor(log.action)}
+                        fontFamily="mono"
+                        whiteSpace="normal"
+                        h="auto"
+                        data-testid="audit-action"
+                      >
+                        <span>{breakableAction(log.action)}</span>
                       </Badge>
                     </Table.Cell>
                     <Table.Cell data-label="Entity">

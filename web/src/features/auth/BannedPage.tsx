@@ -3,11 +3,13 @@ import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { formatLongDate } from '../../lib/format';
 import { logOut } from './sessionActions';
+import { useSuspensionRecheck } from './useSuspensionRecheck';
 
 export function BannedPage() {
   const user = useAppSelector((s) => s.auth.user);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  useSuspensionRecheck();
   const reason = user?.banReason?.trim() || 'No reason provided';
   const date = formatLongDate(user?.bannedAt) ?? 'Unknown date';
 

@@ -39,9 +39,12 @@ export const restoreSession = (): AppThunk => (dispatch) => {
   connectSocket(record.token);
 };
 
-/** Manual logout ('Signed out') or expiry ('Session expired', otherwise silent). */
+/**
+ * Manual logout ('Signed out'), expiry ('Session expired', otherwise silent), or an account an
+ * administrator set inactive (the server's reason; before, every call failed without a word).
+ */
 export const endSession =
-  (reason: 'logout' | 'expired'): AppThunk =>
+  (reason: 'logout' | 'expired' | 'inactive', serverMessage?: string): AppThunk =>
   (dispatch) => {
     clearSession();
     disconnectSocket();
@@ -49,6 +52,12 @@ export const endSession =
     dispatch(sessionEnded());
     if (reason === 'logout') {
       notify({ title: 'Signed out', description: 'You have been signed out.', type: 'info' });
+    } else if (reason === 'inactive') {
+      notify({
+        title: 'Account inactive',
+        description: serverMessage ?? 'Your account is inactive. Please contact support.',
+        type: 'error',
+      });
     } else {
       notify({ title: 'Session expired', description: 'Please sign in again.', type: 'error' });
     }

@@ -1,12 +1,11 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
   Alert,
   Box,
   Button,
   Card,
-  Code,
   GridItem,
   HStack,
   Link,
@@ -28,9 +27,8 @@ import {
   type Backup,
   type Database,
 } from '../../api/generated';
-import { copyText } from '../../lib/clipboard';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
-import { COPIED_MS } from '../agents/wizardCommands';
+import { CopyableCommand } from '../agents/CopyableCommand';
 import { downloadBackup } from '../backups/download';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { RestoreDialog } from '../backups/RestoreDialog';
@@ -41,7 +39,7 @@ import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
 import { BackupsTable } from './BackupsTable';
-import { databaseOptionLabel, dbAddCommands, pickDatabase } from './summary';
+import { databaseOptionLabel, dbAddCommands, overPlan, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
 import { SystemStatusCard } from './SystemStatusCard';
 import { useBackupJobs } from './useBackupJobs';
@@ -64,7 +62,7 @@ function DatabaseSelect({
   onChange: (name: string) => void;
 }) {
   // Until the list loads the spec's default stands in; after that only databases an agent registered.
-  const options = databases ?? [{ _id: '', name: value, isActive: true }];
+  const options = databases ?? [{ _id: '', name: value, isActive: true, enabled: true }];
   return (
     <NativeSelect.Root size="md" w={{ base: 'full', sm: '72' }} disabled={databases?.length === 0}>
       <NativeSelect.Field
@@ -105,7 +103,7 @@ function NoDatabaseNotice() {
               should show in place of NAME; it asks for the connection string, which stays on that server:
             </Text>
             {commands.map((c) => (
-              <CopyableCommand key={c} command={c} />
+              <CopyableCommand key={c} command={c} testId="db-add-command" />
             ))}
             <Text>
               {status && status.agents.length === 0
@@ -116,48 +114,6 @@ function NoDatabaseNotice() {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
-  );
-}
-
-function CopyableCommand({ command }: { command: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const copy = async () => {
-    if (!(await copyText(command))) return;
-    setCopied(true);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-  };
-  return (
-    <HStack gap="2" align="center" wrap="wrap">
-      <Code
-        fontSize="sm"
-        px="2"
-        py="1"
-        overflowWrap="anywhere"
-        whiteSpace="pre-wrap"
-        display="inline-block"
-        data-testid="db-add-command"
-      >
-        {/* Lines break between words, not inside '--uri' (Chrome breaks after hyphens); a word
-            too long for a phone's width may still break. */}
-        {command.split(' ').map((word, i) => (
-          <Fragment key={i}>
-            {i > 0 && ' '}
-            <span style={word.length <= 24 ? { whiteSpace: 'nowrap' } : undefined}>{word}</span>
-          </Fragment>
-        ))}
-      </Code>
-      <Button size="xs" variant="outline" bg="bg" onClick={() => void copy()} aria-label="Copy command">
-        {copied ? 'Copied' : 'Copy'}
-      </Button>
-    </HStack>
   );
 }
 
@@ -211,7 +167,8 @@ export function DashboardPage() {
 
   const [chosen, setChosen] = useState<string | null>(null);
   const databaseName = pickDatabase(databases, chosen);
-  const anyInactive = databases?.some((d) => !d.isActive) ?? false;
+  // Only databases the plan leaves out: one the user disabled is no limit exceeded.
+  const anyOverPlan = databases?.some(overPlan) ?? false;
 
   const { busy, progress, trigger, remove } = useBackupJobs();
   const { jobs: restoreJobs, byBackup: restoresByBackup, started: restoreStarted } = useRestoreJobs();
@@ -267,7 +224,7 @@ export function DashboardPage() {
       />
 
       <Stack gap="6">
-        {anyInactive && (
+        {anyOverPlan && (
           <Alert.Root status="warning" data-testid="database-limit-alert">
             <Alert.Indicator />
             <Alert.Content>
@@ -290,7 +247,7 @@ export function DashboardPage() {
 
         <ActiveRestores jobs={unlistedRestores} />
 
-        <SummaryCards backups={backups} profile={profile} plan={plan} />
+        <SummaryCards backups={backupsQuery.data} profile={profile} plan={plan} />
 
         <Suspense fallback={null}>
           <BackupHistoryChart backups={backups} databaseName={databaseName} />

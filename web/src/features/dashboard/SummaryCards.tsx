@@ -28,18 +28,21 @@ export function SummaryCards({
   profile,
   plan,
 }: {
-  backups: readonly Backup[];
+  /** undefined while the list loads: no numbers rather than zeros that are not true */
+  backups: readonly Backup[] | undefined;
   profile: Profile | undefined;
   plan: Plan | undefined;
 }) {
-  const stats = backupStats(backups);
+  const stats = backups && backupStats(backups);
   const used = profile?.storageUsed ?? 0;
   const percent = plan ? storagePercent(used, plan.storageLimit) : 0;
   return (
     <SimpleGrid columns={{ base: 1, md: 3 }} gap="6">
-      <SummaryCard label="Total Backups" value={String(stats.total)}>
+      <SummaryCard label="Total Backups" value={stats ? String(stats.total) : '—'}>
         <Text fontSize="sm" color="fg.muted">
-          Last backup: {stats.lastBackup ? formatBackupDate(stats.lastBackup) : 'Never'}
+          {!stats
+            ? 'Loading...'
+            : `Last backup: ${stats.lastBackup ? formatBackupDate(stats.lastBackup) : 'Never'}`}
         </Text>
       </SummaryCard>
       <SummaryCard label="Storage Used" value={profile ? formatBytes(used) : '—'}>
@@ -52,9 +55,14 @@ export function SummaryCards({
           </Text>
         </Stack>
       </SummaryCard>
-      <SummaryCard label="Success Rate" value={`${stats.successRate}%`}>
+      <SummaryCard
+        label="Success Rate"
+        value={stats && stats.successRate !== null ? `${stats.successRate}%` : '—'}
+      >
         <Text fontSize="sm" color="fg.muted">
-          {stats.failures} failures in total
+          {!stats
+            ? 'Loading...'
+            : `${stats.failures} failures in total${stats.running ? ` · ${stats.running} running` : ''}`}
         </Text>
       </SummaryCard>
     </SimpleGrid>

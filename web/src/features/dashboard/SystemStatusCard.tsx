@@ -4,13 +4,23 @@ import { Link as RouterLink } from 'react-router';
 import { useCheckServerStatusMutation, useGetSystemStatusQuery, type Agent } from '../../api/generated';
 import { isHttpError } from '../../lib/errors';
 import { agentDotColor } from '../agents/agentStatus';
+import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
 import { notify } from '../shell/toaster';
 
 export const STATUS_REFRESH_MS = 30_000;
 
 function AgentRow({ agent }: { agent: Agent }) {
   return (
-    <HStack justify="space-between" py="2" gap="3">
+    <Stack gap="2" py="2">
+      <AgentLine agent={agent} />
+      {agent.offlineReason === 'api-key-replaced' && <KeyReplacedNotice agent={agent} />}
+    </Stack>
+  );
+}
+
+function AgentLine({ agent }: { agent: Agent }) {
+  return (
+    <HStack justify="space-between" gap="3">
       <HStack gap="3" minW="0">
         <Box
           boxSize="2.5"
@@ -40,7 +50,9 @@ interface SystemStatusCardProps {
 }
 
 export function SystemStatusCard({ onOpenWizard }: SystemStatusCardProps) {
-  const { data, error } = useGetSystemStatusQuery(undefined, { pollingInterval: STATUS_REFRESH_MS });
+  const { data, error, isLoading } = useGetSystemStatusQuery(undefined, {
+    pollingInterval: STATUS_REFRESH_MS,
+  });
   const [checkServer, { isLoading: checking }] = useCheckServerStatusMutation();
   if (error) console.error('Failed to load system status', error);
   const agents = data?.agents ?? [];
@@ -66,7 +78,12 @@ export function SystemStatusCard({ onOpenWizard }: SystemStatusCardProps) {
         <Card.Title>System Status</Card.Title>
       </Card.Header>
       <Card.Body gap="4">
-        {agents.length === 0 ? (
+        {isLoading ? (
+          // Not 'No agents / Disconnected' before the answer: that flashed on every load.
+          <Text color="fg.muted" py="4" data-testid="system-status-loading">
+            Loading...
+          </Text>
+        ) : agents.length === 0 ? (
           <Center borderWidth="1px" borderStyle="dashed" rounded="md" p="6">
             <Stack align="center" gap="3" textAlign="center">
               <Text fontWeight="medium">No backup agents connected</Text>
@@ -88,9 +105,13 @@ export function SystemStatusCard({ onOpenWizard }: SystemStatusCardProps) {
         <HStack justify="space-between" borderTopWidth="1px" pt="4">
           <HStack gap="2">
             <Text fontWeight="medium">Backup Service</Text>
-            <Badge colorPalette={connected ? 'green' : 'red'}>
-              {connected ? 'Connected' : 'Disconnected'}
-            </Badge>
+            {isLoading ? (
+              <Badge colorPalette="gray">Loading...</Badge>
+            ) : (
+              <Badge colorPalette={connected ? 'green' : 'red'}>
+                {connected ? 'Connected' : 'Disconnected'}
+              </Badge>
+            )}
           </HStack>
           <Button size="xs" variant="outline" onClick={check} loading={checking}>
             Check

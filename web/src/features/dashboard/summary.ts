@@ -7,23 +7,32 @@ export const INACTIVE_SUFFIX = '(Inactive - Plan Limit Exceeded)';
 export interface BackupStats {
   total: number;
   failures: number;
-  /** whole percent of completed backups; 0 without backups */
-  successRate: number;
+  /** pending or in progress: neither a success nor a failure yet */
+  running: number;
+  /** whole percent of the finished backups that completed; 0 without backups, null while none finished */
+  successRate: number | null;
   lastBackup: string | null;
 }
 
-/** Completed / total as a whole percent, failures counted; the list is newest first. */
+/**
+ * Completed / total as a whole percent, failures counted; the list is newest first. A backup that
+ * is still running is not counted against the rate ('50 %, 0 failures' while the second backup ran
+ * read as a failure that was not there): the rate is over the backups that have finished.
+ */
 export function backupStats(
   backups: readonly Pick<Backup, 'status' | 'timestamp' | 'createdAt'>[],
 ): BackupStats {
   const total = backups.length;
   const completed = backups.filter((b) => b.status === 'completed').length;
   const failures = backups.filter((b) => b.status === 'failed').length;
+  const running = backups.filter((b) => b.status === 'pending' || b.status === 'in-progress').length;
+  const finished = completed + failures;
   const newest = backups[0];
   return {
     total,
     failures,
-    successRate: total === 0 ? 0 : Math.round((completed / total) * 100),
+    running,
+    successRate: total === 0 ? 0 : finished === 0 ? null : Math.round((completed / finished) * 100),
     lastBackup: newest ? newest.timestamp || newest.createdAt : null,
   };
 }
@@ -62,9 +71,18 @@ export function dbAddCommands(agents: readonly { platform: string }[] | undefine
   return (['linux', 'windows'] as const).filter((f) => families.has(f)).map(dbAddCommand);
 }
 
-/** Selector label: inactive databases carry '(Inactive - Plan Limit Exceeded)'. */
-export function databaseOptionLabel(db: Pick<Database, 'name' | 'isActive'>): string {
-  return db.isActive ? db.name : `${db.name} ${INACTIVE_SUFFIX}`;
+export const DISABLED_SUFFIX = '(Disabled in Settings)';
+
+/** Over the plan: enabled by the user, but past the plan's dbLimit (a disabled one is the user's choice). */
+export const overPlan = (db: Pick<Database, 'isActive' | 'enabled'>) => !db.isActive && db.enabled !== false;
+
+/**
+ * Selector label: databases over the plan carry '(Inactive - Plan Limit Exceeded)'; ones the user
+ * disabled say so instead, since the plan has nothing to do with them.
+ */
+export function databaseOptionLabel(db: Pick<Database, 'name' | 'isActive' | 'enabled'>): string {
+  if (db.isActive) return db.name;
+  return `${db.name} ${overPlan(db) ? INACTIVE_SUFFIX : DISABLED_SUFFIX}`;
 }
 
 /** 'Next backup available at {time} on {date}.' for the 429 toast; null without a usable date. */

@@ -18,14 +18,14 @@ import {
 } from '@chakra-ui/react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { categoryLabel } from '@coffer/contracts';
-import { useGetArticleQuery } from '../../api/generated';
+import { useGetArticleQuery, useListAllArticlesQuery } from '../../api/generated';
 import { useAppSelector } from '../../app/hooks';
 import { copyText } from '../../lib/clipboard';
 import { httpStatus } from '../../lib/errors';
 import { ArrowLeftIcon } from '../shell/icons';
 import { usePageTitle } from '../shell/RouteEffects';
 import { notify } from '../shell/toaster';
-import { formatArticleDate } from './format';
+import { formatDate } from '../../lib/format';
 import { MarkdownBody, scrollToHeading, TableOfContents, useRenderedArticle } from './MarkdownView';
 
 function BackLink() {
@@ -75,7 +75,15 @@ export function KnowledgeBaseArticlePage() {
   const { slug = '' } = useParams();
   const { hash } = useLocation();
   const isAdmin = useAppSelector((s) => s.auth.isAdmin);
-  const { data: article, error, isLoading } = useGetArticleQuery(slug);
+  // The public read is anonymous for everyone (spec §6), admins too. A draft is not public: for an
+  // admin a 404 falls back to the article list they manage (GET /api/kb/admin/all), so View in
+  // /admin/kb still opens one.
+  const publicRead = useGetArticleQuery(slug);
+  const missingPublicly = httpStatus(publicRead.error) === 404;
+  const drafts = useListAllArticlesQuery(undefined, { skip: !(isAdmin && missingPublicly) });
+  const article = publicRead.data ?? drafts.data?.find((a) => a.slug === slug);
+  const isLoading = publicRead.isLoading || drafts.isLoading;
+  const error = article ? undefined : (drafts.error ?? publicRead.error);
   const rendered = useRenderedArticle(article?.content ?? '');
   usePageTitle(article?.title);
 
@@ -135,7 +143,7 @@ export function KnowledgeBaseArticlePage() {
               {article.title}
             </Heading>
             <HStack gap="2" color="fg.muted" fontSize="sm" flexWrap="wrap">
-              <Text>Updated {formatArticleDate(article.updatedAt)}</Text>
+              <Text>Updated {formatDate(article.updatedAt)}</Text>
               {article.author?.name && <Text>· By {article.author.name}</Text>}
             </HStack>
             {article.tags.length > 0 && (

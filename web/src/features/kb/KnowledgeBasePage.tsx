@@ -30,7 +30,7 @@ import {
   useListArticleTagsQuery,
   type ArticleSummary,
 } from '../../api/generated';
-import { formatArticleDate } from './format';
+import { formatDate } from '../../lib/format';
 import {
   clearAll,
   clearEverything,
@@ -92,7 +92,7 @@ function ArticleCard({ article }: { article: ArticleSummary }) {
             <Badge colorPalette="brand" variant="subtle">
               {categoryLabel(article.category)}
             </Badge>
-            <Text>Updated {formatArticleDate(article.updatedAt)}</Text>
+            <Text>Updated {formatDate(article.updatedAt)}</Text>
           </HStack>
           {article.excerpt && (
             <Text color="fg.muted" fontSize="sm" lineClamp="2">
@@ -191,6 +191,8 @@ export function KnowledgeBasePage() {
   const active = hasActiveFilters(filters);
   const articles = list.data?.articles ?? [];
   const pages = list.data?.pagination.pages ?? 1;
+  // ?page=N beyond the last page: articles exist, just not on this page.
+  const pastLastPage = (list.data?.pagination.total ?? 0) > 0 && filters.page > pages;
   const categoryCounts = new Map((categories.data ?? []).map((c) => [c._id, c.count]));
   const shownCategories = KB_CATEGORIES.filter((c) => categoryCounts.has(c) || c === filters.category);
 
@@ -339,9 +341,18 @@ export function KnowledgeBasePage() {
                   No articles found
                 </Heading>
                 <Text color="fg.muted">
-                  {active ? 'Try adjusting your search or filters' : 'No articles have been published yet'}
+                  {pastLastPage
+                    ? `This page is past the last one (page ${pages}).`
+                    : active
+                      ? 'Try adjusting your search or filters'
+                      : 'No articles have been published yet'}
                 </Text>
-                {active && (
+                {pastLastPage && (
+                  <Button variant="outline" onClick={() => apply(toPage(filters, pages))}>
+                    Go to page {pages}
+                  </Button>
+                )}
+                {active && !pastLastPage && (
                   <Button variant="outline" onClick={() => apply(clearEverything())}>
                     Clear filters
                   </Button>

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
+  Box,
   Button,
   Card,
   Heading,
@@ -21,23 +22,28 @@ import {
   type Profile,
 } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatDate } from '../../lib/format';
 import { formatDbLimit, formatFrequency, formatRetention, storagePercent } from '../../lib/plan';
 import { PlanCard, PlanPrice } from '../plans/PlanCard';
+import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
+import { downgradeQuestion } from './downgrade';
 import { StorageBar } from './StorageBar';
 
-type Result = { status: 'success' | 'error' | 'info'; message: string; changes?: string[] } | null;
-
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+type Result = {
+  status: 'success' | 'error' | 'info';
+  message: string;
+  changes?: string[];
+  /** The plan whose button was clicked: the answer shows under that button, where the user looks. */
+  planId?: string;
+} | null;
 
 /** The paid subscription's state: when it renews, or when the plan changes and to what (spec §9). */
 function subscriptionNote(billing: BillingState | undefined, plans: Plan[]): string | null {
   const sub = billing?.subscription;
   if (!sub) return null;
   const pending = plans.find((p) => p._id === sub.pendingPlanId);
-  const end = sub.currentPeriodEnd ? longDate(sub.currentPeriodEnd) : null;
+  const end = sub.currentPeriodEnd ? formatDate(sub.currentPeriodEnd) : null;
   if (sub.status === 'past_due') {
     return 'Your last payment failed. The payment provider will retry it; if it keeps failing, your account moves to the Free plan.';
   }
@@ -129,8 +135,20 @@ export function BillingTab({ profile }: { profile: Profile }) {
   const sub = billingQuery.data?.subscription;
   const scheduledChange = Boolean(sub && (sub.cancelAtPeriodEnd || sub.pendingPlanId));
 
+  const [confirm, confirmDialog] = useConfirm();
+
   const choose = async (plan: Plan) => {
     setResult(null);
+    const downgrade = currentPlan && plan._id !== currentPlan._id && plan.price < currentPlan.price;
+    if (
+      downgrade &&
+      !(await confirm(downgradeQuestion(currentPlan, plan, sub), {
+        title: `Downgrade to ${plan.name}`,
+        confirmLabel: 'Downgrade',
+        destructive: true,
+      }))
+    )
+      return;
     try {
       const res = await updatePlan({ plan: plan._id }).unwrap();
       // A paid plan is bought on the provider's page; the plan changes when its webhook confirms.
@@ -143,6 +161,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
         status: 'success',
         message: resumed ? `Your ${plan.name} subscription continues and renews automatically.` : res.message,
         changes: res.changes,
+        planId: plan._id,
       });
     } catch (err) {
       // No payment provider here: not a failure, an explanation (and who can change the plan).
@@ -150,31 +169,42 @@ export function BillingTab({ profile }: { profile: Profile }) {
       setResult({
         status: code === 'BILLING_NOT_CONFIGURED' ? 'info' : 'error',
         message: apiErrorMessage(err, 'Failed to update plan', 'An error occurred updating plan'),
+        planId: plan._id,
       });
     }
   };
 
+  const resultRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The plan cards sit below the fold at 1280×800: the answer must not appear out of sight.
+    if (result) resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
+  const resultView = result && (
+    <Box ref={resultRef}>
+      {result.changes?.length ? (
+        <Alert.Root status={result.status} role="status" data-testid="plan-change-result">
+          <Alert.Indicator />
+          <Stack gap="2">
+            <Alert.Title>{result.message}</Alert.Title>
+            <Alert.Description>
+              <Text mb="1">What changes:</Text>
+              <List.Root ps="4" gap="1" data-testid="plan-changes">
+                {result.changes.map((c) => (
+                  <List.Item key={c}>{c}</List.Item>
+                ))}
+              </List.Root>
+            </Alert.Description>
+          </Stack>
+        </Alert.Root>
+      ) : (
+        <FormAlert status={result.status}>{result.message}</FormAlert>
+      )}
+    </Box>
+  );
+
   return (
     <Stack gap="8">
-      {result &&
-        (result.changes?.length ? (
-          <Alert.Root status={result.status} role="status" data-testid="plan-change-result">
-            <Alert.Indicator />
-            <Stack gap="2">
-              <Alert.Title>{result.message}</Alert.Title>
-              <Alert.Description>
-                <Text mb="1">What changes:</Text>
-                <List.Root ps="4" gap="1" data-testid="plan-changes">
-                  {result.changes.map((c) => (
-                    <List.Item key={c}>{c}</List.Item>
-                  ))}
-                </List.Root>
-              </Alert.Description>
-            </Stack>
-          </Alert.Root>
-        ) : (
-          <FormAlert status={result.status}>{result.message}</FormAlert>
-        ))}
+      {!result?.planId && resultView}
       {note && (
         <Text color="fg.muted" data-testid="subscription-note">
           {note}
@@ -210,16 +240,19 @@ export function BillingTab({ profile }: { profile: Profile }) {
                   plan={plan}
                   isCurrent={isCurrent}
                   action={
-                    <Button
-                      w="full"
-                      colorPalette="brand"
-                      variant={isCurrent ? 'subtle' : label === 'Upgrade' ? 'solid' : 'outline'}
-                      disabled={(isCurrent && !resumable) || updating}
-                      loading={updating && pending?.plan === plan._id}
-                      onClick={() => void choose(plan)}
-                    >
-                      {label}
-                    </Button>
+                    <Stack gap="3">
+                      <Button
+                        w="full"
+                        colorPalette="brand"
+                        variant={isCurrent ? 'subtle' : label === 'Upgrade' ? 'solid' : 'outline'}
+                        disabled={(isCurrent && !resumable) || updating}
+                        loading={updating && pending?.plan === plan._id}
+                        onClick={() => void choose(plan)}
+                      >
+                        {label}
+                      </Button>
+                      {result?.planId === plan._id && resultView}
+                    </Stack>
                   }
                 />
               );
@@ -227,6 +260,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
           </SimpleGrid>
         )}
       </Stack>
+      {confirmDialog}
     </Stack>
   );
 }

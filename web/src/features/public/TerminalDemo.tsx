@@ -42,7 +42,7 @@ export function TerminalDemo({ demo }: { demo: Demo }) {
           </Text>
         </HStack>
         {/* Every line is laid out from the start (hidden until its turn), so the page never jumps;
-            long log lines scroll sideways as in a real terminal. */}
+            long lines wrap (a sideways scroll cut them off at the card's edge). */}
         <Box
           as="pre"
           px="4"
@@ -50,8 +50,8 @@ export function TerminalDemo({ demo }: { demo: Demo }) {
           fontFamily="mono"
           fontSize={{ base: '2xs', md: 'xs' }}
           lineHeight="1.7"
-          overflowX="auto"
-          whiteSpace="pre"
+          whiteSpace="pre-wrap"
+          overflowWrap="anywhere"
           m="0"
         >
           {demo.lines.map((line, i) => (

@@ -1,5 +1,5 @@
 // Settings → Agents (spec §2, §4, §8): the user's agents, a detail card, commands and maintenance.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Box,
   Button,
@@ -21,6 +21,10 @@ import {
 } from '../../api/generated';
 import { formatDate } from '../../lib/format';
 import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
+import { CopyableCommand } from '../agents/CopyableCommand';
+import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
+import { uninstallCommand } from '../agents/wizardCommands';
+import { platformFamily } from '../dashboard/summary';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
 
@@ -28,12 +32,32 @@ const ACTION_TEXT: Record<AgentAction, { ok: string; failed: string }> = {
   restart: { ok: 'Restart command sent to agent', failed: 'Failed to send restart command' },
   update: { ok: 'Update check command sent to agent', failed: 'Failed to send update check command' },
   reset: {
-    ok: 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.',
+    // The spec's sentence, then what actually happens: the agent gives up its old identity and
+    // registers again as a new agent by itself; nothing on its server needs reconfiguring.
+    ok:
+      'Reset command sent to agent. You may need to reconfigure the agent with new credentials. ' +
+      'A running agent does this by itself: it reconnects as a new agent within seconds, and one that is ' +
+      'offline now does so when it next starts.',
     failed: 'Failed to reset agent',
   },
 };
 
 type Result = { status: 'success' | 'error'; message: string } | null;
+
+function StillRunningNote({ agent }: { agent: Pick<Agent, 'name' | 'platform'> }) {
+  return (
+    <Stack gap="2" mt="3" data-testid="remove-running-agent">
+      <Text fontSize="sm">
+        {agent.name} is still running, so it would register again within seconds. Stop and uninstall it on its
+        server first (its encryption key and configuration stay there):
+      </Text>
+      <CopyableCommand
+        command={uninstallCommand(platformFamily(agent.platform), window.location.origin)}
+        testId="uninstall-command"
+      />
+    </Stack>
+  );
+}
 
 interface AgentsTabProps {
   selectedId: string | null;
@@ -74,10 +98,17 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
   };
 
   // Deletes the agent's record (its backups stay) and disconnects it; the list is fetched again.
+  // An agent that still runs would register again within seconds (issue 21, walk 4): the dialog
+  // says so and gives the command that stops and uninstalls it on its server first.
   const remove = async (agent: Agent) => {
     const ok = await confirm(
       'Are you sure you want to remove this agent? This will not delete any existing backups.',
-      { title: 'Remove agent', confirmLabel: 'Remove', destructive: true },
+      {
+        title: 'Remove agent',
+        confirmLabel: 'Remove',
+        destructive: true,
+        details: agent.status !== 'offline' && <StillRunningNote agent={agent} />,
+      },
     );
     if (!ok) return;
     setResult(null);
@@ -91,6 +122,19 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
   };
 
   const busy = (action: AgentAction) => managing && originalArgs?.body.action === action;
+  // Shown on whichever card is there: a reset retires the agent's record at once (it comes back
+  // under a new id), so the detail card it was sent from gives way to 'No Agent Selected'.
+  // ...and brought into view when it appears or moves to the other card (on a phone the cards stack).
+  const resultRef = useRef<HTMLDivElement>(null);
+  const shownOn = selected?.id;
+  useEffect(() => {
+    if (result) resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result, shownOn]);
+  const resultAlert = result && (
+    <Box ref={resultRef}>
+      <FormAlert status={result.status}>{result.message}</FormAlert>
+    </Box>
+  );
 
   return (
     <>
@@ -154,7 +198,8 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
         <GridItem colSpan={{ base: 1, md: 2 }}>
           {!selected ? (
             <Card.Root>
-              <Card.Body>
+              <Card.Body gap="4">
+                {resultAlert}
                 <Center py="12">
                   <Stack align="center" gap="1" textAlign="center">
                     <Text fontWeight="medium">No Agent Selected</Text>
@@ -174,7 +219,8 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
                 </HStack>
               </Card.Header>
               <Card.Body gap="6">
-                {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
+                {resultAlert}
+                {selected.offlineReason === 'api-key-replaced' && <KeyReplacedNotice agent={selected} />}
                 <DataList.Root orientation="horizontal" size="md">
                   <DataList.Item>
                     <DataList.ItemLabel>Status</DataList.ItemLabel>
@@ -245,8 +291,8 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
                     </Button>
                   </HStack>
                   <Text fontSize="xs" color="fg.muted">
-                    Removing an agent keeps its backups. After a reset, configure the agent again with your
-                    API key.
+                    Removing an agent keeps its backups. After a reset the agent registers again as a new
+                    agent by itself.
                   </Text>
                 </Stack>
               </Card.Body>

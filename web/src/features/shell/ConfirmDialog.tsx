@@ -8,6 +8,8 @@ export interface ConfirmOptions {
   confirmLabel?: string;
   /** red confirm button for destructive actions */
   destructive?: boolean;
+  /** more under the question (e.g. a command to run first) */
+  details?: ReactNode;
 }
 
 interface Pending extends ConfirmOptions {
@@ -51,6 +53,7 @@ export function useConfirm(): [(message: string, options?: ConfirmOptions) => Pr
             </Dialog.Header>
             <Dialog.Body>
               <Text>{pending?.message}</Text>
+              {pending?.details}
             </Dialog.Body>
             <Dialog.Footer>
               <Button variant="outline" onClick={() => settle(false)}>
