@@ -120,7 +120,9 @@ export async function signIn(
 
 /**
  * Signs the page in as the stack's admin by restoring the run's one admin session (see
- * adminSession: sign-ins per e-mail are rate limited), as a reload of a signed-in tab would.
+ * adminSession: sign-ins per e-mail are rate limited), as a reload of a signed-in tab would. A test
+ * that signs out must sign in with `signIn` instead: signing out ends the session on the server, for
+ * every test sharing it.
  */
 export async function signInAsAdmin(page: Page, landing = '/dashboard') {
   const { token, user } = await adminSession();

@@ -11,7 +11,6 @@ import {
   pathname,
   registeredUser,
   signIn,
-  signInAsAdmin,
   TEXT,
   toast,
   visible,
@@ -308,7 +307,12 @@ describe('signed-in shell', () => {
   it('puts Help before Admin in the menu, and a toast swiped 50 px goes away', async () => {
     const { page, context } = await newSession(browser);
     try {
-      await signInAsAdmin(page);
+      // A session of its own: signing out ends it on the server, and the shared one (signInAsAdmin)
+      // serves every other test.
+      await signIn(page, {
+        email: process.env.COFFER_ADMIN_EMAIL!,
+        password: process.env.COFFER_ADMIN_PASSWORD!,
+      });
       const nav = page.getByRole('navigation', { name: 'Main' });
       await visible(nav.getByRole('link', { name: 'Admin' }));
       expect(await nav.locator('a, button').allInnerTexts()).toEqual([

@@ -139,6 +139,12 @@ const EXPECTATIONS: Record<string, Expectation> = {
   getAuditActions: { access: 'user' },
   getBilling: { access: 'user' },
   getSettings: { access: 'user' },
+  // Off when it is not on: the caller's own 200, nothing locked for the later cases.
+  setRetentionLock: { access: 'user', body: () => ({ enabled: false }) },
+  previewRetention: {
+    access: 'user',
+    body: () => ({ gfs: { hourly: 0, daily: 1, weekly: 0, monthly: 0, yearly: 0 } }),
+  },
   updateSettings: { access: 'user', body: () => ({ notifications: { backupSuccess: true } }) },
   resendNotificationEmailConfirmation: { access: 'user' },
   cancelNotificationEmailChange: { access: 'user' },
