@@ -20,5 +20,6 @@ export * from './validation.js';
 export * from './audit-actions.js';
 export * from './format.js';
 export * from './retention-lock.js';
+export * from './session-token.js';
 export * from './value-sets.js';
 export * from './observability/index.js';

@@ -1,13 +1,12 @@
-import jwt from 'jsonwebtoken';
-import { AppError, forbidden, unauthenticated } from '@coffer/common';
+import { AppError, forbidden, readSessionToken, unauthenticated } from '@coffer/common';
 import type { Accounts } from './accounts.js';
 import type { Sessions } from './sessions.js';
 
 /**
- * Who performs an admin action: the user of the session token the gateway passed on, checked here
- * with the secret auth signs tokens with, and only while that account is a current, unbanned,
- * active admin whose session has not been signed out. Never a field of the request: a caller can only act as an admin whose session it
- * carries.
+ * Who performs an admin action: the user of the session token the gateway passed on, read with the
+ * gateway's own rules (readSessionToken) and accepted only while that account is a current,
+ * unbanned, active admin whose session has not been signed out. Never a field of the request: a
+ * caller can only act as an admin whose session it carries.
  */
 export function adminActor(deps: {
   jwtSecret: string;
@@ -16,29 +15,14 @@ export function adminActor(deps: {
 }) {
   return async (token: string | undefined): Promise<string> => {
     if (!token) throw unauthenticated('Sign in as an administrator to do this');
-    let claims: jwt.JwtPayload;
-    try {
-      claims = jwt.verify(token, deps.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-    } catch {
-      throw unauthenticated('Invalid or expired token');
-    }
-    // A session token, nothing else signed with the same secret (a sign-in challenge or a step-up
-    // token carries `typ`), and one with every claim a session has.
-    if (
-      typeof claims.sub !== 'string' ||
-      typeof claims.exp !== 'number' ||
-      typeof claims.sid !== 'string' ||
-      typeof claims.sv !== 'number' ||
-      claims.typ !== undefined
-    )
-      throw unauthenticated('Invalid or expired token');
-    const user = await deps.accounts.load(claims.sub).catch((err: unknown) => {
+    const session = readSessionToken(token, deps.jwtSecret);
+    const user = await deps.accounts.load(session.userId).catch((err: unknown) => {
       throw err instanceof AppError && err.kind === 'NOT_FOUND'
         ? unauthenticated('Account no longer exists')
         : err;
     });
-    if (claims.sv !== user.sessionVersion) throw unauthenticated('Session expired');
-    if ((await deps.sessions.ended(user.id)).includes(claims.sid)) throw unauthenticated('Session expired');
+    if (session.version !== user.sessionVersion) throw unauthenticated('Session expired');
+    if ((await deps.sessions.ended(user.id)).includes(session.id)) throw unauthenticated('Session expired');
     if (user.isBanned || user.status !== 'active' || user.role !== 'admin')
       throw forbidden('Admin access required');
     return user.id;

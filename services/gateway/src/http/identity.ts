@@ -1,5 +1,12 @@
-import jwt from 'jsonwebtoken';
-import { ACCOUNT_INACTIVE_MESSAGE, AppError, forbidden, role, unauthenticated } from '@coffer/common';
+import {
+  ACCOUNT_INACTIVE_MESSAGE,
+  AppError,
+  forbidden,
+  readSessionToken,
+  role,
+  unauthenticated,
+  type Session,
+} from '@coffer/common';
 import { auth } from '@coffer/proto';
 
 export interface Caller {
@@ -13,17 +20,6 @@ export interface Caller {
   twoFactorEnabled?: boolean;
   /** An admin the site requires to use two-factor sign-in, not enrolled yet: no admin operation until then. */
   twoFactorEnrolmentRequired?: boolean;
-}
-
-/** One sign-in's session, as its token names it. */
-export interface Session {
-  userId: string;
-  /** The token's `sid`: signing out ends this session alone. */
-  id: string;
-  /** The session version the token was issued with (a password change or reset moves it on). */
-  version: number;
-  /** When the token expires, in ms since the epoch. */
-  expiresAt: number;
 }
 
 /** An agent calling with its owner's API key. */
@@ -62,27 +58,7 @@ export function identity(deps: {
     }
   }
 
-  /** The session a token names, its signature and expiry checked (one without `exp`, `sid` or `sv` is refused). */
-  function sessionOf(token: string): Session {
-    let claims: jwt.JwtPayload;
-    try {
-      claims = jwt.verify(token, deps.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-    } catch {
-      throw unauthenticated('Invalid or expired token');
-    }
-    // jsonwebtoken accepts a token without `exp` for ever; auth never issues one, so it is forged
-    // or from before sessions had ids (those users sign in once more).
-    if (
-      typeof claims.sub !== 'string' ||
-      typeof claims.exp !== 'number' ||
-      typeof claims.sid !== 'string' ||
-      typeof claims.sv !== 'number' ||
-      // A sign-in challenge or a step-up token is never a session.
-      claims.typ !== undefined
-    )
-      throw unauthenticated('Invalid or expired token');
-    return { userId: claims.sub, id: claims.sid, version: claims.sv, expiresAt: claims.exp * 1000 };
-  }
+  const sessionOf = (token: string): Session => readSessionToken(token, deps.jwtSecret);
 
   /** Whether the account's state still admits the session (version and sign-out; not the ban). */
   const refuseEnded = (session: Session, s: auth.AccountState) => {

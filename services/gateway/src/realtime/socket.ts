@@ -3,7 +3,8 @@ import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Logger, RedisClient } from '@coffer/common';
 import { SOCKET_IO_PATH, type BrowserToServerEvents, type ServerToBrowserEvents } from '@coffer/contracts';
-import type { Identity, Session } from '../http/identity.js';
+import type { Session } from '@coffer/common';
+import type { Identity } from '../http/identity.js';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 /** The sockets of one sign-in (its token's `sid`), closed when it signs out. */
