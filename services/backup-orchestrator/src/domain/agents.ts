@@ -312,8 +312,11 @@ export function agents(deps: {
     async manage(userId: string, agentId: string, action: ManageAction): Promise<void> {
       const agent = await store.get(agentId);
       if (!agent || agent.userId !== userId || agent.retired) throw unknownAgent();
-      await deps.dispatch.send({ commandId: deps.dispatch.newCommandId(), userId, agentId, kind: action });
+      // Retired before the agent hears of it: the agent then leaves at once, and on FerretDB (an
+      // update rewrites the whole document) the record of its leaving, written a moment later,
+      // could otherwise land over the retirement and bring the agent back to the list.
       if (action === 'reset') await store.retire(userId, agentId);
+      await deps.dispatch.send({ commandId: deps.dispatch.newCommandId(), userId, agentId, kind: action });
       await deps.events.publish('agent.agent.action_requested', { ...agentEvent(agent), action });
     },
 
