@@ -37,6 +37,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'warn',
       JWT_SECRET: randomBytes(32).toString('base64url'),
       API_KEY_PEPPER: randomBytes(32).toString('base64url'),
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
       COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
       COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
     },
