@@ -324,12 +324,9 @@ export function agents(deps: {
     },
 
     /**
-     * Removal from the dashboard (with the user id: only that user's agent, else 404) or by an admin
-     * (without: whoever owns it). The record goes; its backups stay. The gateway closes its socket.
-     */
-    /**
-     * Removes an agent: the owner's own (`userId`; another user's is NOT_FOUND), or any, by the
-     * admin `adminId` (verified by the caller), who the event names.
+     * Removal from the dashboard by its owner (`userId`: only that user's agent, else 404) or by an
+     * admin (`adminId`, verified by the caller, who the event names: whoever owns it). The record
+     * goes; its backups stay. The gateway closes its socket.
      */
     async remove(agentId: string, by: { userId: string } | { adminId: string }): Promise<void> {
       const userId = 'userId' in by ? by.userId : undefined;
