@@ -10,7 +10,7 @@
 # as secret as the other passwords: whoever holds a service's private key can call as it.
 set -euo pipefail
 public=()
-for name in gateway auth notification backup-orchestrator; do
+for name in gateway auth notification backup-orchestrator kb; do
   pem=$(openssl genpkey -algorithm ed25519)
   var=$(echo "${name#backup-}" | tr 'a-z-' 'A-Z_')
   echo "SERVICE_KEY_${var}=$(openssl pkey -outform DER <<<"$pem" | base64 -w0)"

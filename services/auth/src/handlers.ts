@@ -5,7 +5,7 @@ import {
   parseInput,
   role,
   unaryHandlers,
-  USER_TOKEN_HEADER,
+  userTokenOf,
   type Logger,
 } from '@coffer/common';
 import { auth } from '@coffer/proto';
@@ -29,12 +29,6 @@ const secondFactorCode = z
   .min(1, 'Enter the code from your authenticator app or a recovery code')
   .max(32, 'That code is too long: enter the six digits from your authenticator app or a recovery code');
 
-/** The user session token a call carries (the gateway passes it on to admin actions). */
-const userToken = (call: { metadata: { get(key: string): unknown[] } }) => {
-  const v = call.metadata.get(USER_TOKEN_HEADER)[0];
-  return typeof v === 'string' ? v : undefined;
-};
-
 /** gRPC edge of auth: validate, call the domain, shape the answer. */
 export function authHandlers(deps: {
   log: Logger;
@@ -52,7 +46,9 @@ export function authHandlers(deps: {
   exposeResetToken: boolean;
 }) {
   const { accounts, reset, plans, admin, views, twoFactor } = deps;
-  const actor = (call: Parameters<typeof userToken>[0]) => deps.adminActor(userToken(call));
+  // The id of the admin whose session token the call carries (the gateway passes it on).
+  const actor = async (call: Parameters<typeof userTokenOf>[0]) =>
+    (await deps.adminActor(userTokenOf(call))).id;
   const accountState = async (userId: string) => {
     const user = await accounts.load(userId);
     const [ended, tf] = await Promise.all([deps.sessions.ended(user.id), twoFactor.status(user)]);
@@ -217,6 +213,10 @@ export function authHandlers(deps: {
     },
     async handleBillingWebhook(req) {
       return deps.billing.webhook(Buffer.from(req.payload ?? []), req.signature ?? '');
+    },
+    async verifyAdmin(_req, call) {
+      const a = await deps.adminActor(userTokenOf(call));
+      return { userId: a.id, name: a.name };
     },
     async adminListUsers(_req, call) {
       await actor(call);

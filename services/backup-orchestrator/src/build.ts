@@ -1,6 +1,7 @@
 import { orchestrator } from '@coffer/proto';
 import {
   AppError,
+  authAdminCheck,
   connectServiceBus,
   connectMongo,
   startGrpcServer,
@@ -193,6 +194,7 @@ export async function startOrchestrator(
   const plans = authPlans(config.AUTH_GRPC, identity);
   const blobs = storageBlobs(config.STORAGE_GRPC, identity);
   const accounts = authAccounts(config.AUTH_GRPC, identity);
+  const admins = authAdminCheck(config.AUTH_GRPC, identity);
   const o = buildOrchestrator({
     stores: mongoStores(models),
     events,
@@ -215,7 +217,12 @@ export async function startOrchestrator(
 
   const grpc = await startGrpcServer(
     config.GRPC_LISTEN,
-    [{ definition: orchestrator.OrchestratorServiceService, impl: orchestratorHandlers({ log, ...o }) }],
+    [
+      {
+        definition: orchestrator.OrchestratorServiceService,
+        impl: orchestratorHandlers({ log, ...o, adminCheck: admins.check }),
+      },
+    ],
     { identity, log },
   );
   await startOrchestratorConsumers(events, {
@@ -256,6 +263,7 @@ export async function startOrchestrator(
         stop: async () => {
           plans.close();
           accounts.close();
+          admins.close();
           blobs.close();
         },
       },

@@ -1,14 +1,17 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData, ServiceError } from '@grpc/grpc-js';
-import { status } from '@grpc/grpc-js';
-import { createLogger, fromServiceError } from '@coffer/common';
+import { Metadata, status } from '@grpc/grpc-js';
+import { createLogger, fromServiceError, USER_TOKEN_HEADER } from '@coffer/common';
 import { orchestrator, schedule } from '@coffer/proto';
 import { orchestratorHandlers } from './handlers';
-import { USER, testWorld } from './test-world';
+import { ADMIN, ADMIN_TOKEN, OTHER_USER, USER, USER_TOKEN, testWorld } from './test-world';
 
-function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req) {
+/** Calls a handler as gRPC would, with `userToken` in the metadata the gateway passes it in. */
+function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req, userToken?: string) {
+  const metadata = new Metadata();
+  if (userToken) metadata.set(USER_TOKEN_HEADER, userToken);
   return new Promise<Res>((resolve, reject) => {
     const cb: sendUnaryData<Res> = (err, res) => (err ? reject(err) : resolve(res!));
-    fn({ request } as ServerUnaryCall<Req, Res>, cb);
+    fn({ request, metadata } as ServerUnaryCall<Req, Res>, cb);
   });
 }
 
@@ -154,14 +157,66 @@ describe('orchestrator gRPC handlers', () => {
     },
   );
 
-  it('lets the admin delete an agent by id alone', async () => {
+  describe('admin actions', () => {
+    it('act for the admin whose session token comes with the call, as auth names them', async () => {
+      const { h, w } = setup();
+      const agentId = await w.connectAgent();
+      await expect(call(h.adminListAgents, { userId: USER }, ADMIN_TOKEN)).resolves.toMatchObject({
+        agents: [{ id: agentId }],
+      });
+      await expect(call(h.backupStats, {}, ADMIN_TOKEN)).resolves.toEqual({ totalCount: 0, totalSize: 0 });
+      // Any user's agent, by its id alone; the removal names the verified admin.
+      await call(h.adminDeleteAgent, { agentId }, ADMIN_TOKEN);
+      expect(w.events.of('agent.agent.removed').map((e) => e.data)).toMatchObject([
+        { userId: USER, agentId, by: 'admin', actorId: ADMIN },
+      ]);
+      await expect(call(h.adminListAgents, { userId: USER }, ADMIN_TOKEN)).resolves.toEqual({ agents: [] });
+      await expect(call(h.adminDeleteAgent, { agentId }, ADMIN_TOKEN)).rejects.toMatchObject({
+        code: status.NOT_FOUND,
+      });
+      // One question to auth per action.
+      expect(w.adminCheck.calls).toEqual(Array(5).fill(ADMIN_TOKEN));
+    });
+
+    it.each([
+      ['no session token', undefined, status.UNAUTHENTICATED],
+      ['a token auth does not take', 'forged', status.UNAUTHENTICATED],
+      ["a signed-in user's token who is not an admin", USER_TOKEN, status.PERMISSION_DENIED],
+    ])('are refused with %s, and nothing changes', async (_what, token, code) => {
+      const { h, w } = setup();
+      const agentId = await w.connectAgent();
+      await expect(call(h.adminDeleteAgent, { agentId }, token)).rejects.toMatchObject({ code });
+      await expect(call(h.adminListAgents, { userId: USER }, token)).rejects.toMatchObject({ code });
+      await expect(call(h.backupStats, {}, token)).rejects.toMatchObject({ code });
+      expect((await w.agents.list(USER)).map((a) => a.id)).toEqual([agentId]);
+      expect(w.events.of('agent.agent.removed')).toEqual([]);
+    });
+
+    it('take no actor from the request: a user id sent with a deletion narrows nothing and names no one', async () => {
+      const { h, w } = setup();
+      const agentId = await w.connectAgent();
+      // Field 1 (user_id) is reserved: an old caller's value is not read.
+      const old = { userId: OTHER_USER, agentId } as orchestrator.AdminDeleteAgentRequest;
+      await expect(call(h.adminDeleteAgent, old)).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+      await call(h.adminDeleteAgent, old, ADMIN_TOKEN);
+      expect(w.events.of('agent.agent.removed').map((e) => e.data)).toMatchObject([
+        { userId: USER, by: 'admin', actorId: ADMIN },
+      ]);
+    });
+  });
+
+  it('lets the owner remove their own agent, and only theirs, without a session token', async () => {
     const { h, w } = setup();
     const agentId = await w.connectAgent();
-    await call(h.adminDeleteAgent, { userId: '', agentId });
-    await expect(call(h.adminListAgents, { userId: USER })).resolves.toEqual({ agents: [] });
-    await expect(call(h.adminDeleteAgent, { userId: '', agentId })).rejects.toMatchObject({
+    await expect(call(h.removeAgent, { userId: OTHER_USER, agentId })).rejects.toMatchObject({
       code: status.NOT_FOUND,
     });
+    await call(h.removeAgent, { userId: USER, agentId });
+    expect(w.events.of('agent.agent.removed').map((e) => e.data)).toMatchObject([
+      { userId: USER, by: 'user' },
+    ]);
+    expect(w.events.of('agent.agent.removed')[0]!.data).not.toHaveProperty('actorId');
+    expect(w.adminCheck.calls).toEqual([]);
   });
 
   it.each([orchestrator.AgentAction.AGENT_ACTION_UNSPECIFIED, orchestrator.AgentAction.UNRECOGNIZED])(

@@ -8,6 +8,8 @@ import {
   parseInput,
   retentionMode,
   unaryHandlers,
+  userTokenOf,
+  type AdminCheck,
   type Logger,
 } from '@coffer/common';
 import {
@@ -79,6 +81,8 @@ export function orchestratorHandlers(deps: {
   settings: Settings;
   lock: Pick<RetentionLock, 'get' | 'enable' | 'requestDisable' | 'offDelayMs'>;
   preview: RetentionPreview;
+  /** Who an admin action acts for, from the user session token the call carries (auth decides). */
+  adminCheck: AdminCheck;
 }) {
   const { agents, databases, backups, restores, settings, lock } = deps;
   const settingsOf = async (user: string) =>
@@ -188,17 +192,26 @@ export function orchestratorHandlers(deps: {
       await agents.manage(input.userId, input.agentId, input.action);
       return {};
     },
-    async adminListAgents(req) {
+    async removeAgent(req) {
+      const input = parseInput(z.object({ userId, agentId }), req);
+      await agents.remove(input.agentId, { userId: input.userId });
+      return {};
+    },
+
+    // ---- admin: only for the admin whose session token comes with the call ----
+    async adminListAgents(req, call) {
+      await deps.adminCheck(userTokenOf(call));
       const input = parseInput(z.object({ userId }), req);
       return { agents: (await agents.list(input.userId)).map(toAgent) };
     },
-    async adminDeleteAgent(req) {
-      // The admin route knows only the agent id; a user id, when sent, narrows the deletion to that user.
-      const input = parseInput(z.object({ userId: z.union([z.literal(''), userId]), agentId }), req);
-      await agents.remove(input.agentId, input.userId || undefined);
+    async adminDeleteAgent(req, call) {
+      const admin = await deps.adminCheck(userTokenOf(call));
+      const input = parseInput(z.object({ agentId }), req);
+      await agents.remove(input.agentId, { adminId: admin.id });
       return {};
     },
-    async backupStats() {
+    async backupStats(_req, call) {
+      await deps.adminCheck(userTokenOf(call));
       return backups.stats();
     },
 

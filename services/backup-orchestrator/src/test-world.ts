@@ -1,4 +1,4 @@
-import type { EventMap, EventSubject } from '@coffer/common';
+import { fakeAdminCheck, type EventMap, type EventSubject } from '@coffer/common';
 import { TEST_USER_ID as USER } from '@coffer/local-stack';
 import type { BlobStore, PlanLimits } from './clients.js';
 import { buildOrchestrator } from './build.js';
@@ -10,6 +10,10 @@ import { fakeStores } from './store/fake.js';
 
 export { TEST_USER_ID as USER, OTHER_USER_ID as OTHER_USER } from '@coffer/local-stack';
 export const GB = 1024 ** 3;
+/** An admin, and the session tokens the fake auth (`adminCheck`) knows: an admin's and a user's. */
+export const ADMIN = 'aaaaaaaaaaaaaaaaaaaaaaad';
+export const ADMIN_TOKEN = 'admin-session-token';
+export const USER_TOKEN = 'user-session-token';
 
 export interface Published<S extends EventSubject = EventSubject> {
   subject: S;
@@ -132,8 +136,12 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     await agents.heartbeat({ userId, agentId, runningJobs, databases: [] });
   }
 
+  // Auth's VerifyAdmin, answered for the two sessions above.
+  const adminCheck = fakeAdminCheck({ [ADMIN_TOKEN]: { id: ADMIN, name: 'Ada Admin' } }, [USER_TOKEN]);
+
   return {
     beat,
+    adminCheck,
     clock,
     now,
     stores,

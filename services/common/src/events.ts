@@ -106,8 +106,11 @@ export interface EventMap {
   'agent.agent.update_failed': AgentEvent & { fromVersion: string; error: string };
   /** The user sent the agent a command from Settings → Agents (audited; the command itself follows). */
   'agent.agent.action_requested': AgentEvent & { action: 'restart' | 'update' | 'reset' };
-  /** The agent's record was removed, by its owner ('user') or an admin; its backups stay. */
-  'agent.agent.removed': AgentEvent & { by: 'user' | 'admin' };
+  /**
+   * The agent's record was removed, by its owner ('user') or an admin (`actorId`, the admin auth
+   * verified from their session); its backups stay.
+   */
+  'agent.agent.removed': AgentEvent & { by: 'user' | 'admin'; actorId?: string };
   /** A command for one agent; whichever gateway takes it emits it to the agent's room. */
   'agent.command.requested': AgentCommand;
 

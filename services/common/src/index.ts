@@ -14,6 +14,7 @@ export * from './grpc/client.js';
 export * from './grpc/callers.js';
 export * from './grpc/service-keys.js';
 export * from './grpc/caller-token.js';
+export * from './grpc/admin-check.js';
 export * from './nats/bus.js';
 export * from './nats/connect-options.js';
 export * from './validation.js';

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { baseEnv, defaultGrpc, loadConfig } from '@coffer/common';
+import { baseEnv, defaultGrpc, grpcAddress, loadConfig } from '@coffer/common';
 
 const schema = z.object({
   ...baseEnv,
   GRPC_LISTEN: z.string().default(defaultGrpc.kb),
   KB_DB: z.string().min(1).default('coffer_kb'),
+  /** Auth, which says who an article write acts for (VerifyAdmin). */
+  AUTH_GRPC: grpcAddress(defaultGrpc.auth),
   /** Folder of the articles written on first start; default: the `seed` folder shipped with the service. */
   KB_SEED_DIR: z.string().min(1).optional(),
   /** false: start with an empty knowledge base (an operator who writes their own). */

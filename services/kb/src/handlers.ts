@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { articleFields, articleSlugParam, LIMITS } from '@coffer/contracts';
-import { articleCategory, fields, parseInput, unaryHandlers, type Logger } from '@coffer/common';
+import {
+  articleCategory,
+  fields,
+  parseInput,
+  unaryHandlers,
+  userTokenOf,
+  type AdminCheck,
+  type Logger,
+} from '@coffer/common';
 import { kb } from '@coffer/proto';
 import { MAX_PAGE_SIZE, type Articles } from './domain/articles.js';
 import type { ArticleRecord, ArticleSummaryRecord, Author, Count } from './store/types.js';
 
-const actor = z.object(
-  {
-    id: fields.objectId('admin'),
-    name: z.string().max(200, 'Author name is too long'),
-  },
-  { error: 'The acting admin is required' },
-);
 const articleId = fields.objectId('article');
 const category = articleCategory.schema.optional();
 const tags = z
@@ -41,7 +42,6 @@ const listInput = z.object({
 });
 
 const createInput = z.object({
-  actor,
   title: articleFields.title,
   slug: articleFields.slug,
   content: articleFields.content,
@@ -52,7 +52,6 @@ const createInput = z.object({
 });
 
 const updateInput = z.object({
-  actor,
   id: articleId,
   title: articleFields.title.optional(),
   slug: articleFields.slug.optional(),
@@ -89,9 +88,13 @@ export function toArticleMessage(a: ArticleRecord): kb.Article {
 
 const toCounts = (counts: Count[]): kb.CountList => ({ counts });
 
-/** gRPC edge of kb: validate, call the domain, shape the answer. */
-export function kbHandlers(deps: { log: Logger; articles: Articles }) {
+/**
+ * gRPC edge of kb: validate, call the domain, shape the answer. The writes act for the admin whose
+ * session token comes with the call, as auth names them (`adminCheck`): the article's author.
+ */
+export function kbHandlers(deps: { log: Logger; articles: Articles; adminCheck: AdminCheck }) {
   const { articles } = deps;
+  const author = (call: Parameters<typeof userTokenOf>[0]) => deps.adminCheck(userTokenOf(call));
   return unaryHandlers<kb.KbServiceServer>(deps.log, {
     async listArticles(req) {
       const page = await articles.list(parseInput(listInput, req));
@@ -113,17 +116,19 @@ export function kbHandlers(deps: { log: Logger; articles: Articles }) {
     async listAllArticles() {
       return { articles: (await articles.all()).map(toArticleMessage) };
     },
-    async createArticle(req) {
-      const { actor: who, ...input } = parseInput(createInput, req);
-      return toArticleMessage(await articles.create(who, input));
+    async createArticle(req, call) {
+      const who = await author(call);
+      return toArticleMessage(await articles.create(who, parseInput(createInput, req)));
     },
-    async updateArticle(req) {
-      const { actor: who, id, ...changes } = parseInput(updateInput, req);
+    async updateArticle(req, call) {
+      const who = await author(call);
+      const { id, ...changes } = parseInput(updateInput, req);
       return toArticleMessage(await articles.update(who, id, changes));
     },
-    async deleteArticle(req) {
-      const input = parseInput(z.object({ actor, id: articleId }), req);
-      await articles.remove(input.actor, input.id);
+    async deleteArticle(req, call) {
+      const who = await author(call);
+      const input = parseInput(z.object({ id: articleId }), req);
+      await articles.remove(who, input.id);
       return {};
     },
   });

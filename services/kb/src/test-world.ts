@@ -1,4 +1,4 @@
-import { createLogger, type EventMap, type EventSubject } from '@coffer/common';
+import { createLogger, fakeAdminCheck, type EventMap, type EventSubject } from '@coffer/common';
 import { buildKb } from './build.js';
 import { fakeArticleStore } from './store/fake.js';
 
@@ -6,6 +6,9 @@ import { fakeArticleStore } from './store/fake.js';
 // publisher, for the domain's and the handlers' unit tests.
 
 export const ADMIN = { id: 'a'.repeat(24), name: 'Ada Admin' };
+/** The session tokens the fake auth (`adminCheck`) knows: ADMIN's and a signed-in non-admin's. */
+export const ADMIN_TOKEN = 'admin-session-token';
+export const USER_TOKEN = 'user-session-token';
 
 export function kbWorld() {
   let t = new Date('2025-06-02T10:00:00.000Z').getTime();
@@ -22,7 +25,9 @@ export function kbWorld() {
       published.push({ subject, data: structuredClone(data) });
     },
   };
-  const kb = buildKb({ store, events, log: createLogger('kb-test', 'silent'), now: clock.now });
+  // Auth's VerifyAdmin, answered for the two sessions above.
+  const adminCheck = fakeAdminCheck({ [ADMIN_TOKEN]: ADMIN }, [USER_TOKEN]);
+  const kb = buildKb({ store, events, adminCheck, log: createLogger('kb-test', 'silent'), now: clock.now });
 
   /** A valid new article; `over` changes any field. */
   const draft = (slug: string, over: Partial<Parameters<typeof kb.articles.create>[1]> = {}) => ({
@@ -32,5 +37,5 @@ export function kbWorld() {
     ...over,
   });
 
-  return { ...kb, store, clock, published, draft };
+  return { ...kb, store, clock, published, draft, adminCheck };
 }

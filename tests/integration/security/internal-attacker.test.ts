@@ -329,25 +329,73 @@ describe('audit', () => {
 });
 
 describe('kb', () => {
-  it('CreateArticle without credentials writes no article, even naming a real admin', async () => {
-    const admin = await adminToken();
+  it('CreateArticle without credentials writes no article', async () => {
     const slug = `attack-${Date.now()}`;
     const [outcome] = attack([
       {
         service: 'kb',
         method: 'createArticle',
         type: 'CreateArticleRequest',
-        request: {
-          actor: { id: admin.id, name: 'Admin' },
-          title: 'Pwned',
-          slug,
-          content: 'x',
-          isPublished: true,
-        },
+        request: { title: 'Pwned', slug, content: 'x', isPublished: true },
       },
     ]);
     expect(outcome).toMatchObject({ code: 'UNAUTHENTICATED' });
     const res = await api('GET', `/api/kb/${slug}`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('admin actions of the orchestrator and kb', () => {
+  it("take the gateway's own key for no admin without an admin's live session", async () => {
+    // Only the gateway may call either service; whoever stole its key still needs an admin's own
+    // session token, which the orchestrator and kb have auth verify (VerifyAdmin).
+    const [orchestratorToken, kbToken] = await Promise.all([
+      tokenOf('gateway', 'backup-orchestrator'),
+      tokenOf('gateway', 'kb'),
+    ]);
+    const agentId = '64b7f0c2a1b2c3d4e5f60719';
+    const slug = `attack-${Date.now()}`;
+    const article = { title: 'Pwned', slug, content: 'x', isPublished: true };
+    const deleteAgent = (metadata: Record<string, string>): Call => ({
+      service: 'backup-orchestrator',
+      method: 'adminDeleteAgent',
+      type: 'AdminDeleteAgentRequest',
+      request: { agentId },
+      metadata: { ...bearer(orchestratorToken), ...metadata },
+    });
+    const write = (metadata: Record<string, string>): Call => ({
+      service: 'kb',
+      method: 'createArticle',
+      type: 'CreateArticleRequest',
+      request: article,
+      metadata: { ...bearer(kbToken), ...metadata },
+    });
+    const asUser = { 'x-coffer-user-token': attacker.token };
+    const [bareDelete, userDelete, bareWrite, userWrite] = attack([
+      deleteAgent({}),
+      deleteAgent(asUser),
+      write({}),
+      write(asUser),
+    ]);
+    // Refused before the agent is even looked up (an unknown id would answer NOT_FOUND).
+    expect(bareDelete).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      details: 'Sign in as an administrator to do this',
+    });
+    expect(userDelete).toMatchObject({ code: 'PERMISSION_DENIED', details: 'Admin access required' });
+    expect(bareWrite).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(userWrite).toMatchObject({ code: 'PERMISSION_DENIED', details: 'Admin access required' });
+    expect((await api('GET', `/api/kb/${slug}`)).status).toBe(404);
+
+    // The same calls with an admin's session act, for that admin: the services ask auth for real.
+    const admin = await adminToken();
+    const [adminDelete, adminWrite] = attack([
+      deleteAgent({ 'x-coffer-user-token': admin.token }),
+      write({ 'x-coffer-user-token': admin.token }),
+    ]);
+    expect(adminDelete).toMatchObject({ code: 'NOT_FOUND' });
+    expect(adminWrite).toMatchObject({ code: 'OK', answer: { slug, author: { id: admin.id } } });
+    const written = adminWrite!.answer as { id: string };
+    expect((await api('DELETE', `/api/kb/${written.id}`, { token: admin.token })).status).toBe(200);
   });
 });

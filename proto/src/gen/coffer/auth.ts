@@ -230,6 +230,12 @@ export interface SecuritySettings {
   requireAdminTwoFactor: boolean;
 }
 
+/** The admin whose session token a VerifyAdmin call carried. */
+export interface AdminIdentity {
+  userId: string;
+  name: string;
+}
+
 export interface AdminSecuritySettingsRequest {
   requireAdminTwoFactor: boolean;
 }
@@ -1824,6 +1830,95 @@ export const SecuritySettings: MessageFns<SecuritySettings> = {
   fromPartial(object: DeepPartial<SecuritySettings>): SecuritySettings {
     const message = createBaseSecuritySettings();
     message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
+    return message;
+  },
+};
+
+function createBaseAdminIdentity(): AdminIdentity {
+  return { userId: "", name: "" };
+}
+
+export const AdminIdentity: MessageFns<AdminIdentity> = {
+  encode(message: AdminIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminIdentity {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: AdminIdentity): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminIdentity>): AdminIdentity {
+    return AdminIdentity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminIdentity>): AdminIdentity {
+    const message = createBaseAdminIdentity();
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -5214,6 +5309,19 @@ export const AuthServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /**
+   * For the other services' admin actions (the orchestrator's, kb's article writes): checks the
+   * session token passed on the same way and answers who that admin is, the actor they record.
+   */
+  verifyAdmin: {
+    path: "/coffer.auth.v1.AuthService/VerifyAdmin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    requestDeserialize: (value: Buffer): Empty => Empty.decode(value),
+    responseSerialize: (value: AdminIdentity): Buffer => Buffer.from(AdminIdentity.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdminIdentity => AdminIdentity.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -5268,6 +5376,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   adminUpdateUser: handleUnaryCall<AdminUpdateUserRequest, AdminUser>;
   adminSetBan: handleUnaryCall<AdminSetBanRequest, BanState>;
   adminDeleteUser: handleUnaryCall<AdminDeleteUserRequest, Ok>;
+  /**
+   * For the other services' admin actions (the orchestrator's, kb's article writes): checks the
+   * session token passed on the same way and answers who that admin is, the actor they record.
+   */
+  verifyAdmin: handleUnaryCall<Empty, AdminIdentity>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -5731,6 +5844,22 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /**
+   * For the other services' admin actions (the orchestrator's, kb's article writes): checks the
+   * session token passed on the same way and answers who that admin is, the actor they record.
+   */
+  verifyAdmin(request: Empty, callback: (error: ServiceError | null, response: AdminIdentity) => void): ClientUnaryCall;
+  verifyAdmin(
+    request: Empty,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdminIdentity) => void,
+  ): ClientUnaryCall;
+  verifyAdmin(
+    request: Empty,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdminIdentity) => void,
   ): ClientUnaryCall;
 }
 

@@ -197,7 +197,6 @@ export interface TagList {
 }
 
 export interface CreateArticleRequest {
-  actor: Author | undefined;
   title: string;
   slug: string;
   content: string;
@@ -209,7 +208,6 @@ export interface CreateArticleRequest {
 
 /** Only the fields that are set change (an unset tags message leaves the tags alone). */
 export interface UpdateArticleRequest {
-  actor: Author | undefined;
   id: string;
   title?: string | undefined;
   slug?: string | undefined;
@@ -221,7 +219,6 @@ export interface UpdateArticleRequest {
 }
 
 export interface DeleteArticleRequest {
-  actor: Author | undefined;
   id: string;
 }
 
@@ -1582,7 +1579,6 @@ export const TagList: MessageFns<TagList> = {
 
 function createBaseCreateArticleRequest(): CreateArticleRequest {
   return {
-    actor: undefined,
     title: "",
     slug: "",
     content: "",
@@ -1595,9 +1591,6 @@ function createBaseCreateArticleRequest(): CreateArticleRequest {
 
 export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
   encode(message: CreateArticleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Author.encode(message.actor, writer.uint32(10).fork()).join();
-    }
     if (message.title !== "") {
       writer.uint32(18).string(message.title);
     }
@@ -1635,14 +1628,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Author.decode(reader, reader.uint32());
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -1713,7 +1698,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
 
   fromJSON(object: any): CreateArticleRequest {
     return {
-      actor: isSet(object.actor) ? Author.fromJSON(object.actor) : undefined,
       title: isSet(object.title) ? globalThis.String(object.title) : "",
       slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
       content: isSet(object.content) ? globalThis.String(object.content) : "",
@@ -1730,9 +1714,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
 
   toJSON(message: CreateArticleRequest): unknown {
     const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Author.toJSON(message.actor);
-    }
     if (message.title !== "") {
       obj.title = message.title;
     }
@@ -1762,9 +1743,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
   },
   fromPartial(object: DeepPartial<CreateArticleRequest>): CreateArticleRequest {
     const message = createBaseCreateArticleRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null)
-      ? Author.fromPartial(object.actor)
-      : undefined;
     message.title = object.title ?? "";
     message.slug = object.slug ?? "";
     message.content = object.content ?? "";
@@ -1778,7 +1756,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
 
 function createBaseUpdateArticleRequest(): UpdateArticleRequest {
   return {
-    actor: undefined,
     id: "",
     title: undefined,
     slug: undefined,
@@ -1792,9 +1769,6 @@ function createBaseUpdateArticleRequest(): UpdateArticleRequest {
 
 export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
   encode(message: UpdateArticleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Author.encode(message.actor, writer.uint32(10).fork()).join();
-    }
     if (message.id !== "") {
       writer.uint32(18).string(message.id);
     }
@@ -1835,14 +1809,6 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Author.decode(reader, reader.uint32());
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -1921,7 +1887,6 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
 
   fromJSON(object: any): UpdateArticleRequest {
     return {
-      actor: isSet(object.actor) ? Author.fromJSON(object.actor) : undefined,
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       title: isSet(object.title) ? globalThis.String(object.title) : undefined,
       slug: isSet(object.slug) ? globalThis.String(object.slug) : undefined,
@@ -1939,9 +1904,6 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
 
   toJSON(message: UpdateArticleRequest): unknown {
     const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Author.toJSON(message.actor);
-    }
     if (message.id !== "") {
       obj.id = message.id;
     }
@@ -1974,9 +1936,6 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
   },
   fromPartial(object: DeepPartial<UpdateArticleRequest>): UpdateArticleRequest {
     const message = createBaseUpdateArticleRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null)
-      ? Author.fromPartial(object.actor)
-      : undefined;
     message.id = object.id ?? "";
     message.title = object.title ?? undefined;
     message.slug = object.slug ?? undefined;
@@ -1990,14 +1949,11 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
 };
 
 function createBaseDeleteArticleRequest(): DeleteArticleRequest {
-  return { actor: undefined, id: "" };
+  return { id: "" };
 }
 
 export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
   encode(message: DeleteArticleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Author.encode(message.actor, writer.uint32(10).fork()).join();
-    }
     if (message.id !== "") {
       writer.uint32(18).string(message.id);
     }
@@ -2017,14 +1973,6 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Author.decode(reader, reader.uint32());
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -2046,17 +1994,11 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
   },
 
   fromJSON(object: any): DeleteArticleRequest {
-    return {
-      actor: isSet(object.actor) ? Author.fromJSON(object.actor) : undefined,
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-    };
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
   },
 
   toJSON(message: DeleteArticleRequest): unknown {
     const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Author.toJSON(message.actor);
-    }
     if (message.id !== "") {
       obj.id = message.id;
     }
@@ -2068,9 +2010,6 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
   },
   fromPartial(object: DeepPartial<DeleteArticleRequest>): DeleteArticleRequest {
     const message = createBaseDeleteArticleRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null)
-      ? Author.fromPartial(object.actor)
-      : undefined;
     message.id = object.id ?? "";
     return message;
   },
@@ -2079,6 +2018,9 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
 /**
  * The knowledge base: help articles in markdown. Owned by the kb service; the gateway serves the
  * published ones to everyone and all of them to admins.
+ * The writes act for the admin whose session token the caller passes on in the
+ * `x-coffer-user-token` metadata: kb asks auth (VerifyAdmin) who that is, and records them as the
+ * author. No request field names the actor.
  */
 export type KbServiceService = typeof KbServiceService;
 export const KbServiceService = {

@@ -430,6 +430,11 @@ export interface AgentRef {
   agentId: string;
 }
 
+/** Any user's agent: the admin comes from the verified session token, never from a field. */
+export interface AdminDeleteAgentRequest {
+  agentId: string;
+}
+
 export interface JobRef {
   userId: string;
   agentId: string;
@@ -1074,6 +1079,79 @@ export const AgentRef: MessageFns<AgentRef> = {
   fromPartial(object: DeepPartial<AgentRef>): AgentRef {
     const message = createBaseAgentRef();
     message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    return message;
+  },
+};
+
+function createBaseAdminDeleteAgentRequest(): AdminDeleteAgentRequest {
+  return { agentId: "" };
+}
+
+export const AdminDeleteAgentRequest: MessageFns<AdminDeleteAgentRequest> = {
+  encode(message: AdminDeleteAgentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminDeleteAgentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminDeleteAgentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminDeleteAgentRequest {
+    return {
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AdminDeleteAgentRequest): unknown {
+    const obj: any = {};
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
+    return AdminDeleteAgentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
+    const message = createBaseAdminDeleteAgentRequest();
     message.agentId = object.agentId ?? "";
     return message;
   },
@@ -5797,6 +5875,21 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /** The owner removes one of their agents (another user's agent is NOT_FOUND). */
+  removeAgent: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/RemoveAgent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AgentRef): Buffer => Buffer.from(AgentRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AgentRef => AgentRef.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: the orchestrator asks auth (VerifyAdmin) that it is a current
+   * admin's before acting. No request field names the actor.
+   */
   adminListAgents: {
     path: "/coffer.orchestrator.v1.OrchestratorService/AdminListAgents" as const,
     requestStream: false as const,
@@ -5810,8 +5903,9 @@ export const OrchestratorServiceService = {
     path: "/coffer.orchestrator.v1.OrchestratorService/AdminDeleteAgent" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: AgentRef): Buffer => Buffer.from(AgentRef.encode(value).finish()),
-    requestDeserialize: (value: Buffer): AgentRef => AgentRef.decode(value),
+    requestSerialize: (value: AdminDeleteAgentRequest): Buffer =>
+      Buffer.from(AdminDeleteAgentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdminDeleteAgentRequest => AdminDeleteAgentRequest.decode(value),
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
@@ -5976,8 +6070,15 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   previewRetention: handleUnaryCall<PreviewRetentionRequest, RetentionPreview>;
   /** restart | update | reset */
   manageAgent: handleUnaryCall<ManageAgentRequest, Ok>;
+  /** The owner removes one of their agents (another user's agent is NOT_FOUND). */
+  removeAgent: handleUnaryCall<AgentRef, Ok>;
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: the orchestrator asks auth (VerifyAdmin) that it is a current
+   * admin's before acting. No request field names the actor.
+   */
   adminListAgents: handleUnaryCall<UserRef, AgentList>;
-  adminDeleteAgent: handleUnaryCall<AgentRef, Ok>;
+  adminDeleteAgent: handleUnaryCall<AdminDeleteAgentRequest, Ok>;
   backupStats: handleUnaryCall<Empty, BackupStatsInfo>;
   /** ---- agent-facing (the gateway relays what the agent says) ---- */
   registerAgent: handleUnaryCall<RegisterAgentRequest, RegisterAgentResponse>;
@@ -6207,6 +6308,24 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
+  /** The owner removes one of their agents (another user's agent is NOT_FOUND). */
+  removeAgent(request: AgentRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
+  removeAgent(
+    request: AgentRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  removeAgent(
+    request: AgentRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admin actions act for the user whose session token the caller passes on in the
+   * `x-coffer-user-token` metadata: the orchestrator asks auth (VerifyAdmin) that it is a current
+   * admin's before acting. No request field names the actor.
+   */
   adminListAgents(
     request: UserRef,
     callback: (error: ServiceError | null, response: AgentList) => void,
@@ -6222,14 +6341,17 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AgentList) => void,
   ): ClientUnaryCall;
-  adminDeleteAgent(request: AgentRef, callback: (error: ServiceError | null, response: Ok) => void): ClientUnaryCall;
   adminDeleteAgent(
-    request: AgentRef,
+    request: AdminDeleteAgentRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  adminDeleteAgent(
+    request: AdminDeleteAgentRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
   adminDeleteAgent(
-    request: AgentRef,
+    request: AdminDeleteAgentRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

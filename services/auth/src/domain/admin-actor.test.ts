@@ -21,7 +21,7 @@ describe('the acting admin of an admin action', () => {
   });
 
   it('is the admin whose live session token comes with the call', async () => {
-    await expect(actor(admin.token)).resolves.toBe(admin.id);
+    await expect(actor(admin.token)).resolves.toEqual({ id: admin.id, name: 'Administrator' });
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('the acting admin of an admin action', () => {
       kind: 'UNAUTHENTICATED',
       message: 'Session expired',
     });
-    await expect(actor(fresh)).resolves.toBe(admin.id);
+    await expect(actor(fresh)).resolves.toMatchObject({ id: admin.id });
     await w.stores.users.update(admin.id, { isBanned: true });
     await expect(actor(fresh)).rejects.toMatchObject({ kind: 'FORBIDDEN' });
   });

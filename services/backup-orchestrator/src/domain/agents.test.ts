@@ -1,5 +1,5 @@
 import { LIMITS } from '@coffer/contracts';
-import { OTHER_USER, USER, testWorld } from '../test-world';
+import { ADMIN, OTHER_USER, USER, testWorld } from '../test-world';
 import { AGENT_RESET_MESSAGE, REGISTRATION_ABANDONED } from './agents';
 import { noAgentMessage } from './dispatch';
 
@@ -182,20 +182,28 @@ describe('agents', () => {
     await expect(w.agents.manage(OTHER_USER, agentId, 'restart')).rejects.toMatchObject({
       kind: 'NOT_FOUND',
     });
-    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
-    await w.agents.remove(agentId);
+    await expect(w.agents.remove(agentId, { userId: OTHER_USER })).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+    await w.agents.remove(agentId, { adminId: ADMIN });
     expect(await w.agents.list(USER)).toEqual([]);
+    // The admin, as verified by the caller, is on the record of the removal.
+    expect(w.events.of('agent.agent.removed').map((e) => e.data)).toMatchObject([
+      { userId: USER, agentId, by: 'admin', actorId: ADMIN },
+    ]);
   });
 
   it("removes the caller's agent (another user's answers NOT_FOUND); its backups stay", async () => {
     const w = testWorld();
     const agentId = await w.connectAgent();
     const backup = await w.backups.trigger(USER, 'shop');
-    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
-    await w.agents.remove(agentId, USER);
+    await expect(w.agents.remove(agentId, { userId: OTHER_USER })).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+    await w.agents.remove(agentId, { userId: USER });
     expect(await w.agents.list(USER)).toEqual([]);
     expect((await w.backups.list(USER)).map((b) => b.id)).toEqual([backup.id]);
-    await expect(w.agents.remove(agentId, USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(w.agents.remove(agentId, { userId: USER })).rejects.toMatchObject({ kind: 'NOT_FOUND' });
     // Its socket closing afterwards finds no record (the gateway ignores that answer).
     await expect(w.agents.disconnected(USER, agentId)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
   });
@@ -349,7 +357,7 @@ describe('what the audit log hears about user actions on agents', () => {
     expect(w.events.of('agent.agent.action_requested').map((e) => e.data)).toEqual([
       { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', action: 'update' },
     ]);
-    await w.agents.remove(agentId, USER);
+    await w.agents.remove(agentId, { userId: USER });
     expect(w.events.of('agent.agent.removed').map((e) => e.data)).toEqual([
       { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', by: 'user' },
     ]);
@@ -361,7 +369,9 @@ describe('what the audit log hears about user actions on agents', () => {
     await expect(w.agents.manage(OTHER_USER, agentId, 'restart')).rejects.toMatchObject({
       kind: 'NOT_FOUND',
     });
-    await expect(w.agents.remove(agentId, OTHER_USER)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(w.agents.remove(agentId, { userId: OTHER_USER })).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
     expect(w.events.of('agent.agent.action_requested')).toEqual([]);
     expect(w.events.of('agent.agent.removed')).toEqual([]);
   });

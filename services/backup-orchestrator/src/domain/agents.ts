@@ -327,17 +327,22 @@ export function agents(deps: {
     },
 
     /**
-     * Removal from the dashboard (with the user id: only that user's agent, else 404) or by an admin
-     * (without: whoever owns it). The record goes; its backups stay. The gateway closes its socket.
+     * Removal from the dashboard by its owner (`userId`: only that user's agent, else 404) or by an
+     * admin (`adminId`, verified by the caller, who the event names: whoever owns it). The record
+     * goes; its backups stay. The gateway closes its socket.
      */
-    async remove(agentId: string, userId?: string): Promise<void> {
+    async remove(agentId: string, by: { userId: string } | { adminId: string }): Promise<void> {
+      const userId = 'userId' in by ? by.userId : undefined;
       // Read first: the audit entry names the agent, which is gone after the removal.
       const agent = await store.get(agentId);
       if (!(await store.remove(agentId, userId))) throw unknownAgent();
       if (agent) {
         await deps.events.publish(
           'agent.agent.removed',
-          { ...agentEvent(agent), by: userId ? 'user' : 'admin' },
+          {
+            ...agentEvent(agent),
+            ...('adminId' in by ? { by: 'admin', actorId: by.adminId } : { by: 'user' }),
+          },
           { id: `${agent.id}:removed` },
         );
       }

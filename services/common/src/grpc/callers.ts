@@ -25,9 +25,12 @@ export const ALLOWED_CALLERS: Readonly<
   gateway: {},
   auth: {
     gateway: '*',
-    // Plans and account states for the orchestrator's jobs, an address for notification's mails.
-    'backup-orchestrator': ['GetUserPlan', 'GetAccountState'],
+    // Plans and account states for the orchestrator's jobs, an address for notification's mails;
+    // VerifyAdmin for the orchestrator's admin actions and kb's article writes, which act only for
+    // the admin whose session token the gateway passed on.
+    'backup-orchestrator': ['GetUserPlan', 'GetAccountState', 'VerifyAdmin'],
     notification: ['GetAccountState'],
+    kb: ['VerifyAdmin'],
   },
   notification: {
     gateway: '*',

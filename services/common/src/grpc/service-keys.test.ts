@@ -7,7 +7,7 @@ import { identityEnv, serviceIdentities, serviceIdentity, serviceKeyProblems } f
 
 // The keys are settings like any other: parsed and checked at start-up, with a readable message.
 const schema = z.object(baseEnv);
-const ids = serviceIdentities(['gateway', 'auth', 'notification', 'backup-orchestrator']);
+const ids = serviceIdentities(['gateway', 'auth', 'notification', 'backup-orchestrator', 'kb']);
 const publicKeys = identityEnv(ids.gateway).SERVICE_PUBLIC_KEYS!;
 
 describe('service key settings', () => {
@@ -24,7 +24,13 @@ describe('service key settings', () => {
       const config = schema.parse({ ...env, SERVICE_PUBLIC_KEYS: publicKeys });
       const id = serviceIdentity('auth', config);
       expect(id.privateKey?.equals(ids.auth.privateKey!)).toBe(true);
-      expect([...id.publicKeys.keys()]).toEqual(['gateway', 'auth', 'notification', 'backup-orchestrator']);
+      expect([...id.publicKeys.keys()]).toEqual([
+        'gateway',
+        'auth',
+        'notification',
+        'backup-orchestrator',
+        'kb',
+      ]);
       expect(serviceKeyProblems('auth', { ...config, NODE_ENV: 'production' })).toEqual([]);
     }
   });

@@ -158,3 +158,13 @@ export function identity(deps: {
   };
 }
 export type Identity = ReturnType<typeof identity>;
+
+/**
+ * Call options that pass the caller's own session token on, for the services that check for
+ * themselves who acts in an admin action (auth, the orchestrator, kb): the gateway's role check
+ * is not enough for them.
+ */
+export const passSession = (
+  identity: Pick<Identity, 'bearer'>,
+  req: { headers: { authorization?: string } },
+): { userToken: string | undefined } => ({ userToken: identity.bearer(req.headers.authorization) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clients } from '../clients.js';
-import type { Identity } from '../http/identity.js';
+import { passSession, type Identity } from '../http/identity.js';
 import type { RouteTable } from '../http/route.js';
 
 const securitySettings = z
@@ -41,10 +41,8 @@ export function adminSecurityRoutes(
     body: securitySettings,
     response: securitySettings,
     handler: async ({ req, caller, body }) => {
-      // Auth checks for itself who acts: the caller's own session token goes with the call.
-      const res = await clients.auth.adminSetSecuritySettings(body, {
-        userToken: deps.identity.bearer(req.headers.authorization),
-      });
+      // Auth checks for itself who acts.
+      const res = await clients.auth.adminSetSecuritySettings(body, passSession(deps.identity, req));
       // The acting admin's own requirement shows at once on this gateway; other admins' within the cache time.
       deps.identity.forget(caller.id);
       return res;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountStatus, fields, formatBytes, role } from '@coffer/common';
 import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
-import type { Identity } from '../http/identity.js';
+import { passSession, type Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { adminUserView, planView, toAdminUser, toPlan } from '../views.js';
 
@@ -28,10 +28,8 @@ export function adminRoutes(
   deps: { clients: Clients; identity: Identity; sockets: AgentSockets },
 ) {
   const { clients, identity } = deps;
-  // Auth checks for itself who acts: the caller's own session token goes with the call.
-  const asCaller = (req: { headers: { authorization?: string } }) => ({
-    userToken: identity.bearer(req.headers.authorization),
-  });
+  // Auth and the orchestrator check for themselves who acts.
+  const asCaller = (req: { headers: { authorization?: string } }) => passSession(identity, req);
 
   t.add({
     method: 'get',
@@ -137,8 +135,8 @@ export function adminRoutes(
     tag: 'admin',
     access: 'admin',
     response: z.object({ totalCount: z.number(), totalSize: z.number(), formattedSize: z.string() }),
-    handler: async () => {
-      const s = await clients.orchestrator.backupStats({});
+    handler: async ({ req }) => {
+      const s = await clients.orchestrator.backupStats({}, asCaller(req));
       return { totalCount: s.totalCount, totalSize: s.totalSize, formattedSize: formatBytes(s.totalSize) };
     },
   });
@@ -152,8 +150,8 @@ export function adminRoutes(
     access: 'admin',
     params: userParam,
     response: z.array(adminAgentView),
-    handler: async ({ params }) =>
-      (await clients.orchestrator.adminListAgents({ userId: params.id })).agents.map((a) => ({
+    handler: async ({ req, params }) =>
+      (await clients.orchestrator.adminListAgents({ userId: params.id }, asCaller(req))).agents.map((a) => ({
         _id: a.id,
         name: a.name,
         hostname: a.hostname || 'unknown',
@@ -174,8 +172,8 @@ export function adminRoutes(
     params: z.object({ id: fields.objectId('agent') }),
     response: messageBody,
     errors: { NOT_FOUND: 'no agent has this id' },
-    handler: async ({ params }) => {
-      await clients.orchestrator.adminDeleteAgent({ userId: '', agentId: params.id });
+    handler: async ({ req, params }) => {
+      await clients.orchestrator.adminDeleteAgent({ agentId: params.id }, asCaller(req));
       deps.sockets.disconnectAgent(params.id);
       return { message: 'Agent removed' };
     },

@@ -70,7 +70,7 @@ export function agentRoutes(t: RouteTable, deps: { clients: Clients; sockets: Ag
     errors: { NOT_FOUND: 'the caller has no agent with this id' },
     handler: async ({ caller, params }) => {
       // The user id narrows the deletion to the caller's agent (another user's answers 404).
-      await orchestrator.adminDeleteAgent({ userId: caller.id, agentId: params.agentId });
+      await orchestrator.removeAgent({ userId: caller.id, agentId: params.agentId });
       // A connected agent registers again (as a new agent) on its next connect unless its key is invalid.
       deps.sockets.disconnectAgent(params.agentId);
       return { message: 'Agent removed' };

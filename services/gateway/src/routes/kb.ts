@@ -3,7 +3,7 @@ import { articleFields, articleSlugParam, KB_CATEGORIES, LIMITS, type KbCategory
 import { AppError, articleCategory, fields } from '@coffer/common';
 import type { kb } from '@coffer/proto';
 import type { Clients } from '../clients.js';
-import type { Identity } from '../http/identity.js';
+import { passSession, type Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 
 const category = z.enum(KB_CATEGORIES).meta({ id: 'ArticleCategory' });
@@ -138,6 +138,12 @@ const toSummary = (a: kb.ArticleSummary): z.input<typeof articleSummaryView> => 
 const toCounts = (l: kb.CountList) => l.counts.map((c) => ({ _id: c.id, count: c.count }));
 const categoryOf = (c: KbCategory | undefined) => (c === undefined ? undefined : articleCategory.toProto(c));
 
+/** An article as written or changed, in the message kb takes (unset fields stay unset). */
+const articleMessage = <B extends Partial<z.infer<typeof createBody>>>(body: B) => {
+  const { category, tags, ...text } = body;
+  return { ...text, category: categoryOf(category), tags: tags && { tags } };
+};
+
 /** /api/kb*: the knowledge base, read by anyone, written by admins (spec §7). */
 export function kbRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {
   const { clients, identity } = deps;
@@ -227,19 +233,9 @@ export function kbRoutes(t: RouteTable, deps: { clients: Clients; identity: Iden
     response: articleView,
     status: 201,
     errors: { CONFLICT: 'another article has this slug' },
-    handler: async ({ caller, body }) =>
-      toArticle(
-        await clients.kb.createArticle({
-          actor: { id: caller.id, name: caller.name },
-          title: body.title,
-          slug: body.slug,
-          content: body.content,
-          category: categoryOf(body.category),
-          tags: body.tags && { tags: body.tags },
-          isPublished: body.isPublished,
-          order: body.order,
-        }),
-      ),
+    // kb asks auth who the session is: that admin is the author.
+    handler: async ({ req, body }) =>
+      toArticle(await clients.kb.createArticle(articleMessage(body), passSession(identity, req))),
   });
 
   t.add({
@@ -253,19 +249,12 @@ export function kbRoutes(t: RouteTable, deps: { clients: Clients; identity: Iden
     body: updateBody,
     response: articleView,
     errors: { NOT_FOUND: 'no article has this id', CONFLICT: 'another article has this slug' },
-    handler: async ({ caller, params, body }) =>
+    handler: async ({ req, params, body }) =>
       toArticle(
-        await clients.kb.updateArticle({
-          actor: { id: caller.id, name: caller.name },
-          id: params.article,
-          title: body.title,
-          slug: body.slug,
-          content: body.content,
-          category: categoryOf(body.category),
-          tags: body.tags && { tags: body.tags },
-          isPublished: body.isPublished,
-          order: body.order,
-        }),
+        await clients.kb.updateArticle(
+          { id: params.article, ...articleMessage(body) },
+          passSession(identity, req),
+        ),
       ),
   });
 
@@ -279,8 +268,8 @@ export function kbRoutes(t: RouteTable, deps: { clients: Clients; identity: Iden
     params: idParam,
     response: messageBody,
     errors: { NOT_FOUND: 'no article has this id' },
-    handler: async ({ caller, params }) => {
-      await clients.kb.deleteArticle({ actor: { id: caller.id, name: caller.name }, id: params.article });
+    handler: async ({ req, params }) => {
+      await clients.kb.deleteArticle({ id: params.article }, passSession(identity, req));
       return { message: 'Article deleted' };
     },
   });
