@@ -4,6 +4,9 @@ import type { Clients } from '../clients.js';
 import type { BrowserSockets } from '../realtime/sessions.js';
 import { agentRoom, type AgentNamespace, type AgentSockets } from './namespace.js';
 
+/** How long a command waits for an agent whose registration is recorded but whose socket has not joined its room yet. */
+const JUST_CONNECTED_GRACE_MS = 1000;
+
 /**
  * Delivers `agent.command.requested` events: the gateways share one durable consumer, so each
  * command is taken by one of them, which emits it to the agent's room through the Redis adapter
@@ -23,8 +26,8 @@ export async function startCommandRelay(deps: {
     handler: async ({ data: cmd }) => {
       let delivered = false;
       let error: string | undefined;
-      try {
-        const answers = await deps.nsp
+      const send = () =>
+        deps.nsp
           .to(agentRoom(cmd.agentId))
           .timeout(COMMAND_ACK_TIMEOUT_MS)
           .emitWithAck('command', {
@@ -34,6 +37,15 @@ export async function startCommandRelay(deps: {
             databaseName: cmd.databaseName,
             ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
           });
+      try {
+        let answers = await send();
+        // An agent is shown active from the moment its registration is recorded, a moment before
+        // its socket joins its room: a command sent in between (Check for Updates right after a
+        // reconnect; seen in CI) reached nobody. Nobody got it, so sending it once more is safe.
+        if (answers.length === 0) {
+          await new Promise((r) => setTimeout(r, JUST_CONNECTED_GRACE_MS));
+          answers = await send();
+        }
         delivered = answers.some((a) => a?.accepted);
         if (!delivered) {
           // The answer is whatever the agent's code sent: read it defensively.
