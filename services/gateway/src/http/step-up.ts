@@ -6,7 +6,7 @@ import {
   STEP_UP_TOKEN_HEADER,
   STEP_UP_TOKEN_TYPE,
 } from '@coffer/contracts';
-import { forbidden, unauthenticated } from '@coffer/common';
+import { badInput, forbidden, unauthenticated } from '@coffer/common';
 import type { GatewayConfig } from '../config.js';
 import type { Caller } from './identity.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -53,6 +53,8 @@ export function challengeSubject(secret: string, challenge: string): string {
  * code (X-Coffer-2FA, used up like any code). Without either the answer is 403 STEP_UP_REQUIRED,
  * which the web app answers with a dialog asking for the code. Routes ask for it with `stepUp: true`.
  */
+const MAX_CODE_LENGTH = 32;
+
 export function stepUpGuard(deps: {
   jwtSecret: string;
   attempts: (userId: string) => Promise<unknown>;
@@ -67,6 +69,9 @@ export function stepUpGuard(deps: {
     }
     const code = req.header(STEP_UP_CODE_HEADER);
     if (code) {
+      // Checked where it arrives: a code is six digits, a recovery code eleven characters.
+      if (code.length > MAX_CODE_LENGTH)
+        throw badInput(`${STEP_UP_CODE_HEADER} is too long: send the six digits from your authenticator app`);
       await deps.attempts(caller.id);
       await deps.verifyCode(caller.id, code);
       return;
