@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from './scripts/eslint/boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -23,6 +24,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  {
+    // Who may import whom: web and agent only the contracts, no service another service or the
+    // local stack kit, contracts no server code (scripts/eslint/boundaries.mjs).
+    files: ['{contracts,proto,agent,web,services,deploy/local}/**/*.{ts,tsx,mjs}'],
+    plugins: { coffer: boundaries },
+    rules: { 'coffer/import-boundaries': 'error' },
   },
   {
     files: ['web/**/*.{ts,tsx}'],

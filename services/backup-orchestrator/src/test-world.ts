@@ -1,4 +1,5 @@
-import { fakeAdminCheck, type EventMap, type EventSubject } from '@coffer/common';
+import { type EventMap, type EventSubject } from '@coffer/common';
+import { fakeAdminCheck } from '@coffer/common/testing';
 import { TEST_USER_ID as USER } from '@coffer/local-stack';
 import type { BlobStore, PlanLimits } from './clients.js';
 import { buildOrchestrator } from './build.js';

@@ -1,4 +1,5 @@
-import { createLogger, fakeAdminCheck, type EventMap, type EventSubject } from '@coffer/common';
+import { createLogger, type EventMap, type EventSubject } from '@coffer/common';
+import { fakeAdminCheck } from '@coffer/common/testing';
 import { buildKb } from './build.js';
 import { fakeArticleStore } from './store/fake.js';
 

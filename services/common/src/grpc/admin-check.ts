@@ -1,5 +1,5 @@
 import { auth } from '@coffer/proto';
-import { forbidden, unauthenticated } from '../errors.js';
+import { unauthenticated } from '../errors.js';
 import { grpcClient, USER_TOKEN_HEADER } from './client.js';
 import type { ServiceIdentity } from './service-keys.js';
 
@@ -41,23 +41,4 @@ export function authAdminCheck(
     },
     close: () => client.close(),
   };
-}
-
-/**
- * For tests of the services that ask auth: answers like VerifyAdmin, `admins` by token; a token
- * in `users` is a signed-in non-admin (FORBIDDEN), any other or none is UNAUTHENTICATED.
- */
-export function fakeAdminCheck(
-  admins: Record<string, VerifiedAdmin>,
-  users: readonly string[] = [],
-): AdminCheck & { calls: Array<string | undefined> } {
-  const calls: Array<string | undefined> = [];
-  const check = async (token: string | undefined) => {
-    calls.push(token);
-    const admin = token === undefined ? undefined : admins[token];
-    if (admin) return admin;
-    if (token !== undefined && users.includes(token)) throw forbidden('Admin access required');
-    throw unauthenticated('Invalid or expired token');
-  };
-  return Object.assign(check, { calls });
 }
