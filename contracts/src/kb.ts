@@ -1,4 +1,4 @@
-// The knowledge base's vocabulary and article rules (product spec §3, §5, §9), shared by the kb
+// The knowledge base's vocabulary and article rules (product §3, §5, §9), shared by the kb
 // service's gRPC handlers, the gateway's REST schemas and the web app's editor, so all three
 // refuse the same input with the same words.
 import { z } from 'zod';
@@ -16,7 +16,7 @@ export const KB_CATEGORIES = [
 ] as const;
 export type KbCategory = (typeof KB_CATEGORIES)[number];
 
-/** What a new article gets for the fields its author left out (spec §3). */
+/** What a new article gets for the fields its author left out (product §3). */
 export const ARTICLE_DEFAULTS = {
   category: 'getting-started',
   isPublished: true,
@@ -43,7 +43,7 @@ export const SLUG_RULE =
 export const RESERVED_SLUGS = ['categories', 'tags'] as const;
 
 /**
- * The editor's Generate button (spec §5): lower-case the title, drop everything but word
+ * The editor's Generate button (product §5): lower-case the title, drop everything but word
  * characters, whitespace and hyphens, turn whitespace runs into a hyphen, collapse repeated
  * hyphens, trim (hyphens at either end included, so the result passes SLUG_PATTERN).
  */
@@ -80,7 +80,7 @@ const requiredText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${count(max)} characters`);
 
 /**
- * One rule per article field. Title, slug and content are checked in that order (spec §5), so
+ * One rule per article field. Title, slug and content are checked in that order (product §5), so
  * the first refusal names the same field the editor's own check would.
  */
 export const articleFields = {

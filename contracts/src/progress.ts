@@ -1,4 +1,4 @@
-// Progress of a dump or restore, as the agent reports it and browsers show it (spec §3).
+// Progress of a dump or restore, as the agent reports it and browsers show it (product §3).
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 

@@ -1,4 +1,4 @@
-// Gateway → browser (product spec §3 "Live events", architecture §5): Socket.IO at SOCKET_IO_PATH,
+// Gateway → browser (product §3 "Live events", architecture §5): Socket.IO at SOCKET_IO_PATH,
 // authenticated with the session token. The gateway emits to the owner's room; browsers only listen.
 import type { ProgressInfo } from './progress.js';
 

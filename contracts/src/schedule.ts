@@ -1,4 +1,4 @@
-// Backup schedule values (product spec §3 Settings): frequencies travel as names from the web app
+// Backup schedule values (product §3 Settings): frequencies travel as names from the web app
 // and are stored as hours; retention is hours, one of a fixed list.
 
 /** Frequency names and their hours. */
@@ -21,7 +21,7 @@ export const DEFAULT_FREQUENCY: FrequencyName = 'daily';
 export const DEFAULT_FREQUENCY_HOURS = FREQUENCY_HOURS[DEFAULT_FREQUENCY];
 export const DEFAULT_RETENTION = 72;
 
-/** Stored hours back to a name: 1, 24, 168, 720; anything else reads as daily (spec §3). */
+/** Stored hours back to a name: 1, 24, 168, 720; anything else reads as daily (product §3). */
 export function frequencyNameOf(hours: number | null | undefined): FrequencyName {
   return FREQUENCY_NAMES.find((n) => FREQUENCY_HOURS[n] === hours) ?? DEFAULT_FREQUENCY;
 }

@@ -1,7 +1,7 @@
 // The admin console (/admin, issue 12) in a real browser against the real stack: an admin finds a
 // user by search, changes their plan and role, bans them with a reason (the user, signed in in a
 // second browser context, lands on /banned), unbans them, deletes their real running agent and
-// finally deletes the user (spec §5 confirmation text), who is then gone from the list and can no
+// finally deletes the user (product §5 confirmation text), who is then gone from the list and can no
 // longer sign in. The server's refusal to let an admin ban themselves shows under the spec's
 // inline message; the console fits a 375 px phone; a non-admin is turned away from /admin.
 import type { Browser, Page } from 'playwright-core';

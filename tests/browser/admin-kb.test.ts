@@ -107,7 +107,7 @@ describe('admin knowledge base', () => {
       await page.waitForURL((u) => u.pathname === '/admin/kb');
       await page.getByLabel('Filter by status').selectOption('draft');
       let row = await rowOf(page, slug);
-      // View opens the draft in a new tab. The public read goes without a token, admins' too (spec
+      // View opens the draft in a new tab. The public read goes without a token, admins' too (product
       // §6); the admin's page finds the draft in the list of articles they manage.
       const kbReads: Array<{ path: string; token: boolean }> = [];
       const onRequest = (req: import('playwright-core').Request) => {

@@ -1,4 +1,4 @@
-// Live restore progress on the dashboard (spec §4 "Restore events"), through the real realtime path:
+// Live restore progress on the dashboard (product §4 "Restore events"), through the real realtime path:
 // a progress message on NATS → gateway → Socket.IO → the browser.
 import type { Browser } from 'playwright-core';
 import {

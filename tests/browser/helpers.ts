@@ -22,7 +22,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Texts the web app shows (spec §8), in one place so a wording change fails loudly here. */
+/** Texts the web app shows (product §8), in one place so a wording change fails loudly here. */
 export const TEXT = {
   signedOut: 'Signed out',
   sessionExpired: 'Session expired',

@@ -1,5 +1,5 @@
 // The public knowledge base in a real browser: search, category and tag filters by the rules of
-// spec §4, paging, an article with its table of contents and code copy, and hostile markdown.
+// product §4, paging, an article with its table of contents and code copy, and hostile markdown.
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { adminToken, api, launch, newSession, visible } from './helpers';

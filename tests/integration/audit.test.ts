@@ -113,7 +113,7 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
 
     const plan = await logsOf(u, '?action=PLAN_CHANGED');
     expect(plan.pagination).toEqual({ total: 1, page: 1, pages: 1 });
-    // An admin made the change; the user's log labels spec actions by §4's rule: 'User'.
+    // An admin made the change; the user's log labels spec actions by product §4's rule: 'User'.
     expect(plan.logs[0]).toMatchObject({ action: 'PLAN_CHANGED', actor: 'User', details: { value: 'Pro' } });
     expect((await api('GET', '/api/user/audit-actions', { token: u.token })).body).toEqual([
       'API_KEY_REGENERATED',

@@ -73,7 +73,7 @@ export async function newUser(prefix = 'user'): Promise<TestUser> {
 
 /**
  * Signs in as the admin the test stack was started with, once per test run: sign-ins are limited
- * per e-mail (spec §9), and a whole run has more test files acting as the admin than that limit
+ * per e-mail (product §9), and a whole run has more test files acting as the admin than that limit
  * allows in its window. The session is kept in the run's data folder for every jest worker.
  */
 export async function adminSession(): Promise<{

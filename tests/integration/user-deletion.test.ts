@@ -319,7 +319,7 @@ describe("admin actions on an account, in the admin's audit log", () => {
     expect(await adminEntry('USER_UNBANNED', u)).toMatchObject({ ...about, details: { value: u.email } });
 
     // The user's own log shows the plan change (read once the account is active again: an
-    // inactive account's token is refused), labelled by spec §4's rule: 'User'.
+    // inactive account's token is refused), labelled by product §4's rule: 'User'.
     expect((await put({ status: 'active' })).status).toBe(200);
     const own = await eventually(async () => {
       const res = await api('GET', '/api/user/audit-logs?action=PLAN_CHANGED', { token: u.token });

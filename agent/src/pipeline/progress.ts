@@ -1,4 +1,4 @@
-// Progress reports `{current, total, percentage, collection, estimated}` (product spec §3) for
+// Progress reports `{current, total, percentage, collection, estimated}` (product §3) for
 // backups and restores, emitted once a second while a job runs, plus a final one at 100 %.
 import type { ProgressInfo } from '@coffer/contracts';
 

@@ -1,5 +1,5 @@
 // The audit trail's vocabulary, shared by the audit service (writer) and the gateway (filter).
-/** Every action the audit log knows (product spec §3, "Audit log entry"). */
+/** Every action the audit log knows (product §3, "Audit log entry"). */
 export const AUDIT_ACTIONS = [
   'BACKUP_CREATED',
   'BACKUP_COMPLETED',

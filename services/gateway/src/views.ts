@@ -4,7 +4,7 @@ import { accountStatus, backupFrequency, backupType, jobStatus as jobStatusSet, 
 import type { auth, orchestrator } from '@coffer/proto';
 
 /**
- * REST shapes of spec §3/§7, declared once: they document the API and shape every answer. Proto
+ * REST shapes of product §3/§7, declared once: they document the API and shape every answer. Proto
  * enums become the REST strings (or hours) through @coffer/common's value-sets.
  */
 export const userView = z

@@ -1,4 +1,4 @@
-// Reactions to rejected API calls (spec §4, §6): a banned account goes to /banned; an inactive one
+// Reactions to rejected API calls (product §4, §6): a banned account goes to /banned; an inactive one
 // is signed out with the server's reason; a 401, or a 401/403 with an expired token, ends the
 // session with 'Session expired'.
 import { createListenerMiddleware } from '@reduxjs/toolkit';

@@ -1,4 +1,4 @@
-// Naming of downloaded backup files (spec §7: backup-{databaseName}-{ISO createdAt}.enc.coffer).
+// Naming of downloaded backup files (product §7: backup-{databaseName}-{ISO createdAt}.enc.coffer).
 
 export const BACKUP_FILE_EXTENSION = '.enc.coffer';
 

@@ -1,4 +1,4 @@
-// Time left for a running backup or restore (spec §9, "Progress time estimate"). Pure: the caller
+// Time left for a running backup or restore (product §9, "Progress time estimate"). Pure: the caller
 // feeds progress samples and clock readings; the React side only keeps the countdown ticking.
 
 /** Speed samples are taken only once at least this many documents were done since the last one. */

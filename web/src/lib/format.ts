@@ -1,4 +1,4 @@
-// Display formatting shared by every page (spec §9). Pure functions, no React.
+// Display formatting shared by every page (product §9). Pure functions, no React.
 
 const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 

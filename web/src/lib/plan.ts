@@ -1,4 +1,4 @@
-// How plan limits read on screen (spec §9, "Plan display").
+// How plan limits read on screen (product §9, "Plan display").
 import { formatBytes } from './format';
 
 export function formatPrice(price: number): string {

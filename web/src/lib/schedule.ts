@@ -1,4 +1,4 @@
-// Backup frequency and retention choices (spec §3, §5, §9) and how plan limits disable them. The
+// Backup frequency and retention choices (product §3, §5, §9) and how plan limits disable them. The
 // values are the service's (@coffer/contracts); this adds labels and the plan rules of the form.
 import {
   DEFAULT_RETENTION,

@@ -56,7 +56,7 @@ describe('audit action table', () => {
       expect.objectContaining({
         action: 'PLAN_CHANGED',
         userId: USER,
-        // The user's own log follows spec §4: 'User' for every action not an agent's or the system's.
+        // The user's own log follows product §4: 'User' for every action not an agent's or the system's.
         actor: 'User',
         details: { value: 'Pro' },
       }),

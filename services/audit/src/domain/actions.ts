@@ -45,7 +45,7 @@ export interface AuditDetails {
 }
 
 /**
- * Who the log shows as having acted (spec §4 "Audit actor label"): agent actions show the agent's
+ * Who the log shows as having acted (product §4 "Audit actor label"): agent actions show the agent's
  * name or hostname; automatic backup work, *_AUTO and STORAGE_* actions are the 'System'; manual
  * backup actions and everything else the 'User'.
  */
@@ -164,7 +164,7 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       action: 'PLAN_CHANGED',
       entity: 'User',
       details: (d) => ({ value: d.planName }),
-      // Spec §4: a spec action that is neither an agent's, a backup's nor the system's reads 'User',
+      // Product §4: a spec action that is neither an agent's, a backup's nor the system's reads 'User',
       // whoever made it; the admin's own log has USER_PLAN_CHANGED with 'Admin'.
       actor: () => 'User',
     },

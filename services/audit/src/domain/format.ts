@@ -1,4 +1,4 @@
-// How numbers read in audit values. Same wording as the web app's display helpers (spec §9), so a
+// How numbers read in audit values. Same wording as the web app's display helpers (product §9), so a
 // value in the log reads like the same setting on screen.
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;

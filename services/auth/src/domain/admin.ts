@@ -7,7 +7,7 @@ import type { Plans } from './plans.js';
 
 export const DEFAULT_BAN_REASON = 'Policy violation';
 
-/** Admin user management (spec §7 /api/admin/users...). Admins cannot lock themselves out. */
+/** Admin user management (product §7 /api/admin/users...). Admins cannot lock themselves out. */
 export function admin(deps: {
   users: Pick<UserStore, 'list' | 'update' | 'remove'>;
   resetTokens: Pick<ResetTokenStore, 'removeForUser'>;

@@ -1,4 +1,4 @@
-// Pure product rules (spec §3, §5, §9), kept free of I/O so unit tests pin them exactly.
+// Pure product rules (product §3, §5, §9), kept free of I/O so unit tests pin them exactly.
 import { clipErrorText, DEFAULT_FREQUENCY_HOURS, DEFAULT_RETENTION } from '@coffer/contracts';
 import type { SettingsRecord } from '../store/types.js';
 

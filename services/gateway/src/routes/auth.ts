@@ -13,7 +13,7 @@ import type { GatewayConfig } from '../config.js';
 const FORGOT_MESSAGE = 'If an account with that email exists, a password reset link has been sent.';
 const tokenParam = z.object({ token: z.string().min(1).max(200) });
 
-/** /api/auth/*: sign-up, sign-in, sign-out and password recovery (spec §7). */
+/** /api/auth/*: sign-up, sign-in, sign-out and password recovery (product §7). */
 export function authRoutes(
   t: RouteTable,
   deps: {

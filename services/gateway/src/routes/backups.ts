@@ -25,7 +25,7 @@ const NOT_YOURS = 'the caller has no backup with this id';
 const DATABASE_NOT_READY = 'the database is not enabled (code DATABASE_INACTIVE)';
 const NO_AGENT = 'no connected agent reports the database (code AGENT_UNAVAILABLE)';
 
-/** The name a downloaded backup is saved under (spec §7). */
+/** The name a downloaded backup is saved under (product §7). */
 export const downloadFileName = (databaseName: string, createdAt: string) =>
   `backup-${databaseName}-${createdAt}.enc.coffer`;
 
@@ -35,7 +35,7 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** /api/backups/*: list, trigger, inspect, delete, download and restore backups (spec §7). */
+/** /api/backups/*: list, trigger, inspect, delete, download and restore backups (product §7). */
 export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
   const { orchestrator, storage } = deps.clients;
 

@@ -144,7 +144,7 @@ const articleMessage = <B extends Partial<z.infer<typeof createBody>>>(body: B) 
   return { ...text, category: categoryOf(category), tags: tags && { tags } };
 };
 
-/** /api/kb*: the knowledge base, read by anyone, written by admins (spec §7). */
+/** /api/kb*: the knowledge base, read by anyone, written by admins (product §7). */
 export function kbRoutes(t: RouteTable, deps: { clients: Clients; identity: Identity }) {
   const { clients, identity } = deps;
 

@@ -195,7 +195,7 @@ export function userRoutes(
       const plan = toPlan(r.plan!);
       const nextPlan = r.nextPlan ? toPlan(r.nextPlan) : undefined;
       const effective = r.changed ? plan : r.checkoutUrl ? undefined : nextPlan;
-      // Spec §9: dates with hour and minute. The server does not know the reader's time zone: UTC, said.
+      // Product §9: dates with hour and minute. The server does not know the reader's time zone: UTC, said.
       const when = r.effectiveAt
         ? new Date(r.effectiveAt).toLocaleString('en-US', {
             month: 'short',
@@ -223,7 +223,7 @@ export function userRoutes(
           : nextPlan
             ? `Your plan changes to ${nextPlan.name} once the payment goes through`
             : r.changed
-              ? `Plan updated to ${plan.name}!` // spec §4
+              ? `Plan updated to ${plan.name}!` // product §4
               : `You are already on the ${plan.name} plan`;
       return {
         message,

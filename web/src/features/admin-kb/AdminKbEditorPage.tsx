@@ -1,6 +1,6 @@
-// /admin/kb/new and /admin/kb/{id} (spec §2): title, slug with Generate, category, display order,
+// /admin/kb/new and /admin/kb/{id} (product §2): title, slug with Generate, category, display order,
 // published switch, tags (Enter adds one), markdown content with a Preview/Edit toggle; Back and
-// Save. The article to edit comes from GET /api/kb/admin/all, picked by id (spec §7).
+// Save. The article to edit comes from GET /api/kb/admin/all, picked by id (product §7).
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import {
   Badge,

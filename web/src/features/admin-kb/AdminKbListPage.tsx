@@ -1,4 +1,4 @@
-// /admin/kb (spec §2): every article, drafts included, with search, category and status filters,
+// /admin/kb (product §2): every article, drafts included, with search, category and status filters,
 // sortable columns, a publish switch per row and View / Edit / Delete.
 import { useEffect, useState } from 'react';
 import {

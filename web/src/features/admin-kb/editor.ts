@@ -1,4 +1,4 @@
-// The article editor's form rules (spec §5): the save check in its fixed order, tags added on
+// The article editor's form rules (product §5): the save check in its fixed order, tags added on
 // Enter, and the article ↔ form mapping.
 import { ARTICLE_DEFAULTS, type KbCategory } from '@coffer/contracts';
 import type { Article, CreateArticleApiArg } from '../../api/generated';
@@ -34,7 +34,7 @@ export const formFromArticle = (a: Article): ArticleForm => ({
   content: a.content,
 });
 
-/** The first thing missing, checked title → slug → content (spec §5), or null when the form may be saved. */
+/** The first thing missing, checked title → slug → content (product §5), or null when the form may be saved. */
 export function validationError(form: Pick<ArticleForm, 'title' | 'slug' | 'content'>): string | null {
   if (!form.title.trim()) return 'Title is required';
   if (!form.slug.trim()) return 'Slug is required';

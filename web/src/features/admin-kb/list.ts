@@ -1,4 +1,4 @@
-// The admin article list's search, filters and sorting (spec §2, §9): all done in the browser over
+// The admin article list's search, filters and sorting (product §2, §9): all done in the browser over
 // GET /api/kb/admin/all, which returns every article.
 import type { KbCategory } from '@coffer/contracts';
 import type { Article } from '../../api/generated';
@@ -17,10 +17,10 @@ export interface ListFilters {
   status: StatusFilter;
 }
 
-/** Spec §9: newest update first until a column is chosen. */
+/** Product §9: newest update first until a column is chosen. */
 export const DEFAULT_SORT: Sort = { key: 'updatedAt', direction: 'desc' };
 
-/** Clicking the sorted column turns it round; clicking another sorts by it ascending (spec §9). */
+/** Clicking the sorted column turns it round; clicking another sorts by it ascending (product §9). */
 export function nextSort(current: Sort, key: SortKey): Sort {
   if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { key, direction: 'asc' };

@@ -1,7 +1,7 @@
 import { Alert } from '@chakra-ui/react';
 import type { AdminError } from './users';
 
-/** The admin console's inline red message (spec §8), with the server's reason under it when it gave one. */
+/** The admin console's inline red message (product §8), with the server's reason under it when it gave one. */
 export function AdminErrorAlert({ error }: { error: AdminError }) {
   return (
     <Alert.Root status="error" role="alert" data-testid="admin-error">

@@ -1,4 +1,4 @@
-// /admin (spec §2 Admin dashboard): summary cards, the searchable user list and the detail panel
+// /admin (product §2 Admin dashboard): summary cards, the searchable user list and the detail panel
 // of the user picked from it. The admin guard (RequireAdmin) keeps everyone else out.
 import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, Grid, Input, Stack, Table, Text } from '@chakra-ui/react';

@@ -1,4 +1,4 @@
-// The admin console's summary cards (spec §2): Users, Banned, Inactive, Backups with count and size.
+// The admin console's summary cards (product §2): Users, Banned, Inactive, Backups with count and size.
 import type { ReactNode } from 'react';
 import { Card, SimpleGrid, Text } from '@chakra-ui/react';
 import type { AdminBackupStatsApiResponse } from '../../api/generated';

@@ -1,6 +1,6 @@
-// The admin console's detail panel for one user (spec §2, §4): e-mail, role, status, plan,
+// The admin console's detail panel for one user (product §2, §4): e-mail, role, status, plan,
 // ban/unban with an optional reason, the user's agents, Delete User. Every failure shows the
-// spec's inline message (§8) with the server's reason, e.g. when an admin tries to ban themselves.
+// inline message of product §8 with the server's reason, e.g. when an admin tries to ban themselves.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import {
   Box,

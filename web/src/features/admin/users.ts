@@ -1,16 +1,16 @@
-// The admin console's pure logic (spec §2 Admin dashboard, §4 user status and ban, §8 messages):
+// The admin console's pure logic (product §2 Admin dashboard, §4 user status and ban, §8 messages):
 // what the list shows for a user, which users a search keeps, the summary counts, what a ban sends.
 import type { AdminUser, Plan } from '../../api/generated';
 import { serverMessage } from '../../lib/errors';
 
-/** Spec §9: the reason a ban gets when the admin leaves it blank. */
+/** Product §9: the reason a ban gets when the admin leaves it blank. */
 export const DEFAULT_BAN_REASON = 'Policy violation';
 
-/** Spec §5: the Delete User dialog's text. */
+/** Product §5: the Delete User dialog's text. */
 export const DELETE_USER_CONFIRMATION =
   "This action cannot be undone. All user data may be lost. Backups under the user's retention lock are kept until their retention date, then deleted.";
 
-/** Spec §8: the admin dashboard's inline red messages. */
+/** Product §8: the admin dashboard's inline red messages. */
 export const ADMIN_ERRORS = {
   users: 'Failed to fetch users',
   stats: 'Failed to fetch stats',
@@ -27,7 +27,7 @@ export const ADMIN_ERRORS = {
 
 export type StatusLabel = 'active' | 'inactive' | 'banned';
 
-/** A banned user shows as 'banned' whatever their status; a missing status means active (spec §3, §4). */
+/** A banned user shows as 'banned' whatever their status; a missing status means active (product §3, §4). */
 export function statusLabel(user: Pick<AdminUser, 'isBanned' | 'status'>): StatusLabel {
   if (user.isBanned) return 'banned';
   return user.status === 'inactive' ? 'inactive' : 'active';
@@ -77,14 +77,14 @@ export function banBody(isBanned: boolean, reason: string): { isBanned: boolean;
   return { isBanned, banReason: isBanned ? reason.trim() || DEFAULT_BAN_REASON : null };
 }
 
-/** The e-mail to save, or null when the trimmed value is empty or unchanged (spec §5). */
+/** The e-mail to save, or null when the trimmed value is empty or unchanged (product §5). */
 export function emailToSave(input: string, current: string): string | null {
   const email = input.trim();
   return email && email !== current ? email : null;
 }
 
 export interface AdminError {
-  /** the spec's text (§8) */
+  /** the text of product §8 */
   title: string;
   /** why, when the server said (e.g. 'You cannot ban your own account') */
   detail?: string;

@@ -1,4 +1,4 @@
-// Agent Setup Wizard (spec §2): six steps in a modal — Welcome, Platform, Installation method,
+// Agent Setup Wizard (product §2): six steps in a modal — Welcome, Platform, Installation method,
 // Download (skipped for the automated installer), Install and configure, Verify.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {

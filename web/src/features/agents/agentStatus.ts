@@ -1,4 +1,4 @@
-// How an agent's status reads (spec §2, §3): active green 'Online', inactive yellow 'Inactive',
+// How an agent's status reads (product §2, §3): active green 'Online', inactive yellow 'Inactive',
 // anything else red 'Offline'.
 import type { Agent } from '../../api/generated';
 

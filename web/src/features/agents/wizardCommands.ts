@@ -1,4 +1,4 @@
-// What the Agent Setup Wizard shows (spec §2): download paths and install commands per platform
+// What the Agent Setup Wizard shows (product §2): download paths and install commands per platform
 // and method. Pure, so the exact strings are unit-tested.
 
 export type AgentPlatform = 'linux' | 'windows';

@@ -134,7 +134,7 @@ export function AuditLogsPage() {
                       </Badge>
                     </Table.Cell>
                     <Table.Cell data-label="Entity">
-                      {/* Who acted, as the audit service labels it (spec §4): an agent, 'User' or 'System'. */}
+                      {/* Who acted, as the audit service labels it (product §4): an agent, 'User' or 'System'. */}
                       <Stack gap="0">
                         <Text>{log.entity}</Text>
                         <Text fontSize="xs" color="fg.muted" data-testid="audit-actor">

@@ -1,4 +1,4 @@
-// Route guards (spec §4): login-required and admin-only route groups.
+// Route guards (product §4): login-required and admin-only route groups.
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useGetTwoFactorQuery } from '../../api/generated';
 import { useAppSelector } from '../../app/hooks';

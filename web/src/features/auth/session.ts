@@ -1,4 +1,4 @@
-// The session record kept in localStorage under the product's vault name (spec §3, §9).
+// The session record kept in localStorage under the product's vault name (product §3, §9).
 import type { SessionUser } from '../../api/generated';
 
 export const SESSION_KEY = 'coffer-vault';

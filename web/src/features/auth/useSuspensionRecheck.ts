@@ -8,7 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { api } from '../../api/cache';
 import { patchSessionUser } from './sessionActions';
 
-/** As often as the session's own expiry check (spec §9: 30 s), and whenever the tab comes back. */
+/** As often as the session's own expiry check (product §9: 30 s), and whenever the tab comes back. */
 export const SUSPENSION_RECHECK_MS = 30_000;
 
 export function useSuspensionRecheck() {

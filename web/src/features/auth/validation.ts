@@ -1,4 +1,4 @@
-// Client-side checks and their exact messages (spec §5).
+// Client-side checks and their exact messages (product §5).
 export const PASSWORD_MIN = 6;
 export const NAME_MIN = 2;
 

@@ -1,4 +1,4 @@
-// Progress of a running backup or restore (spec §4 "Progress block", §9 time estimate):
+// Progress of a running backup or restore (product §4 "Progress block", §9 time estimate):
 // 'Starting up...' until the agent reports progress; bar red when failed; counts abbreviated, the
 // total marked 'about' while it is an estimate; percentage with one decimal, 100 % once completed;
 // a countdown of the time left that ticks every second.

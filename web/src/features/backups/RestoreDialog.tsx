@@ -1,4 +1,4 @@
-// Restore confirmation dialog (spec §2, §5): three steps, the last one asks for the database name
+// Restore confirmation dialog (product §2, §5): three steps, the last one asks for the database name
 // typed exactly; then POST /api/backups/{id}/restore. Opened again for a backup the agent refused
 // because it holds no documents (`emptyBackup`), step 3 also asks the user to confirm exactly that,
 // and the request carries the confirmation the agent needs (confirm: ['empty-backup']).

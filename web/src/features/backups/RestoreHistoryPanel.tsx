@@ -1,4 +1,4 @@
-// Restore history (spec §2 "Restore history panel", §4, §8, §9): the user's restores, polled every
+// Restore history (product §2 "Restore history panel", §4, §8, §9): the user's restores, polled every
 // 5 s while one is pending or in progress; live progress shown across the row of a running one.
 // Details name the backup restored and the documents restored and failed, wrapped, never clipped.
 // A restore the agent refused because its backup holds no documents offers 'Restore anyway…': the

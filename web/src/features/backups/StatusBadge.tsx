@@ -1,4 +1,4 @@
-// Backup and restore status badges (spec §2, §4): pending yellow 'Pending', in-progress blue with a
+// Backup and restore status badges (product §2, §4): pending yellow 'Pending', in-progress blue with a
 // spinner 'In Progress', completed green, failed red, anything else grey with the capitalised status.
 import { Badge, Spinner } from '@chakra-ui/react';
 import type { JobStatus } from '../../api/generated';

@@ -1,4 +1,4 @@
-// Backup download (spec §7, §8): streamed with fetch so a progress toast can show MB and percent,
+// Backup download (product §7, §8): streamed with fetch so a progress toast can show MB and percent,
 // then saved under the server's Content-Disposition name or backup-{db}-{ISO createdAt}.enc.coffer.
 import type { AppThunk } from '../../app/store';
 import type { Backup } from '../../api/generated';

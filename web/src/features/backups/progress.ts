@@ -1,4 +1,4 @@
-// What a progress block says (spec §4 "Progress block", §3 progress object). Pure; the block itself
+// What a progress block says (product §4 "Progress block", §3 progress object). Pure; the block itself
 // is ProgressBlock.tsx.
 import type { ProgressInfo } from '@coffer/contracts';
 import { formatCount } from '../../lib/format';

@@ -1,4 +1,4 @@
-// Backup and restore statuses as the UI shows them (spec §4, §8). Pure; the badge lives in StatusBadge.tsx.
+// Backup and restore statuses as the UI shows them (product §4, §8). Pure; the badge lives in StatusBadge.tsx.
 import type { Restore } from '../../api/generated';
 
 /** 'in-progress' → 'In Progress', 'completed' → 'Completed'. */

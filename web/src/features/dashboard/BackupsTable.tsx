@@ -1,4 +1,4 @@
-// Recent Backups table (spec §2 Dashboard): Database, Timestamp, Size, Status, Actions; running
+// Recent Backups table (product §2 Dashboard): Database, Timestamp, Size, Status, Actions; running
 // backups show their progress in place of timestamp and size. A backup being restored shows the
 // restore's progress in a row under it, kept 5 s after the restore ends (issue 10).
 import { Fragment } from 'react';

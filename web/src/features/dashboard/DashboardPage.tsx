@@ -1,4 +1,4 @@
-// Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
+// Dashboard (product §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import {

@@ -1,4 +1,4 @@
-// Summary cards (spec §2 Dashboard): Total Backups, Storage Used, Success Rate.
+// Summary cards (product §2 Dashboard): Total Backups, Storage Used, Success Rate.
 import type { ReactNode } from 'react';
 import { Card, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type { Backup, Plan, Profile } from '../../api/generated';

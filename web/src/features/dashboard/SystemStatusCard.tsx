@@ -1,4 +1,4 @@
-// System Status card (spec §2 Dashboard): connected agents, or the empty state; Backup Service row.
+// System Status card (product §2 Dashboard): connected agents, or the empty state; Backup Service row.
 import { Badge, Box, Button, Card, Center, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { useCheckServerStatusMutation, useGetSystemStatusQuery, type Agent } from '../../api/generated';

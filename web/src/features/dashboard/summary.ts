@@ -1,4 +1,4 @@
-// Pure dashboard logic (spec §2 Dashboard, §8): summary numbers, the database to back up, the 429 text.
+// Pure dashboard logic (product §2 Dashboard, §8): summary numbers, the database to back up, the 429 text.
 import type { Backup, Database } from '../../api/generated';
 
 export const DEFAULT_DATABASE = 'production-db';
@@ -39,7 +39,7 @@ export function backupStats(
 
 /**
  * The database a backup goes to: the user's choice while it is active, else the first active one.
- * 'production-db' only stands in until the list loads (spec §2); once it has loaded, only databases
+ * 'production-db' only stands in until the list loads (product §2); once it has loaded, only databases
  * an agent registered count, so with none (or none active) there is nothing to back up: ''.
  */
 export function pickDatabase(databases: readonly Database[] | undefined, chosen: string | null): string {

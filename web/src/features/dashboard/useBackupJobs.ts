@@ -1,4 +1,4 @@
-// Running backups on the dashboard (spec §4): trigger + poll, live progress events, delete.
+// Running backups on the dashboard (product §4): trigger + poll, live progress events, delete.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import {
@@ -16,7 +16,7 @@ import { isActiveStatus, isFinalStatus } from '../backups/status';
 import { notify } from '../shell/toaster';
 import { rateLimitDescription } from './summary';
 
-/** Poll a triggered backup every 2 s, for 30 s at most (spec §9). */
+/** Poll a triggered backup every 2 s, for 30 s at most (product §9). */
 export const BACKUP_POLL_MS = 2000;
 export const BACKUP_POLL_CAP_MS = 30_000;
 /** Progress of a finished backup stays visible this long before the list reloads. */

@@ -1,4 +1,4 @@
-// Restores on the dashboard (spec §4 "Restore events"): status, progress and error of each, from
+// Restores on the dashboard (product §4 "Restore events"): status, progress and error of each, from
 // live events, keyed to the backup being restored so its row shows them; a finished one stays
 // visible for 5 s, then it is cleared. When one ends, a toast says how it went (issue 10).
 import { useCallback, useEffect, useRef, useState } from 'react';

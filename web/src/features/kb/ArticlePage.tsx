@@ -1,4 +1,4 @@
-// /kb/{slug} (spec §2): the article with its table of contents, code copy buttons, Print and Share,
+// /kb/{slug} (product §2): the article with its table of contents, code copy buttons, Print and Share,
 // the helpful question, Edit Article for admins; skeleton while loading; 404 and error views.
 import { useEffect } from 'react';
 import {
@@ -75,7 +75,7 @@ export function KnowledgeBaseArticlePage() {
   const { slug = '' } = useParams();
   const { hash } = useLocation();
   const isAdmin = useAppSelector((s) => s.auth.isAdmin);
-  // The public read is anonymous for everyone (spec §6), admins too. A draft is not public: for an
+  // The public read is anonymous for everyone (product §6), admins too. A draft is not public: for an
   // admin a 404 falls back to the article list they manage (GET /api/kb/admin/all), so View in
   // /admin/kb still opens one.
   const publicRead = useGetArticleQuery(slug);
@@ -182,7 +182,7 @@ export function KnowledgeBaseArticlePage() {
           <Separator my="10" />
           <Stack gap="3" align={{ base: 'stretch', sm: 'center' }} textAlign="center" className="kb-no-print">
             <Text fontWeight="medium">Was this article helpful?</Text>
-            {/* Spec §2: answering changes nothing visible. */}
+            {/* Product §2: answering changes nothing visible. */}
             <HStack gap="2" justify="center">
               <Button size="sm" variant="outline">
                 Yes

@@ -1,4 +1,4 @@
-// /kb (spec §2): search hero, shortcut cards, categories and popular tags, active-filter chips,
+// /kb (product §2): search hero, shortcut cards, categories and popular tags, active-filter chips,
 // article cards, pagination. The filters live in the query string (filters.ts).
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import {
@@ -172,7 +172,7 @@ export function KnowledgeBasePage() {
   });
   const categories = useListArticleCategoriesQuery();
   const tags = useListArticleTagsQuery();
-  // Spec §8: KB and tag load failures are only logged.
+  // Product §8: KB and tag load failures are only logged.
   useEffect(() => {
     if (list.error) console.error('Failed to load articles', list.error);
   }, [list.error]);

@@ -8,7 +8,7 @@ import { CheckIcon, CopyIcon } from '../shell/icons';
 import { CODE_BLOCK_ATTR, renderArticle, type TocEntry } from './markdown';
 import { sanitizeArticleHtml } from './sanitize';
 
-/** Spec §9: copy confirmations last 2 s; the contents scrolls headings 120 px below the top. */
+/** Product §9: copy confirmations last 2 s; the contents scrolls headings 120 px below the top. */
 export const COPIED_MS = 2000;
 export const TOC_SCROLL_OFFSET_PX = 120;
 

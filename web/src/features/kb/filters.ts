@@ -1,5 +1,5 @@
-// The knowledge base list's state lives in the address (spec §2: search, category, tag, page) and
-// changes by the rules of spec §4: choosing a category toggles it and clears the tag; choosing a
+// The knowledge base list's state lives in the address (product §2: search, category, tag, page) and
+// changes by the rules of product §4: choosing a category toggles it and clears the tag; choosing a
 // tag toggles it; any change but explicit paging goes back to page 1; 'Clear all' keeps only the
 // search text.
 import { KB_CATEGORIES, LIMITS, type KbCategory } from '@coffer/contracts';

@@ -1,4 +1,4 @@
-// Article markdown → HTML and its table of contents (spec §2, article page).
+// Article markdown → HTML and its table of contents (product §2, article page).
 // Raw HTML in an article is not rendered (markdown-it `html: false` escapes it) and markdown-it's
 // link check drops javascript:, vbscript:, file: and non-image data: URLs, so the output can carry
 // no script, handler attribute or frame before it even reaches DOMPurify (sanitize.ts), which is

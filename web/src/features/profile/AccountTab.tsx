@@ -18,7 +18,7 @@ export function AccountTab({ profile }: { profile: Profile }) {
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
   const dispatch = useAppDispatch();
 
-  // Only the email input type validates (spec §5): the browser checks it on submit.
+  // Only the email input type validates (product §5): the browser checks it on submit.
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setResult(null);

@@ -38,7 +38,7 @@ type Result = {
   planId?: string;
 } | null;
 
-/** The paid subscription's state: when it renews, or when the plan changes and to what (spec §9). */
+/** The paid subscription's state: when it renews, or when the plan changes and to what (product §9). */
 function subscriptionNote(billing: BillingState | undefined, plans: Plan[]): string | null {
   const sub = billing?.subscription;
   if (!sub) return null;
@@ -127,7 +127,7 @@ export function BillingTab({ profile }: { profile: Profile }) {
   if (userPlanQuery.error) console.error('Failed to fetch plan', userPlanQuery.error);
 
   const plans = plansQuery.data ?? [];
-  // The current plan is the one whose _id matches the profile's plan (spec §4).
+  // The current plan is the one whose _id matches the profile's plan (product §4).
   const currentPlan = plans.find((p) => p._id === profile.plan) ?? userPlanQuery.data;
   const currentPrice = currentPlan?.price ?? 0;
 

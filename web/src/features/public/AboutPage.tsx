@@ -1,4 +1,4 @@
-// /about: what Coffer is and how it works; links to /features and /contact (spec §2).
+// /about: what Coffer is and how it works; links to /features and /contact (product §2).
 import { Button, Card, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../shell/PageStates';

@@ -1,4 +1,4 @@
-// /contact: the support e-mail and the community chat invite (spec §2), both the deployment's own
+// /contact: the support e-mail and the community chat invite (product §2), both the deployment's own
 // settings, read from the gateway (GET /api/config).
 import type { ReactNode } from 'react';
 import { Card, Heading, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';

@@ -1,4 +1,4 @@
-// /features: every point of spec §2 "Features", each described as the product really works.
+// /features: every point of product §2 "Features", each described as the product really works.
 import { Box, Button, Card, Container, Heading, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 

@@ -1,4 +1,4 @@
-// The privacy notice (spec §2 "legal", §9). It describes what Coffer's code really collects and
+// The privacy notice (product §2 "legal", §9). It describes what Coffer's code really collects and
 // keeps; change it with the code it describes.
 import { Link, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';

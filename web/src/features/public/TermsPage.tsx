@@ -1,4 +1,4 @@
-// The terms of service (spec §2 "legal", §9): the constants of §9 appear exactly as given there.
+// The terms of service (product §2 "legal", §9): the constants of §9 appear exactly as given there.
 import { Link, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { Bullets, LegalDocument, legalLinkProps, type LegalSection } from './LegalDocument';

@@ -1,4 +1,4 @@
-// The home page's two terminal demos and their playback (spec §2 Home, §9: a line every 800 ms,
+// The home page's two terminal demos and their playback (product §2 Home, §9: a line every 800 ms,
 // restart 3 s after the last line).
 //
 // Every output line below is what coffer-agent 0.2.0 printed in a real run against a local Coffer

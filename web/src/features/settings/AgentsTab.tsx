@@ -1,4 +1,4 @@
-// Settings → Agents (spec §2, §4, §8): the user's agents, a detail card, commands and maintenance.
+// Settings → Agents (product §2, §4, §8): the user's agents, a detail card, commands and maintenance.
 import { useEffect, useRef, useState } from 'react';
 import {
   Box,

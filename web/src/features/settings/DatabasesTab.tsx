@@ -1,4 +1,4 @@
-// Settings → Databases (spec §2): which databases may be backed up. Databases are only ever added by
+// Settings → Databases (product §2): which databases may be backed up. Databases are only ever added by
 // the agent; connection strings never reach the server. A refused toggle shows the server's reason
 // (the plan limit); a toggle that changes which other databases are active says which (issue 10).
 import { useState } from 'react';

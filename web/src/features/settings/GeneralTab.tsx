@@ -1,4 +1,4 @@
-// Settings → General (spec §2, §5): backup frequency and retention, limited by the user's plan.
+// Settings → General (product §2, §5): backup frequency and retention, limited by the user's plan.
 import { Button, Card, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { clampGfs } from '@coffer/contracts';
 import type { Plan } from '../../api/generated';

@@ -1,4 +1,4 @@
-// Settings → Notifications (spec §2, §8): which e-mails to send, the address, a test mail.
+// Settings → Notifications (product §2, §8): which e-mails to send, the address, a test mail.
 // A new address is used only once the link mailed to it is opened (issue 10): until then the tab
 // says which address waits for confirmation and offers to resend or cancel.
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// Settings → Security (spec §2, §4, §8): API key (Show/Hide, Regenerate), service endpoint.
+// Settings → Security (product §2, §4, §8): API key (Show/Hide, Regenerate), service endpoint.
 import { useEffect, useRef, useState } from 'react';
 import { Button, Card, Field, Group, Input, Stack, Text } from '@chakra-ui/react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -8,7 +8,7 @@ import { useGetProfileQuery, useRegenerateApiKeyMutation } from '../../api/gener
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
 
-/** A regenerated key stays revealed this long (spec §9). */
+/** A regenerated key stays revealed this long (product §9). */
 export const REVEAL_MS = 30_000;
 export const COPY_CONFIRM_MS = 2000;
 

@@ -1,4 +1,4 @@
-// Settings (spec §2): General, Agents, Databases, Security, Notifications, chosen with ?tab=…;
+// Settings (product §2): General, Agents, Databases, Security, Notifications, chosen with ?tab=…;
 // ?agent={id} opens Agents with that agent selected and is then removed from the address.
 import { useEffect, useState } from 'react';
 import { Button, Center, Spinner, Stack, Tabs } from '@chakra-ui/react';

@@ -1,5 +1,5 @@
 // The settings form shared by the General and Notifications tabs: loaded once from GET
-// /api/settings, saved as a whole with PUT /api/settings (spec §3 Settings, §7).
+// /api/settings, saved as a whole with PUT /api/settings (product §3 Settings, §7).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_GFS } from '@coffer/contracts';
 import {
@@ -13,7 +13,7 @@ import {
 import { DEFAULT_RETENTION, frequencyFromHours } from '../../lib/schedule';
 import { serverMessage } from '../../lib/errors';
 
-/** 'Saved!' shows this long on the button that saved (spec §9). */
+/** 'Saved!' shows this long on the button that saved (product §9). */
 export const SAVED_MS = 3000;
 export const SAVE_FAILED = 'Failed to save settings. Please try again.';
 

@@ -68,7 +68,7 @@ export function NavBar() {
   }
 
   const links = isLoggedIn ? MEMBER_LINKS : VISITOR_LINKS;
-  // Spec §2 Navigation: the Help dropdown comes before Admin.
+  // Product §2 Navigation: the Help dropdown comes before Admin.
   const afterHelp = isLoggedIn && isAdmin ? [ADMIN_LINK] : [];
   const closeMobile = () => setMobileOpen(false);
   const logout = () => {

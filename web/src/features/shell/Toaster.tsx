@@ -55,7 +55,7 @@ function ToastCard({ toast }: { toast: ToastOptions }) {
 const SWIPE_START_PX = 5;
 
 /**
- * Swipe a toast sideways to dismiss it (spec §9: threshold 50 px). The toast follows the pointer;
+ * Swipe a toast sideways to dismiss it (product §9: threshold 50 px). The toast follows the pointer;
  * released short of the threshold it springs back. The pointer is captured only once the drag is a
  * swipe, so a plain click still reaches the buttons inside.
  */

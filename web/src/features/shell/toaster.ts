@@ -10,7 +10,7 @@ export const toaster = createToaster({
   pauseOnPageIdle: true,
 });
 
-/** A toast dragged sideways this far is dismissed (spec §9). */
+/** A toast dragged sideways this far is dismissed (product §9). */
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export type ToastType = 'success' | 'error' | 'info' | 'warning' | 'loading';
