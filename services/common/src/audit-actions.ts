@@ -23,7 +23,7 @@ export const AUDIT_ACTIONS = [
   'AGENT_UPDATED',
   'AGENT_UPDATE_FAILED',
   'STORAGE_LIMIT_EXCEEDED',
-  // Beyond the spec's list (it names none for these user actions); see docs/audit.md.
+  // Beyond the spec's list (it names none for these user actions); see docs/architecture.md, "Audit log".
   'AGENT_RESTART_REQUESTED',
   'AGENT_UPDATE_REQUESTED',
   'AGENT_RESET_REQUESTED',
