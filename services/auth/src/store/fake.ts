@@ -17,7 +17,7 @@ import type {
 } from './types.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
-// the mongoose ones (store/contract.test.ts runs both through the same cases). Records are copied
+// the mongoose ones (store/contract.service.test.ts runs both through the same cases). Records are copied
 // in and out, as a database would.
 
 const copy = <T>(v: T): T => structuredClone(v);
