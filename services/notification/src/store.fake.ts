@@ -10,7 +10,14 @@ import {
 } from './store.js';
 import { DEFAULT_PREFERENCES } from './domain/preferences.js';
 
-type StoredOutbox = OutboxRecord & { messageId?: string; lastError?: string; sentAt?: Date };
+type StoredOutbox = OutboxRecord & {
+  messageId: string | null;
+  lastError: string | null;
+  sentAt: Date | null;
+};
+/** The collection keeps the start of an error only (model.ts). */
+const errorText = (error: string) => error.slice(0, 500);
+const ACCOUNT_DELETED = 'account deleted';
 
 /** In-memory outbox for unit tests, unique by event id like the real collection. */
 export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox> } {
@@ -23,7 +30,7 @@ export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox>
     records,
     async insert(rec) {
       if (records.has(rec.eventId)) return false;
-      records.set(rec.eventId, { ...rec });
+      records.set(rec.eventId, { lastError: null, messageId: null, sentAt: null, ...rec });
       return true;
     },
     async find(eventId) {
@@ -36,13 +43,13 @@ export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox>
       return true;
     },
     async markSent(eventId, messageId, at) {
-      patch(eventId, { status: 'sent', messageId, sentAt: at });
+      patch(eventId, { status: 'sent', messageId, sentAt: at, lastError: null });
     },
     async markFailed(eventId, error) {
-      patch(eventId, { status: 'failed', lastError: error });
+      patch(eventId, { status: 'failed', lastError: errorText(error) });
     },
     async release(eventId, error, now) {
-      patch(eventId, { lockedUntil: now, lastError: error });
+      patch(eventId, { lockedUntil: now, lastError: errorText(error) });
     },
     async forgetUser(userId, now = new Date()) {
       const id = `account-deleted:${userId}`;
@@ -56,10 +63,18 @@ export function fakeOutbox(): OutboxStore & { records: Map<string, StoredOutbox>
           lockedUntil: now,
           attempts: 1,
           createdAt: now,
+          lastError: ACCOUNT_DELETED,
+          messageId: null,
+          sentAt: null,
         });
       for (const [k, r] of records) {
         if (r.userId !== userId) continue;
-        records.set(k, { ...r, to: FORGOTTEN, status: r.status === 'sending' ? 'failed' : r.status });
+        const unsent = r.status === 'sending';
+        records.set(k, {
+          ...r,
+          to: FORGOTTEN,
+          ...(unsent ? { status: 'failed' as const, lastError: ACCOUNT_DELETED } : {}),
+        });
       }
     },
     async forgotten(userId) {
