@@ -5,22 +5,23 @@ const same = (a: UploadKey, b: UploadKey) =>
   a.userId === b.userId && a.blobId === b.blobId && a.uploadId === b.uploadId;
 
 /** In-memory BlobStore for unit tests, with the same unique key (userId, blobId) and guards. */
-export function fakeBlobStore(): BlobStore & { all: BlobRecord[]; ownerDeleted: Set<string> } {
+export function fakeBlobStore(): BlobStore & { all: BlobRecord[] } {
   const all: BlobRecord[] = [];
-  const ownerDeleted = new Set<string>();
+  // A flag on the records the owner had when the account went, like the collection's ownerDeleted:
+  // a blob written later is not marked.
+  const ownerDeleted = new WeakSet<BlobRecord>();
   const get = (k: UploadKey) => all.find((r) => same(r, k));
   return {
     all,
-    ownerDeleted,
     async markOwnerDeleted(userId) {
-      ownerDeleted.add(userId);
+      for (const r of all) if (r.userId === userId) ownerDeleted.add(r);
     },
-    async listUnlockedOfDeletedOwners(now) {
+    async listUnlockedOfDeletedOwners(now, limit = 500) {
       return all
         .filter(
-          (r) =>
-            ownerDeleted.has(r.userId) && r.status === 'committed' && r.lockedUntil && r.lockedUntil <= now,
+          (r) => ownerDeleted.has(r) && r.status === 'committed' && r.lockedUntil && r.lockedUntil <= now,
         )
+        .slice(0, limit)
         .map((r) => ({ ...r }));
     },
     async reserve(u: NewUpload) {
@@ -96,8 +97,11 @@ export function fakeBlobStore(): BlobStore & { all: BlobRecord[]; ownerDeleted: 
     async listByUser(userId) {
       return all.filter((r) => r.userId === userId).map((r) => ({ ...r }));
     },
-    async listStale(before) {
-      return all.filter((r) => r.status !== 'committed' && r.touchedAt < before).map((r) => ({ ...r }));
+    async listStale(before, limit = 500) {
+      return all
+        .filter((r) => r.status !== 'committed' && r.touchedAt < before)
+        .slice(0, limit)
+        .map((r) => ({ ...r }));
     },
     async knownUploadRefs() {
       return new Set(all.filter((r) => r.status !== 'committed' && r.uploadRef).map((r) => r.uploadRef!));
