@@ -75,10 +75,11 @@ def read_key_file(path):
     key = base64.urlsafe_b64decode(b64 + "=")
     if len(key) != 32 or base64.urlsafe_b64encode(key).rstrip(b"=").decode() != b64:
         raise ValueError("the key does not decode to 32 bytes")
-    for c in lines:
-        m = re.match(r"#\s*fingerprint:\s*(\S+)", c, re.IGNORECASE)
-        if m and m.group(1).lower() != fingerprint(key).hex():
-            raise ValueError("the key does not match the fingerprint written beside it")
+    # The first fingerprint comment counts, its value being the rest of the line (section 2).
+    matches = (re.match(r"#\s*fingerprint:(.*)$", c, re.IGNORECASE) for c in lines)
+    stated = next((m.group(1).strip() for m in matches if m), None)
+    if stated is not None and stated.lower() != fingerprint(key).hex():
+        raise ValueError("the key does not match the fingerprint written beside it")
     return key
 
 

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { encryptPayload } from '../crypto/encrypt.js';
 import { Compression, fingerprintHex } from '../crypto/format.js';
 import { generateMasterKey, keyFileText, parseKeyFile } from '../crypto/key.js';
@@ -438,6 +439,36 @@ describe('coffer-agent decrypt and verify', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(out)).toBe(false);
   });
+
+  it.each([
+    ['is not zstd', Buffer.from('not zstd at all '.repeat(400))],
+    [
+      'is cut short',
+      zlib.zstdCompressSync(Buffer.from('mongodump archive bytes '.repeat(9000))).subarray(0, -9),
+    ],
+  ])(
+    'an authenticated payload that %s: decrypt and verify fail with one line and leave no file',
+    async (_what, payload) => {
+      const file = path.join(dir, 'b.coffer');
+      writeFileSync(
+        file,
+        encryptPayload(payload, { masterKey: key, compression: Compression.Zstd, chunkSize: 1024 }),
+      );
+      const before = readdirSync(dir).sort();
+      for (const args of [
+        ['verify', file],
+        ['decrypt', file, '-o', path.join(dir, 'out.archive')],
+      ]) {
+        const r = await run(withConfig(...args));
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(
+          /^coffer-agent: The backup decrypted correctly but its zstd data is invalid: .*\.\n$/,
+        );
+      }
+      expect(readdirSync(dir).sort()).toEqual(before); // no output and no hidden .partial file
+    },
+  );
 
   it('names both fingerprints for the wrong key', async () => {
     const other = generateMasterKey();

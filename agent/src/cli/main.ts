@@ -19,6 +19,7 @@ import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { updateCommand } from './commands/update.js';
 import { note, out, UsageError, UserError, type CliIo } from './io.js';
+import { removePartials } from '../util/partial-files.js';
 import { parseArgs } from 'node:util';
 
 export const HELP = `coffer-agent — the Coffer backup agent
@@ -161,6 +162,18 @@ export function cli(): void {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE') throw err;
     });
+  let settled = false;
+  // Node exits with code 0 when nothing is left to wait for, even while a command's promise is
+  // unsettled (a stream that never ended): a script must never read that as success.
+  process.on('beforeExit', () => {
+    if (settled) return;
+    settled = true;
+    removePartials();
+    process.stderr.write(
+      'coffer-agent: the command stopped before it finished; nothing it wrote is complete. This is a bug: run again with COFFER_DEBUG=1 and report it.\n',
+    );
+    process.exitCode = 70;
+  });
   main(process.argv.slice(2), {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -168,9 +181,11 @@ export function cli(): void {
     env: process.env,
   }).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (e: unknown) => {
+      settled = true;
       process.stderr.write(`coffer-agent: ${String(e)}\n`);
       process.exitCode = 70;
     },

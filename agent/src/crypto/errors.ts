@@ -34,3 +34,14 @@ export class CofferFormatError extends Error {
 export function isCofferFormatError(e: unknown): e is CofferFormatError {
   return e instanceof CofferFormatError;
 }
+
+/**
+ * Authenticated bytes that are not whole zstd: a writer bug, never tampering (only the key's
+ * holder can seal a chunk). `why` is the decoder's or the frame parser's reason.
+ */
+export function badPayload(why: string): CofferFormatError {
+  return new CofferFormatError(
+    'BAD_PAYLOAD',
+    `The backup decrypted correctly but its zstd data is invalid: ${why.replace(/\.$/, '')}.`,
+  );
+}

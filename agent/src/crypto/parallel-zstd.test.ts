@@ -215,11 +215,17 @@ describe('ZstdFrameSplitter', () => {
     );
   });
 
-  it('leaves a damaged stream to the decoder, which rejects it', async () => {
+  it('rejects what is not zstd, and a stream that ends inside a frame, as BAD_PAYLOAD', async () => {
     const { out } = await compress(Readable.from([sample(200_000)]), { frameSize: 50_000, maxInFlight: 2 });
     const bad = Buffer.from(out);
     bad.writeUInt32LE(0x12345678, 0);
-    await expect(unzstd(bad)).rejects.toThrow();
+    await expect(unzstd(bad)).rejects.toMatchObject({
+      code: 'BAD_PAYLOAD',
+      message: /frame 1 does not start/,
+    });
+    // Cut anywhere but at a frame's end: the splitter says so, whatever the decoder does with an end.
+    for (const cut of [3, 100, out.length - 1])
+      await expect(unzstd(out.subarray(0, cut))).rejects.toMatchObject({ code: 'BAD_PAYLOAD' });
   });
 });
 

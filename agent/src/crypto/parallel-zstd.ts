@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { compose } from '../util/streams.js';
+import { badPayload } from './errors.js';
 
 /**
  * A few MiB per frame: large enough that zstd's ratio does not suffer (2, 4 and 8 MiB measured
@@ -230,18 +231,16 @@ const ZSTD_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MASK = 0xfffffff0;
 const SKIPPABLE_MAGIC = 0x184d2a50;
 
-type SplitState =
-  | { kind: 'header' }
-  | { kind: 'block' }
-  | { kind: 'skip'; then: 'block' | 'last' | 'end' }
-  | { kind: 'opaque' };
+type SplitState = { kind: 'header' } | { kind: 'block' } | { kind: 'skip'; then: 'block' | 'last' | 'end' };
 
 /**
  * Re-slices a zstd stream so that no chunk spans two frames. Node's zstd decoder (24.x) stops at
  * the end of the first frame inside one write and drops the rest of that write, so concatenated
  * frames only decode when each frame ends a write. Parsing needs only the frame and block headers
- * (RFC 8878 §3.1); the bytes pass through uncopied. Anything that is not a zstd frame switches the
- * splitter off and is left to the decoder, which reports it as it always did.
+ * (RFC 8878 §3.1); the bytes pass through uncopied. It also decides, on its own, that the stream
+ * is whole zstd: bytes that are not a frame, or a stream that ends inside a frame, fail it with
+ * BAD_PAYLOAD (a reader must never end without error on a cut archive, whatever its decoder does
+ * with the end of its input). What is inside the blocks is the decoder's to check.
  */
 export class ZstdFrameSplitter extends Transform {
   frames = 0;
@@ -252,12 +251,30 @@ export class ZstdFrameSplitter extends Transform {
   private lastBlock = false;
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    try {
+      this.cut(chunk, (piece) => this.push(piece));
+      cb();
+    } catch (e) {
+      cb(e as Error);
+    }
+  }
+
+  override _flush(cb: TransformCallback): void {
+    try {
+      this.checkEnd();
+      cb();
+    } catch (e) {
+      cb(e as Error);
+    }
+  }
+
+  /** Hands `chunk` on in pieces, each ending at a frame end or at the chunk's end. */
+  cut(chunk: Buffer, emit: (piece: Buffer) => void): void {
     let start = 0;
     let pos = 0;
     // A zero-length block body (an empty frame's) ends where its header ends: finish it now.
     while (pos < chunk.length || (this.state.kind === 'skip' && this.remaining === 0)) {
       const s = this.state;
-      if (s.kind === 'opaque') break;
       if (s.kind === 'skip') {
         const n = Math.min(this.remaining, chunk.length - pos);
         this.remaining -= n;
@@ -270,7 +287,7 @@ export class ZstdFrameSplitter extends Transform {
         } else {
           this.frames++;
           this.state = { kind: 'header' };
-          if (pos > start) this.push(chunk.subarray(start, pos));
+          if (pos > start) emit(chunk.subarray(start, pos));
           start = pos;
         }
         continue;
@@ -282,20 +299,15 @@ export class ZstdFrameSplitter extends Transform {
         this.head = [];
         const type = (h >> 1) & 3;
         this.lastBlock = (h & 1) === 1;
-        if (type === 3) {
-          this.state = { kind: 'opaque' };
-          break;
-        }
+        if (type === 3) throw badPayload(`frame ${this.frames + 1} has a block of the reserved type`);
         this.remaining = type === 1 ? 1 : h >>> 3;
         this.state = { kind: 'skip', then: this.lastBlock ? 'last' : 'block' };
         continue;
       }
       // Frame header: magic, descriptor, then fields whose sizes the descriptor gives.
       const need = this.headerLength();
-      if (need === undefined) {
-        this.state = { kind: 'opaque' };
-        break;
-      }
+      if (need === undefined)
+        throw badPayload(`frame ${this.frames + 1} does not start with a zstd frame header`);
       if (this.head.length < need) continue;
       const h = this.head;
       const skippable = h[3] === 0x18 && h[2] === 0x4d && h[1] === 0x2a && (h[0]! & 0xf0) === 0x50;
@@ -305,8 +317,13 @@ export class ZstdFrameSplitter extends Transform {
         this.state = { kind: 'skip', then: 'end' };
       } else this.state = { kind: 'block' };
     }
-    if (start < chunk.length) this.push(start === 0 ? chunk : chunk.subarray(start));
-    cb();
+    if (start < chunk.length) emit(start === 0 ? chunk : chunk.subarray(start));
+  }
+
+  /** The stream has ended: it must end between frames. */
+  checkEnd(): void {
+    if (this.state.kind !== 'header' || this.head.length > 0)
+      throw badPayload(`it ends inside frame ${this.frames + 1} (the archive was cut short)`);
   }
 
   private skippableSize = 0;
@@ -340,5 +357,25 @@ export class ZstdFrameSplitter extends Transform {
  * decryption on the main thread.
  */
 export function createZstdDecompressor(): Duplex {
-  return compose(new ZstdFrameSplitter(), zlib.createZstdDecompress({ chunkSize: 64 * 1024 }));
+  return compose(
+    new ZstdFrameSplitter(),
+    zlib.createZstdDecompress({ chunkSize: 64 * 1024 }),
+    // The last stage must not be the zlib stream: compose (Node 24) never settles when its last
+    // stage fails while ending ("unexpected end of file"), so a cut payload hung the reader.
+    async function* (source: AsyncIterable<Buffer>) {
+      yield* source;
+    },
+  );
+}
+
+/**
+ * A whole zstd payload in memory, decoded frame by frame: zlib's one-shot decoder stops at the end
+ * of the first frame and returns the rest of a multi-frame payload nowhere.
+ */
+export function zstdDecompressFrames(payload: Buffer): Buffer {
+  const splitter = new ZstdFrameSplitter();
+  const out: Buffer[] = [];
+  splitter.cut(payload, (frame) => out.push(zlib.zstdDecompressSync(frame)));
+  splitter.checkEnd();
+  return Buffer.concat(out);
 }

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createDecryptor, DecryptTransform, type OpenResult } from './decrypt.js';
 import { Compression, type Binding } from './format.js';
 import type { SealedRecord } from './record.js';
+import { trackPartial } from '../util/partial-files.js';
 import { ByteCounter, discard } from '../util/streams.js';
 
 export interface VerifyResult {
@@ -104,6 +105,7 @@ export async function decryptFile(
       return { ...verified, outputBytes: counter.bytes };
     }
     const tmp = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.partial`);
+    const untrack = trackPartial(tmp);
     try {
       await pipeline(
         readStream(file, handle),
@@ -115,6 +117,8 @@ export async function decryptFile(
     } catch (e) {
       await rm(tmp, { force: true });
       throw e;
+    } finally {
+      untrack();
     }
     return { ...verified, outputBytes: counter.bytes };
   } finally {

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
-import { createDecryptor, DecryptTransform } from '../crypto/decrypt.js';
+import { createDecryptor, DecryptTransform, payloadError } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
 import { Compression, type Binding } from '../crypto/format.js';
 import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
@@ -171,10 +171,7 @@ function archiveError(e: Error): Error {
       'BAD_ARCHIVE',
       `The backup decrypts correctly but is not a complete mongodump archive: ${e.message}.`,
     );
-  return new PipelineError(
-    'BAD_ARCHIVE',
-    `The backup decrypts correctly but cannot be decompressed: ${e.message}.`,
-  );
+  return payloadError(e);
 }
 
 /**
