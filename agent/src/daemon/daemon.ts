@@ -253,6 +253,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       connection.reconnectNow();
     },
     databasesChanged: () => heartbeat.send(),
+    masterKeyChanged: () => {
+      if (!stopping) connection.reconnectNow();
+    },
   });
 
   status.start();

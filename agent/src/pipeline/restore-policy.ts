@@ -45,7 +45,7 @@ export function refuseOtherKey(label: string, backupKey: string | undefined, age
       `this agent's key is ${agentKey}). Nothing was downloaded or changed. Export the key on the agent ` +
       'that made the backup (coffer-agent key export --out FILE), then run on this host: ' +
       "coffer-agent key import FILE --force (it replaces this agent's key: export that one first if it " +
-      'made backups you keep) and restart the agent',
+      'made backups you keep)',
   );
 }
 

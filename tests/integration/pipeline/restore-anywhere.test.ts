@@ -139,24 +139,30 @@ describe('onto another agent', () => {
   let dr: Agent;
   let stray: Agent;
 
-  beforeAll(async () => {
-    // The key leaves the first agent's host as a file and is imported on the new server.
-    const exported = await agentCli(['key', 'export'], main.config);
-    expect(exported.code).toBe(0);
-    dr = await setupAgent(owner, [{ label: DR, uri: customer.uri(DR_DB), check: false }], { start: false });
-    const imported = await agentCli(['key', 'import', '-', '--force'], dr.config, exported.stdout);
-    expect(imported.code).toBe(0);
-    await dr.start();
-    stray = await setupAgent(owner, [{ label: STRAY, uri: customer.uri(STRAY_DB), check: false }]);
-  });
-
   const agentId = async (a: Agent) => {
     const res = await api('GET', '/api/settings/system-status', { token: owner.token });
     return (res.body as any).agents.find((x: any) => x.name === a.name);
   };
 
-  it('reports which agents hold the key the backup was made with', async () => {
-    expect((await agentId(dr)).keyFingerprint).toBe(backup.keyFingerprint);
+  beforeAll(async () => {
+    // The new server's agent runs with a key of its own; the key that made the backups leaves the
+    // first agent's host as a file and is imported there while it runs.
+    dr = await setupAgent(owner, [{ label: DR, uri: customer.uri(DR_DB), check: false }], { start: false });
+    await dr.start({ env: { COFFER_AGENT_CONFIG_POLL_MS: '300' } });
+    expect((await agentId(dr)).keyFingerprint).not.toBe(backup.keyFingerprint);
+    const exported = await agentCli(['key', 'export'], main.config);
+    expect(exported.code).toBe(0);
+    const imported = await agentCli(['key', 'import', '-', '--force'], dr.config, exported.stdout);
+    expect(imported.code).toBe(0);
+    stray = await setupAgent(owner, [{ label: STRAY, uri: customer.uri(STRAY_DB), check: false }]);
+  });
+
+  it('reports which agents hold the key the backup was made with (a running agent reports an imported key)', async () => {
+    await eventually(async () => {
+      const a = await agentId(dr);
+      if (a?.status !== 'active' || a.keyFingerprint !== backup.keyFingerprint)
+        throw new Error(`dr agent is ${JSON.stringify(a)}`);
+    }, 20_000);
     expect((await agentId(stray)).keyFingerprint).toMatch(/^[0-9a-f]{32}$/);
     expect((await agentId(stray)).keyFingerprint).not.toBe(backup.keyFingerprint);
   });
@@ -173,6 +179,17 @@ describe('onto another agent', () => {
       targetAgent: dr.name,
     });
     expect((await snapshot(customer.client, DR_DB)).documents).toEqual(source.documents);
+    // The audit log names both sides.
+    const entry = await eventually(async () => {
+      const res = await api('GET', '/api/user/audit-logs?action=RESTORE_COMPLETED', { token: owner.token });
+      const found = ((res.body as any).logs as any[]).find((l) => l.entityId === r._id);
+      if (!found) throw new Error('no RESTORE_COMPLETED entry yet');
+      return found;
+    }, 20_000);
+    expect(entry.details).toMatchObject({
+      databaseName: DR,
+      value: `From '${SHOP}' on ${main.name} into '${DR}' on ${dr.name}`,
+    });
   });
 
   it('is refused by an agent holding another key, before it downloads anything', async () => {
