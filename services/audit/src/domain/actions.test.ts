@@ -368,14 +368,20 @@ describe('restore actions', () => {
         databaseName: 'orders-copy',
         value: "From 'orders' on web-1 into 'orders-copy' on dr-1 (collections: customers, events)",
       });
+    // The spec's restore, into the backup's own database on its own agent: the database says it.
+    const inPlace = {
+      ...restore,
+      sourceDatabaseName: 'orders',
+      sourceAgentId: AGENT,
+      sourceAgentName: 'web-1',
+    };
     expect(
-      entriesFor('restore.restore.requested', {
-        ...restore,
-        sourceDatabaseName: 'orders',
-        agentName: 'web-1',
-        sourceAgentName: 'web-1',
-      })[0]!.details.value,
-    ).toBe("From 'orders' on web-1 into 'orders' on web-1");
+      entriesFor('restore.restore.requested', { ...inPlace, agentName: 'web-1' })[0]!.details.value,
+    ).toBeUndefined();
+    expect(
+      entriesFor('restore.restore.requested', { ...inPlace, agentId: 'other', agentName: 'dr-1' })[0]!.details
+        .value,
+    ).toBe("From 'orders' on web-1 into 'orders' on dr-1");
   });
 
   it('keeps the error of a failed restore', () => {
