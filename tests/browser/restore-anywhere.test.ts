@@ -103,6 +103,7 @@ it('restores chosen collections into another database, and the history shows sou
     const list = (await api('GET', '/api/backups/restores/all', { token: owner.token })).body as any[];
     const done = await waitRestore(owner.token, list[0]._id, 60_000, agent);
     expect(done).toMatchObject({ status: 'completed', databaseName: COPY, sourceDatabaseName: SHOP });
+    expect(done).toMatchObject({ documentsRestored: 44, documentsFailed: 0 }); // 40 + 2 + 0 + 2
     const restored = (await customer.client.db(COPY_DB).listCollections().toArray())
       .map((c) => c.name)
       .sort();

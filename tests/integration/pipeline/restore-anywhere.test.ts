@@ -86,6 +86,7 @@ it('restores into another database label of the same agent, leaving the source u
   const source = await snapshot(customer.client, SHOP_DB);
   const r = await restore({ targetDatabaseName: COPY }, main);
   expect(r).toMatchObject({ status: 'completed', databaseName: COPY, sourceDatabaseName: SHOP });
+  expect(r).toMatchObject({ documentsRestored: 75, documentsFailed: 0 });
   expect(r.sourceAgent).toBe(main.name);
   expect(r.targetAgent).toBe(main.name);
   const copied = await snapshot(customer.client, COPY_DB);
@@ -100,6 +101,7 @@ it('restores only the chosen collections, leaving the others as they are', async
   const before = await snapshot(customer.client, COPY_DB);
   const r = await restore({ targetDatabaseName: COPY, collections: ['customers', 'with space'] }, main);
   expect(r).toMatchObject({ status: 'completed', collections: ['customers', 'with space'] });
+  expect(r).toMatchObject({ documentsRestored: 42, documentsFailed: 0 });
   const after = await snapshot(customer.client, COPY_DB);
   expect(docsOf(after, 'customers')).toEqual(docsOf(backedUp, 'customers'));
   expect(docsOf(after, 'with space')).toEqual(docsOf(backedUp, 'with space'));

@@ -54,11 +54,14 @@ export function RestoreChoices(props: {
             To restore on an agent that does not hold the key, copy the key to its server (the service never
             sees it):
           </Text>
-          <Stack gap="1">
+          <Stack gap="1.5">
             {KEY_IMPORT_STEPS.map((s) => (
-              <Code key={s} display="block" whiteSpace="pre-wrap" fontSize="xs" p="1">
-                {s}
-              </Code>
+              <Box key={s.command}>
+                <Text fontSize="xs">{s.where}</Text>
+                <Code display="block" whiteSpace="pre-wrap" fontSize="xs" p="1">
+                  {s.command}
+                </Code>
+              </Box>
             ))}
           </Stack>
         </Box>

@@ -19,10 +19,16 @@ export interface RestoreTarget {
 export const NO_KEY_REASON = 'does not hold the key this backup was made with';
 export const OFFLINE_REASON = 'is not connected';
 
-/** The command lines that bring the backup's key to another agent's host. */
+/** The commands that bring the backup's key to another agent's host, and where each runs. */
 export const KEY_IMPORT_STEPS = [
-  'coffer-agent key export --out coffer.key    # on the server whose agent made the backup',
-  'coffer-agent key import coffer.key --force  # on the target server (its agent reports it within seconds)',
+  {
+    where: 'On the server whose agent made the backup:',
+    command: 'coffer-agent key export --out coffer.key',
+  },
+  {
+    where: 'On the target server (its agent reports the new key within seconds):',
+    command: 'coffer-agent key import coffer.key --force',
+  },
 ];
 
 /** Every target, the backup's own database first, then by agent and database name. */
