@@ -30,6 +30,8 @@ export const LIMITS = {
   runningJobs: 100,
   /** A collection name in a progress report (MongoDB namespaces are at most 255 bytes). */
   collectionName: 300,
+  /** Collections a backup's recorded list, and a restore's choice of collections, may hold. */
+  collectionsPerBackup: 10_000,
   /**
    * An error text a job fails with: what the orchestrator stores and the dashboard and mails show.
    * Longer texts (tool output) are clipped to it, never refused, so the reason always arrives.

@@ -718,6 +718,12 @@ export type RestoreBackupApiArg = {
     databaseName: string;
     /** what the user confirmed beyond the restore itself: 'empty-backup' lets the agent restore a backup that holds no documents over a database that holds some (it refuses otherwise) */
     confirm?: 'empty-backup'[];
+    /** restore into this database of the account instead of the backup's own (restore anywhere) */
+    targetDatabaseName?: string;
+    /** restore on this agent of the account (it must report the target database and hold the key the backup was made with) */
+    targetAgentId?: string;
+    /** restore only these collections of the backup (the others in the target are left as they are) */
+    collections?: string[];
   };
 };
 export type CheckServerStatusApiResponse = /** status 200 OK */ {
@@ -1077,6 +1083,15 @@ export type RetentionVerdict = {
   error?: string;
   /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
   lockedUntil?: string;
+  /** the agent that made the backup */
+  agentId?: string;
+  /** fingerprint of the key the backup was encrypted with (never the key) */
+  keyFingerprint?: string;
+  /** the collections the backup holds, as its agent reported them (absent: not reported) */
+  collections?: {
+    name: string;
+    documents: number;
+  }[];
   keep: boolean;
   /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
   reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
@@ -1093,6 +1108,10 @@ export type Agent = {
   lastSeen: string;
   /** why an offline agent is offline, when the service knows */
   offlineReason?: 'api-key-replaced';
+  /** the database labels it reports */
+  databases?: string[];
+  /** fingerprint of its encryption key (never the key); absent from older agents */
+  keyFingerprint?: string;
 };
 export type Database = {
   _id: string;
@@ -1116,6 +1135,15 @@ export type Backup = {
   error?: string;
   /** made under the retention lock: it cannot be deleted before this date (ISO 8601) */
   lockedUntil?: string;
+  /** the agent that made the backup */
+  agentId?: string;
+  /** fingerprint of the key the backup was encrypted with (never the key) */
+  keyFingerprint?: string;
+  /** the collections the backup holds, as its agent reported them (absent: not reported) */
+  collections?: {
+    name: string;
+    documents: number;
+  }[];
 };
 export type BackupRateLimitedError = {
   message: string;
@@ -1138,6 +1166,14 @@ export type Restore = {
   documentsFailed: number;
   /** when the restored backup was taken */
   backupTimestamp?: string;
+  /** the database the backup was taken of (databaseName is where it is restored) */
+  sourceDatabaseName?: string;
+  /** name of the agent that made the backup */
+  sourceAgent?: string;
+  /** name of the agent that restores it */
+  targetAgent?: string;
+  /** the collections chosen (absent: all) */
+  collections?: string[];
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
 export type AdminUser = {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DATABASE_LABEL_PATTERN, DATABASE_LABEL_RULE, LIMITS } from '@coffer/contracts';
 import { decodeKey } from '../crypto/key.js';
+import { fingerprintHex } from '../crypto/format.js';
 import { writeFileAtomic } from './files.js';
 import { parseMongoUri } from './uri.js';
 import { checkDatabaseName } from './names.js';
@@ -239,6 +240,18 @@ export async function permissionWarning(file: string): Promise<string | undefine
 
 export function masterKeyOf(config: AgentConfig): Buffer {
   return decodeKey(config.masterKey);
+}
+
+/**
+ * The fingerprint of the configured master key (never the key), as the agent reports it when it
+ * connects; '' when the config holds no usable key (the agent then restores nothing anyway).
+ */
+export function keyFingerprintOf(config: AgentConfig): string {
+  try {
+    return fingerprintHex(masterKeyOf(config));
+  } catch {
+    return '';
+  }
 }
 
 /** Whether the server may update this agent (the host's switch; on unless turned off). */

@@ -19,6 +19,11 @@ export async function watchConfig(deps: {
   apiKeyChanged: () => void;
   /** The list of databases changed (worth a heartbeat now). */
   databasesChanged: () => void;
+  /**
+   * The master key changed (`key import`): the server must learn its fingerprint, which only the
+   * handshake carries, so the dashboard offers this agent for the backups of that key.
+   */
+  masterKeyChanged?: () => void;
 }): Promise<{ stop(): void }> {
   const { log } = deps;
   let stamp = (await stat(deps.path)).mtimeMs;
@@ -40,6 +45,9 @@ export async function watchConfig(deps: {
       if (keyChanged) {
         log.info('the API key changed in the config; reconnecting with it');
         deps.apiKeyChanged();
+      } else if (fresh.masterKey !== config.masterKey && deps.masterKeyChanged) {
+        log.info('the master key changed in the config; reconnecting to report its fingerprint');
+        deps.masterKeyChanged();
       }
       const policy = restorePolicyOf(fresh);
       if (JSON.stringify(policy) !== JSON.stringify(restorePolicyOf(config)))

@@ -12,6 +12,7 @@ import {
   configIdFor,
   findDatabase,
   instancePathFor,
+  keyFingerprintOf,
   loadConfig,
   masterKeyOf,
   restorePolicyOf,
@@ -111,6 +112,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     platform: `${os.platform()}-${os.arch()}`,
     version: opts.version,
     databases: databaseNames(),
+    keyFingerprint: keyFingerprintOf(config),
   });
 
   const connection = createConnection({
@@ -251,6 +253,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       connection.reconnectNow();
     },
     databasesChanged: () => heartbeat.send(),
+    masterKeyChanged: () => {
+      if (!stopping) connection.reconnectNow();
+    },
   });
 
   status.start();

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DatabaseEntry } from '../config/config.js';
 import { encryptPayload } from '../crypto/encrypt.js';
-import { Compression } from '../crypto/format.js';
+import { Compression, fingerprintHex } from '../crypto/format.js';
 import { generateMasterKey } from '../crypto/key.js';
 import { sha256Hex } from '../crypto/record.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
@@ -192,12 +192,17 @@ describe('command validation', () => {
 });
 
 describe('backups', () => {
-  it('a successful backup ends the upload and reports nothing else', async () => {
+  it('a successful backup ends the upload, then reports what it holds (names and counts only)', async () => {
     const { runner, log, reports, uploads } = setup();
     runner.accept(backupCmd());
     await runner.idle();
-    expect(log).toEqual(['upload ended']);
-    expect(reports).toEqual([]);
+    expect(log).toEqual(['upload ended', 'report backup:contents']);
+    expect(reports).toEqual([
+      {
+        event: 'backup:contents',
+        payload: { backupId: BACKUP_ID, collections: [{ name: 'c', documents: 3 }] },
+      },
+    ]);
     expect(uploads[0]!.bytes).toBe(9);
   });
 
@@ -382,6 +387,43 @@ describe('restores', () => {
       policy: { allowed: true, requireBinding: false },
       request: { label: 'shop', backupId: BACKUP_ID, confirm: ['empty-backup'] },
     });
+  });
+
+  it('restores another label or only some collections as the command asks, the binding checked against the source', async () => {
+    const seen: RestoreOptions[] = [];
+    const copy: DatabaseEntry = { name: 'shop-copy', uri: 'mongodb://db.local:27017/', db: 'shop_copy' };
+    const { runner } = setup({
+      database: (label: string) => (label === 'shop' ? db : label === 'shop-copy' ? copy : undefined),
+      restore: async (o: RestoreOptions) => {
+        seen.push(o);
+        throw new Error('stop here');
+      },
+    });
+    runner.accept({ ...restoreCmd(RESTORE_ID, 'shop-copy'), sourceLabel: 'shop', collections: ['c'] });
+    await runner.idle();
+    expect(seen[0]).toMatchObject({
+      dbName: 'shop_copy',
+      label: 'shop-copy',
+      // Without a verifier the source label's own entry on this agent names the dumped database.
+      sourceDb: 'shop',
+      collections: ['c'],
+      guard: { request: { label: 'shop-copy', sourceLabel: 'shop', backupId: BACKUP_ID, confirm: [] } },
+    });
+  });
+
+  it('refuses at once a backup made with another key: nothing downloaded, the reason in the refusal', async () => {
+    const { runner, log } = setup();
+    const answer = runner.accept({ ...restoreCmd(), keyFingerprint: 'f'.repeat(32) });
+    expect(answer.accepted).toBe(false);
+    expect(!answer.accepted && answer.error).toMatch(
+      /^Refusing to restore "shop": this agent does not hold the encryption key the backup was made with.*coffer-agent key import FILE/,
+    );
+    await runner.idle();
+    expect(log).toEqual([]);
+    expect(runner.accept({ ...restoreCmd(), keyFingerprint: fingerprintHex(key) })).toEqual({
+      accepted: true,
+    });
+    await runner.idle();
   });
 
   it('a host that turned restores off refuses at once: nothing downloaded, the reason reported', async () => {

@@ -9,12 +9,18 @@ import { fingerprintHex } from '../crypto/format.js';
 import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
-import type { RestoreOptions, RestoreResult, RestoreVerifier } from '../pipeline/restore.js';
-import { checkBinding, refuseIfDisabled, type RestorePolicy } from '../pipeline/restore-policy.js';
+import type { RestoreOptions, RestoreResult, RestoreVerifier, VerifiedBackup } from '../pipeline/restore.js';
+import {
+  checkBinding,
+  refuseIfDisabled,
+  refuseOtherKey,
+  type RestorePolicy,
+} from '../pipeline/restore-policy.js';
 import type { Binding } from '../crypto/format.js';
 import {
   clipErrorText,
   type RestoreConfirmation,
+  type RestoreTargeting,
   type AgentEventPayload,
   type CommandAck,
   type JobCommand,
@@ -102,6 +108,8 @@ interface Job extends JobInfo {
   /** Restores: the backup the command names and what the user confirmed. */
   backupId?: string;
   confirm?: RestoreConfirmation[];
+  /** Restores: the source label, chosen collections and the backup's key fingerprint (restore anywhere). */
+  targeting?: RestoreTargeting;
   abort: AbortController;
   /** Why the agent itself stopped the job ('Agent stopped'), if it did. */
   stopReason?: string;
@@ -161,6 +169,14 @@ export class JobRunner {
         accepted: false,
         error: `Database "${cmd.databaseName}" is busy: a ${busy.kind} of it is running on the agent`,
       };
+    if (cmd.kind === 'restore') {
+      // A backup made with another key is refused at once: nothing is downloaded.
+      try {
+        refuseOtherKey(db.name, cmd.keyFingerprint, fingerprintHex(this.deps.masterKey()));
+      } catch (e) {
+        return { accepted: false, error: this.deps.scrub((e as Error).message) };
+      }
+    }
 
     const job: Job = {
       id: cmd.jobId,
@@ -168,7 +184,17 @@ export class JobRunner {
       database: cmd.databaseName,
       startedAt: this.now().toISOString(),
       phase: cmd.kind === 'backup' ? 'dumping' : 'downloading',
-      ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
+      ...(cmd.kind === 'restore'
+        ? {
+            backupId: cmd.backupId,
+            confirm: cmd.confirm ?? [],
+            targeting: {
+              sourceLabel: cmd.sourceLabel,
+              collections: cmd.collections,
+              keyFingerprint: cmd.keyFingerprint,
+            },
+          }
+        : {}),
       abort: new AbortController(),
       done: Promise.resolve(),
     };
@@ -309,6 +335,11 @@ export class JobRunner {
         bytes: result.fileBytes,
         durationMs: result.durationMs,
       });
+      // What the backup holds (names and counts, never content), for the restore dialog's checklist.
+      job.phase = 'reporting';
+      const collections = result.collections.map(({ name, documents }) => ({ name, documents }));
+      if (!(await this.send(job, 'backup:contents', { backupId: job.id, collections })))
+        deps.log.warn('the server did not record what the backup holds', { jobId: job.id });
     } catch (e) {
       throttle.stop();
       job.phase = 'reporting';
@@ -320,6 +351,16 @@ export class JobRunner {
       await this.send(job, 'backup:failed', { backupId: job.id, error });
       upload?.abort();
     }
+  }
+
+  /**
+   * The database a backup of another label was dumped from. A file bound to that label (checked
+   * before this is used) names it in its authenticated archive, so a backup made on another agent
+   * restores too; without a verified file, this agent's own entry for the label.
+   */
+  private sourceDbOf(sourceLabel: string, verified: VerifiedBackup | undefined): string | undefined {
+    if (verified?.binding && verified.sourceDb !== undefined) return verified.sourceDb;
+    return this.deps.database(sourceLabel)?.db;
   }
 
   private async runRestore(job: Job, db: DatabaseEntry): Promise<void> {
@@ -342,7 +383,13 @@ export class JobRunner {
       const masterKey = deps.masterKey();
       // The file is verified as it arrives: a wrong key, a damaged file or a file bound to another
       // backup stops the download.
-      const request = { label: db.name, backupId: job.backupId ?? '', confirm: job.confirm ?? [] };
+      const { sourceLabel, collections } = job.targeting ?? {};
+      const request = {
+        label: db.name,
+        ...(sourceLabel ? { sourceLabel } : {}),
+        backupId: job.backupId ?? '',
+        confirm: job.confirm ?? [],
+      };
       const verifier = deps.verifier?.(masterKey, {
         checkBinding: (binding) => checkBinding(policy, request, binding),
       });
@@ -372,6 +419,10 @@ export class JobRunner {
         signal: job.abort.signal,
         ...(verified ? { verified } : {}),
         guard: { policy, request },
+        ...(collections ? { collections } : {}),
+        ...(sourceLabel && sourceLabel !== db.name
+          ? { sourceDb: this.sourceDbOf(sourceLabel, verified) }
+          : {}),
       });
       throttle.stop();
       job.phase = 'reporting';

@@ -21,6 +21,7 @@ import {
   checkBinding,
   checkEmptyOverData,
   refuseIfDisabled,
+  refuseOtherKey,
   type RestorePolicy,
   type RestoreRequest,
 } from './restore-policy.js';
@@ -104,6 +105,48 @@ describe('the restore policy', () => {
       PipelineError,
     );
     expect(() => checkBinding(strict, confirmed, undefined)).toThrow(PipelineError);
+  });
+});
+
+describe('restoring into another label (restore anywhere)', () => {
+  const elsewhere = request({ label: 'shop-copy', sourceLabel: 'shop' });
+
+  it("checks the file's binding against the source label the server names, not the target", () => {
+    for (const policy of [strict, lenient]) {
+      expect(() => checkBinding(policy, elsewhere, { label: 'shop', backupId: BACKUP })).not.toThrow();
+      expect(
+        refusal(() => checkBinding(policy, elsewhere, { label: 'shop-copy', backupId: BACKUP })).message,
+      ).toBe(
+        'Refusing to restore "shop-copy": the backup file belongs to database "shop-copy", not "shop". ' +
+          'Nothing was changed. The server handed this agent a backup of another database.',
+      );
+      expect(() => checkBinding(policy, elsewhere, { label: 'shop', backupId: OTHER_BACKUP })).toThrow(
+        /not backup 65a1b2c3d4e5f60718293a4b/,
+      );
+    }
+  });
+
+  it('refuses an unbound file into another label even under the lenient policy', () => {
+    for (const policy of [strict, lenient])
+      expect(refusal(() => checkBinding(policy, elsewhere, undefined)).message).toMatch(
+        /^Refusing to restore "shop-copy": the backup file was written by an older agent and does not name its database, so it cannot be restored into another database than "shop"\./,
+      );
+  });
+
+  it('is decided by the policy of the host for the target label', () => {
+    expect(
+      refusal(() => refuseIfDisabled({ allowed: false, requireBinding: false }, 'shop-copy')).message,
+    ).toMatch(/^Refusing to restore "shop-copy": restores started from the dashboard are turned off/);
+  });
+
+  it('refuses a backup made with another key, naming both fingerprints and coffer-agent key import', () => {
+    const msg = refusal(() => refuseOtherKey('dr', 'aaaa', 'bbbb')).message;
+    expect(msg).toMatch(
+      /^Refusing to restore "dr": this agent does not hold the encryption key the backup was made with \(key fingerprint aaaa; this agent's key is bbbb\)\. Nothing was downloaded or changed\./,
+    );
+    expect(msg).toContain('coffer-agent key import FILE');
+    expect(() => refuseOtherKey('dr', 'aaaa', 'aaaa')).not.toThrow();
+    expect(() => refuseOtherKey('dr', undefined, 'aaaa')).not.toThrow(); // older servers name no key
   });
 });
 

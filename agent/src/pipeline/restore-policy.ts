@@ -17,8 +17,13 @@ export interface RestorePolicy {
 
 /** What the restore command asked for. */
 export interface RestoreRequest {
-  /** The database label being restored. */
+  /** The database label being restored (the target). */
   label: string;
+  /**
+   * The label the backup was taken of, when the server asks to restore it into another one
+   * (restore anywhere); absent: the same as `label`. The file's binding must name it.
+   */
+  sourceLabel?: string;
   /** The backup the command names. */
   backupId: string;
   /** What the user confirmed on the dashboard. */
@@ -27,6 +32,22 @@ export interface RestoreRequest {
 
 const refuse = (label: string, why: string) =>
   new PipelineError('REFUSED', `Refusing to restore "${label}": ${why}`);
+
+/**
+ * Before anything is downloaded: a restore of a backup made with another key cannot succeed, and
+ * the user must know which key to bring (restore anywhere onto another agent).
+ */
+export function refuseOtherKey(label: string, backupKey: string | undefined, agentKey: string): void {
+  if (!backupKey || backupKey === agentKey) return;
+  throw refuse(
+    label,
+    `this agent does not hold the encryption key the backup was made with (key fingerprint ${backupKey}; ` +
+      `this agent's key is ${agentKey}). Nothing was downloaded or changed. Export the key on the agent ` +
+      'that made the backup (coffer-agent key export --out FILE), then run on this host: ' +
+      "coffer-agent key import FILE --force (it replaces this agent's key: export that one first if it " +
+      'made backups you keep)',
+  );
+}
 
 /** Before anything is downloaded. */
 export function refuseIfDisabled(policy: RestorePolicy, label: string): void {
@@ -49,7 +70,17 @@ export function checkBinding(
   binding: Binding | undefined,
 ): void {
   const { label } = request;
+  const source = request.sourceLabel ?? label;
   if (!binding) {
+    // Only the binding says which database's backup a file is: without it, a file restored into
+    // another database could be any backup of this key, whatever the policy.
+    if (source !== label)
+      throw refuse(
+        label,
+        `the backup file was written by an older agent and does not name its database, so it cannot be ` +
+          `restored into another database than "${source}". Nothing was changed. Restore it into "${source}", ` +
+          'or choose a newer backup.',
+      );
     if (!policy.requireBinding) return;
     throw refuse(
       label,
@@ -58,10 +89,10 @@ export function checkBinding(
         'older backups, run on the database host: coffer-agent restores binding optional',
     );
   }
-  if (binding.label !== label)
+  if (binding.label !== source)
     throw refuse(
       label,
-      `the backup file belongs to database "${binding.label}", not "${label}". Nothing was changed. ` +
+      `the backup file belongs to database "${binding.label}", not "${source}". Nothing was changed. ` +
         'The server handed this agent a backup of another database.',
     );
   if (binding.backupId !== request.backupId)

@@ -67,6 +67,11 @@ export interface RestoreOptions {
    * confirmation (restore-policy.ts). Without it (the CLI, tests) no such check is made.
    */
   guard?: { policy: RestorePolicy; request: RestoreRequest };
+  /**
+   * Restore only these collections of the backup (mongorestore --nsInclude); the target's other
+   * collections are left as they are (no extra collection is dropped unless asked). Absent: all.
+   */
+  collections?: readonly string[];
 }
 
 export interface RestoreResult {
@@ -266,12 +271,25 @@ function refuseForeign(scan: Scan, expected: string, label: string): void {
   );
 }
 
+/** A chosen collection the backup does not hold is refused before anything is dropped. */
+function refuseMissingCollections(scan: Scan, chosen: readonly string[] | undefined, label: string): void {
+  const held = new Set(scan.collections.map((c) => c.name));
+  const missing = (chosen ?? []).filter((c) => !held.has(c));
+  if (missing.length)
+    throw new PipelineError(
+      'REFUSED',
+      `Refusing to restore "${label}": the backup holds no collection ${missing.map((m) => `"${m}"`).join(', ')}. ` +
+        'Nothing was changed.',
+    );
+}
+
 /** Verifies `file` (unless `verified` is given), then replaces the collections of `dbName` with the backup's. */
 export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   const started = Date.now();
   const label = opts.label ?? opts.dbName;
   const scrub = redactorFor(opts.uri);
-  mongorestoreArgs({ configFile: '', fromDb: opts.dbName, toDb: opts.dbName }); // validates the name
+  // Validates the names before anything is read.
+  mongorestoreArgs({ configFile: '', fromDb: opts.dbName, toDb: opts.dbName, collections: opts.collections });
   const benchSink = discardRestore();
   const tool = benchSink ? '' : await findTool('mongorestore');
 
@@ -281,6 +299,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     if (opts.verified) await sameSize(handle, opts.verified.fileBytes);
     if (opts.guard) checkBinding(opts.guard.policy, opts.guard.request, scan.binding);
     refuseForeign(scan, opts.sourceDb ?? opts.dbName, label);
+    refuseMissingCollections(scan, opts.collections, label);
     opts.signal?.throwIfAborted();
     const before = benchSink ? [] : await withClient(opts.uri, label, (c) => listCollections(c, opts.dbName));
     if (opts.guard && scan.documents === 0 && before.length)
@@ -297,7 +316,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
         : await restoreArchive(opts, handle, tool, scan, scrub, label));
     }
     const dropped: string[] = [];
-    if ((opts.dropExtraCollections ?? true) && extra.length) {
+    if ((opts.dropExtraCollections ?? !opts.collections) && extra.length) {
       await withClient(opts.uri, label, async (c) => {
         for (const name of extra) {
           await c.db(opts.dbName).collection(name).drop();
@@ -348,12 +367,23 @@ async function restoreArchive(
 ): Promise<{ restored: number; failed: number }> {
   const scanner = new ArchiveScanner({ strict: true });
   // Counts are what has been handed to mongorestore; a collection is done when mongorestore says so.
+  // With chosen collections the whole archive still streams through: only those are counted.
+  const chosen = opts.collections && new Set(opts.collections);
   const tracker = new ProgressTracker(opts.onProgress, () => {
-    for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
+    for (const [ns, n] of scanner.counts) {
+      const name = splitNamespace(ns).collection;
+      if (!chosen || chosen.has(name)) tracker.observe(name, n);
+    }
   });
-  for (const c of scan.collections) tracker.expect(c.name, c.documents, true);
+  for (const c of scan.collections)
+    if (!chosen || chosen.has(c.name)) tracker.expect(c.name, c.documents, true);
   return withToolConfig(opts.uri, async (configFile) => {
-    const args = mongorestoreArgs({ configFile, fromDb: scan.sourceDb!, toDb: opts.dbName });
+    const args = mongorestoreArgs({
+      configFile,
+      fromDb: scan.sourceDb!,
+      toDb: opts.dbName,
+      collections: opts.collections,
+    });
     const run = startTool('mongorestore', tool, args, { stdin: true, stdout: false });
     let summary: { restored: number; failed: number } | undefined;
     const stderr = new LineTail(run.stderr, (line) => {

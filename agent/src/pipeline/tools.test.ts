@@ -7,6 +7,7 @@ import {
   findTool,
   mongodumpArgs,
   mongorestoreArgs,
+  restoreNamespaceArgs,
   toolConfigYaml,
   withToolConfig,
 } from './tools.js';
@@ -93,6 +94,61 @@ describe('mongorestore arguments', () => {
   it.each(REFUSED)('refuses %j as source or target', (db) => {
     expect(() => mongorestoreArgs({ configFile: 'c', fromDb: 'ok', toDb: db })).toThrow(PipelineError);
     expect(() => mongorestoreArgs({ configFile: 'c', fromDb: db, toDb: 'ok' })).toThrow(PipelineError);
+  });
+});
+
+describe('restore namespace arguments (chosen collections, another database)', () => {
+  it('includes each chosen collection by its name in the dumped database, then renames', () => {
+    expect(
+      restoreNamespaceArgs({ fromDb: 'shop', toDb: 'shop_copy', collections: ['customers', 'dots.in.name'] }),
+    ).toEqual([
+      '--nsInclude=shop.customers',
+      '--nsInclude=shop.dots.in.name',
+      '--nsFrom=shop.*',
+      '--nsTo=shop_copy.*',
+    ]);
+  });
+
+  it('restores everything when no collection is chosen', () => {
+    expect(restoreNamespaceArgs({ fromDb: 'a', toDb: 'b' })).toEqual(['--nsFrom=a.*', '--nsTo=b.*']);
+    expect(restoreNamespaceArgs({ fromDb: 'a', toDb: 'b', collections: [] })).toEqual([
+      '--nsFrom=a.*',
+      '--nsTo=b.*',
+    ]);
+  });
+
+  it('keeps hostile collection names one literal argument each: wildcards and backslashes escaped', () => {
+    const args = restoreNamespaceArgs({
+      fromDb: 'shop',
+      toDb: 'shop',
+      collections: ['a*', 'b\\c', 'with space', '--drop', "o'brien; rm -rf /", 'ünïcode'],
+    });
+    expect(args.slice(0, 6)).toEqual([
+      '--nsInclude=shop.a\\*',
+      '--nsInclude=shop.b\\\\c',
+      '--nsInclude=shop.with space',
+      '--nsInclude=shop.--drop',
+      "--nsInclude=shop.o'brien; rm -rf /",
+      '--nsInclude=shop.ünïcode',
+    ]);
+  });
+
+  it.each(['', 'a$b', 'nul\0', 'system.users', 'x'.repeat(301)])('refuses the collection name %j', (c) => {
+    expect(() => restoreNamespaceArgs({ fromDb: 'a', toDb: 'b', collections: [c] })).toThrow(PipelineError);
+    expect(() => mongorestoreArgs({ configFile: 'c', fromDb: 'a', toDb: 'b', collections: [c] })).toThrow(
+      /is not a collection name/,
+    );
+  });
+
+  it('puts the namespace arguments after the archive options', () => {
+    expect(mongorestoreArgs({ configFile: 'c', fromDb: 'a', toDb: 'b', collections: ['x'] })).toEqual([
+      '--config=c',
+      '--archive',
+      '--drop',
+      '--nsInclude=a.x',
+      '--nsFrom=a.*',
+      '--nsTo=b.*',
+    ]);
   });
 });
 

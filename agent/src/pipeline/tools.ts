@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assertDatabaseName, DatabaseNameError } from '../config/names.js';
 import { toolUri } from '../config/uri.js';
+import { isCollectionName } from '@coffer/contracts';
 import { PipelineError } from './errors.js';
 
 export type ToolName = 'mongodump' | 'mongorestore';
@@ -68,17 +69,46 @@ export function mongodumpArgs(opts: { configFile: string; db: string }): string[
 }
 
 /**
- * Arguments for `mongorestore`: the archive on stdin, every collection in it dropped and
- * replaced, namespaces moved from the database that was dumped to the target database.
+ * Arguments for `mongorestore`: the archive on stdin, every collection it restores dropped and
+ * replaced, namespaces moved from the database that was dumped to the target database (see
+ * restoreNamespaceArgs; `collections` restores only those).
  */
-export function mongorestoreArgs(opts: { configFile: string; fromDb: string; toDb: string }): string[] {
-  return [
-    `--config=${opts.configFile}`,
-    '--archive',
-    '--drop',
-    `--nsFrom=${escapeNsPattern(checkedName(opts.fromDb))}.*`,
-    `--nsTo=${escapeNsPattern(checkedName(opts.toDb))}.*`,
-  ];
+export function mongorestoreArgs(opts: {
+  configFile: string;
+  fromDb: string;
+  toDb: string;
+  collections?: readonly string[];
+}): string[] {
+  return [`--config=${opts.configFile}`, '--archive', '--drop', ...restoreNamespaceArgs(opts)];
+}
+
+/**
+ * The namespace arguments of a restore: `--nsFrom/--nsTo` move every collection of the database
+ * that was dumped (`fromDb`) into `toDb` (another label's database, a verification's scratch
+ * database, or the same name), and one `--nsInclude` per chosen collection, matched against the
+ * archive's own namespaces (mongorestore filters before it renames), restores only those. Names
+ * are validated and escaped for mongorestore's patterns; each argument is one argv element.
+ */
+export function restoreNamespaceArgs(opts: {
+  fromDb: string;
+  toDb: string;
+  collections?: readonly string[];
+}): string[] {
+  const from = escapeNsPattern(checkedName(opts.fromDb));
+  const include = (opts.collections ?? []).map(
+    (c) => `--nsInclude=${from}.${escapeNsPattern(checkedCollection(c))}`,
+  );
+  return [...include, `--nsFrom=${from}.*`, `--nsTo=${escapeNsPattern(checkedName(opts.toDb))}.*`];
+}
+
+/** A collection name as a restore may name it (contracts isCollectionName), or INVALID_NAME. */
+function checkedCollection(name: string): string {
+  if (!isCollectionName(name))
+    throw new PipelineError(
+      'INVALID_NAME',
+      `"${String(name).slice(0, 80)}" is not a collection name this agent restores`,
+    );
+  return name;
 }
 
 /** The YAML the tools read with --config: only `uri`, as a JSON-style double-quoted scalar. */

@@ -54,6 +54,42 @@ describe('parseCommand', () => {
     });
   });
 
+  it('takes the restore-anywhere fields, each only in its own shape', () => {
+    const restore = {
+      commandId: 'c',
+      kind: 'restore',
+      jobId: RESTORE_ID,
+      databaseName: 'shop-copy',
+      backupId: BACKUP_ID,
+    };
+    expect(
+      parseCommand({
+        ...restore,
+        sourceLabel: 'shop',
+        collections: ['customers', 'dots.in.name', 'customers'],
+        keyFingerprint: '0123456789abcdef0123456789abcdef',
+      }),
+    ).toEqual({
+      command: {
+        ...restore,
+        confirm: [],
+        sourceLabel: 'shop',
+        collections: ['customers', 'dots.in.name'],
+        keyFingerprint: '0123456789abcdef0123456789abcdef',
+      },
+    });
+    // Absent fields stay absent: the spec's restore.
+    expect(parseCommand(restore)).toEqual({ command: { ...restore, confirm: [] } });
+    expect(parseCommand({ ...restore, sourceLabel: '../etc' })).toEqual({
+      error: 'Invalid restore command: sourceLabel must be a database label',
+    });
+    for (const collections of [[], 'customers', ['a$b'], ['nul\0'], [''], ['system.users'], [7]])
+      expect(parseCommand({ ...restore, collections })).toHaveProperty('error');
+    expect(parseCommand({ ...restore, keyFingerprint: 'coffer-key-v1:abc+/=' })).toEqual({
+      error: 'Invalid restore command: keyFingerprint is malformed',
+    });
+  });
+
   it('tells job commands from the others', () => {
     expect(isJobCommand({ commandId: 'c', kind: 'restore', jobId: RESTORE_ID, databaseName: 'shop' })).toBe(
       true,

@@ -1,6 +1,7 @@
 // Gateway → agent: `command` messages, which the agent acknowledges at once (CommandAck) and then
 // works on. Parsed by the agent before anything runs, so a malformed command is refused with a reason.
 import { isObjectId } from '../ids.js';
+import { DATABASE_LABEL_PATTERN, KEY_FINGERPRINT_PATTERN, LIMITS } from '../limits.js';
 
 export const COMMAND_KINDS = ['backup', 'restore', 'restart', 'update', 'reset'] as const;
 export type CommandKind = (typeof COMMAND_KINDS)[number];
@@ -32,6 +33,18 @@ export interface CommandMessage {
   backupId?: string;
   /** Restore commands: what the user confirmed (absent: nothing). */
   confirm?: RestoreConfirmation[];
+  /**
+   * Restore commands: the label of the database the backup was taken of, when it is restored into
+   * another one (`databaseName` is the target). The file's binding is checked against it.
+   */
+  sourceLabel?: string;
+  /** Restore commands: restore only these collections of the backup (absent: all of them). */
+  collections?: string[];
+  /**
+   * Restore commands: the fingerprint of the key the backup was made with, as the server recorded
+   * it; an agent holding another key refuses the restore before downloading anything.
+   */
+  keyFingerprint?: string;
 }
 
 export type JobCommand = CommandMessage & { kind: JobCommandKind; jobId: string; databaseName: string };
@@ -40,6 +53,45 @@ export type RestoreCommand = JobCommand & {
   backupId: string;
   confirm: RestoreConfirmation[];
 };
+
+/** The restore options beyond the spec's (restore anywhere): what a command carries of them. */
+export type RestoreTargeting = Pick<CommandMessage, 'sourceLabel' | 'collections' | 'keyFingerprint'>;
+
+/**
+ * A collection name a restore may choose: what MongoDB allows in a name (no '$', no NUL, not
+ * empty), bounded. Anything else never reaches mongorestore's namespace patterns.
+ */
+export const isCollectionName = (s: unknown): s is string =>
+  typeof s === 'string' &&
+  s.length > 0 &&
+  s.length <= LIMITS.collectionName &&
+  !s.includes('$') &&
+  !s.includes('\0') &&
+  !s.startsWith('system.');
+
+/** Parses a restore command's targeting fields; the reason when one is malformed. */
+function parseTargeting(c: Record<string, unknown>): { targeting: RestoreTargeting } | { error: string } {
+  const t: RestoreTargeting = {};
+  if (c.sourceLabel !== undefined) {
+    if (typeof c.sourceLabel !== 'string' || !DATABASE_LABEL_PATTERN.test(c.sourceLabel))
+      return { error: 'Invalid restore command: sourceLabel must be a database label' };
+    t.sourceLabel = c.sourceLabel;
+  }
+  if (c.collections !== undefined) {
+    const list = c.collections;
+    if (!Array.isArray(list) || list.length === 0 || list.length > LIMITS.collectionsPerBackup)
+      return { error: 'Invalid restore command: collections must be a non-empty list' };
+    if (!list.every(isCollectionName))
+      return { error: 'Invalid restore command: collections holds an invalid collection name' };
+    t.collections = [...new Set(list)];
+  }
+  if (c.keyFingerprint !== undefined) {
+    if (typeof c.keyFingerprint !== 'string' || !KEY_FINGERPRINT_PATTERN.test(c.keyFingerprint))
+      return { error: 'Invalid restore command: keyFingerprint is malformed' };
+    t.keyFingerprint = c.keyFingerprint;
+  }
+  return { targeting: t };
+}
 
 /** The agent's answer to a command: taken, or refused with a reason the user can act on. */
 export type CommandAck = { accepted: true } | { accepted: false; error: string };
@@ -71,7 +123,11 @@ export function parseCommand(raw: unknown): { command: CommandMessage } | { erro
     const confirm = ((c.confirm ?? []) as unknown[]).filter((x): x is RestoreConfirmation =>
       (RESTORE_CONFIRMATIONS as readonly unknown[]).includes(x),
     );
-    return { command: { ...job, backupId: c.backupId, confirm: [...new Set(confirm)] } };
+    const parsed = parseTargeting(c);
+    if ('error' in parsed) return parsed;
+    return {
+      command: { ...job, backupId: c.backupId, confirm: [...new Set(confirm)], ...parsed.targeting },
+    };
   }
   return { command: { commandId, kind: kind as CommandKind } };
 }

@@ -15,6 +15,21 @@ export const agentEventSchemas = {
   'backup:progress': z.object({ backupId: jobId, progress: progressSchema }),
   /** The dump failed; sent before the upload is aborted, so the backup shows this reason. */
   'backup:failed': z.object({ backupId: jobId, error: errorText }),
+  /**
+   * The collections a completed backup holds, with their document counts (names only, never
+   * content): the restore dialog offers them as a checklist. Sent once the upload is stored.
+   */
+  'backup:contents': z.object({
+    backupId: jobId,
+    collections: z
+      .array(
+        z.object({
+          name: z.string().min(1).max(LIMITS.collectionName),
+          documents: z.number().int().nonnegative(),
+        }),
+      )
+      .max(LIMITS.collectionsPerBackup),
+  }),
   'restore:started': z.object({ restoreId: jobId }),
   'restore:progress': z.object({ restoreId: jobId, progress: progressSchema }),
   'restore:completed': z.object({
@@ -52,6 +67,7 @@ export type ProgressEventName = (typeof PROGRESS_EVENTS)[number];
 /** Job reports the agent waits for (the order of the protocol depends on it). */
 export const REPORT_EVENTS = [
   'backup:failed',
+  'backup:contents',
   'restore:started',
   'restore:completed',
   'restore:failed',

@@ -11,6 +11,7 @@ const real: AgentHandshake = {
   platform: 'linux-x64',
   version: '0.2.0',
   databases: ['shop', 'big-db', 'shop.prod'],
+  keyFingerprint: '5f2c8e1a9b3d4c6e7f8091a2b3c4d5e6',
 };
 const ok = (over: Partial<Record<keyof AgentHandshake, unknown>>) =>
   agentHandshakeSchema.safeParse({ ...real, ...over }).success;
@@ -29,7 +30,15 @@ describe('agent handshake', () => {
       platform: '',
       version: '',
       databases: [],
+      keyFingerprint: '',
     });
+  });
+
+  it('takes a key fingerprint only in its own shape (never anything that could be a key)', () => {
+    expect(ok({ keyFingerprint: 'k'.repeat(LIMITS.keyFingerprint) })).toBe(true);
+    expect(ok({ keyFingerprint: 'k'.repeat(LIMITS.keyFingerprint + 1) })).toBe(false);
+    expect(ok({ keyFingerprint: 'coffer-key-v1:abc+/=' })).toBe(false);
+    expect(ok({ keyFingerprint: 7 })).toBe(false);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 // How an agent connects (docs/agent-protocol.md): Socket.IO namespace AGENT_NAMESPACE at
 // SOCKET_IO_PATH, with this `auth`. The gateway resolves the key and registers the agent.
 import { z } from 'zod';
-import { CONFIG_ID_PATTERN, INSTANCE_ID_PATTERN, LIMITS } from '../limits.js';
+import { CONFIG_ID_PATTERN, INSTANCE_ID_PATTERN, KEY_FINGERPRINT_PATTERN, LIMITS } from '../limits.js';
 import { reportedText, safeText } from '../text.js';
 import { databaseLabels, version } from './fields.js';
 
@@ -22,6 +22,11 @@ export const agentHandshakeSchema = z.object({
   platform: reportedText(z.string().max(LIMITS.platform)).default(''),
   version: version.default(''),
   databases: databaseLabels.default([]),
+  /**
+   * The fingerprint of the agent's master key (never the key): the dashboard shows which agents can
+   * restore a backup (the ones holding the key it was made with). Agents older than it send none.
+   */
+  keyFingerprint: z.string().regex(KEY_FINGERPRINT_PATTERN).default(''),
 });
 
 /** What the agent sends. */

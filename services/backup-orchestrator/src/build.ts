@@ -105,6 +105,7 @@ export function buildOrchestrator(deps: {
     store: stores.restores,
     backups: stores.backups,
     databases,
+    agents: stores.agents,
     dispatch,
     plans,
     events,

@@ -157,6 +157,37 @@ describe('orchestrator gRPC handlers', () => {
     },
   );
 
+  it('keeps the key fingerprint an agent reports in its own shape, and refuses collection names a restore cannot name', async () => {
+    const { h } = setup();
+    const reg = {
+      userId: USER,
+      instanceId: 'i-1',
+      name: 'db-host',
+      hostname: 'db-host.lan',
+      configId: '',
+      platform: 'linux',
+      version: '1.2.3',
+      databases: ['shop'],
+    };
+    await expect(
+      call(h.registerAgent, { ...reg, keyFingerprint: 'coffer-key-v1:abc+/=' }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Invalid key fingerprint' });
+    const res = await call(h.registerAgent, { ...reg, keyFingerprint: '0123456789abcdef0123456789abcdef' });
+    const s = await call(h.systemStatus, { userId: USER });
+    expect(s.agents).toMatchObject([
+      { id: res.agentId, databases: ['shop'], keyFingerprint: '0123456789abcdef0123456789abcdef' },
+    ]);
+    await expect(
+      call(h.requestRestore, {
+        userId: USER,
+        backupId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+        databaseName: 'shop',
+        confirm: [],
+        collections: ['a$b'],
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: "'a$b' is not a collection name" });
+  });
+
   describe('admin actions', () => {
     it('act for the admin whose session token comes with the call, as auth names them', async () => {
       const { h, w } = setup();

@@ -16,6 +16,8 @@ import {
   CONFIG_ID_PATTERN,
   DATABASE_LABEL_PATTERN,
   DATABASE_LABEL_RULE,
+  isCollectionName,
+  KEY_FINGERPRINT_PATTERN,
   LIMITS,
   RESTORE_CONFIRMATIONS,
   safeText,
@@ -44,6 +46,14 @@ export const databaseName = z
   .string({ error: 'Database name is required' })
   .min(1, 'Database name is required')
   .regex(DATABASE_LABEL_PATTERN, `Database name must be ${DATABASE_LABEL_RULE}`);
+
+/** A collection a restore may choose, or a backup's agent report. */
+const collectionName = z
+  .string()
+  .refine(isCollectionName, { error: (i) => `'${String(i.input).slice(0, 80)}' is not a collection name` });
+const collectionCounts = z
+  .array(z.object({ name: collectionName, documents: z.number().int().min(0) }))
+  .max(LIMITS.collectionsPerBackup, 'Too many collections');
 
 /** The caller's deadline (the agent's handshake, passed on by the gateway), if it set one. */
 function callDeadline(call: { getDeadline?: () => Date | number } | undefined): Date | undefined {
@@ -117,6 +127,10 @@ export function orchestratorHandlers(deps: {
           backupId,
           databaseName,
           confirm: z.array(z.enum(RESTORE_CONFIRMATIONS)).max(RESTORE_CONFIRMATIONS.length),
+          // Restore anywhere: absent fields (and an empty list) keep the spec's restore.
+          targetDatabaseName: databaseName.optional(),
+          targetAgentId: agentId.optional(),
+          collections: z.array(collectionName).max(LIMITS.collectionsPerBackup, 'Too many collections'),
         }),
         req,
       );
@@ -231,6 +245,10 @@ export function orchestratorHandlers(deps: {
           platform: safeText(text('Platform', LIMITS.platform), 'Platform'),
           version: safeText(text('Version', LIMITS.version), 'Version'),
           databases: agentDatabases,
+          keyFingerprint: z
+            .string()
+            .refine((f) => f === '' || KEY_FINGERPRINT_PATTERN.test(f), 'Invalid key fingerprint')
+            .default(''),
         }),
         req,
       );
@@ -302,6 +320,11 @@ export function orchestratorHandlers(deps: {
         req,
       );
       return toBackup(await backups.complete(input));
+    },
+    async recordBackupContents(req) {
+      const input = parseInput(agentJob.extend({ backupId, collections: collectionCounts }), req);
+      await backups.recordContents(input);
+      return {};
     },
     async failBackup(req) {
       const input = parseInput(agentJob.extend({ jobId: backupId, error: agentError }), req);

@@ -25,6 +25,8 @@ const agentSchema = new Schema(
     /** Reset by its owner: hidden from lists; the agent returns with a new instance id. */
     retired: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
+    /** Fingerprint of its master key (never the key), as it reported it; '' from older agents. */
+    keyFingerprint: { type: String, default: '' },
   },
   { collection: 'agents', versionKey: false },
 );
@@ -88,6 +90,11 @@ const backupSchema = new Schema(
      */
     lockedUntil: { type: Date, default: null },
     deleteRule: { type: String, default: null },
+    /** Collection names and document counts the agent reported (never content); null until then. */
+    collections: {
+      type: [new Schema({ name: String, documents: Number }, { _id: false })],
+      default: undefined,
+    },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -105,6 +112,13 @@ const restoreSchema = new Schema(
     confirm: { type: [String], default: undefined },
     documentsRestored: { type: Number, default: 0 },
     documentsFailed: { type: Number, default: 0 },
+    // Restore anywhere (store/types.ts RestoreRecord).
+    sourceDatabaseName: { type: String },
+    sourceAgentId: { type: String },
+    sourceAgentName: { type: String },
+    agentName: { type: String },
+    collections: { type: [String], default: undefined },
+    keyFingerprint: { type: String, default: null },
   },
   { collection: 'restores', versionKey: false },
 );

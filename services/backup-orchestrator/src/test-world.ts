@@ -118,11 +118,18 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
   const { agents } = o;
 
   /** Registers an agent reporting `dbs` for the user; returns its id. */
-  async function connectAgent(dbs: string[] = ['shop'], userId = USER, instanceId = 'inst-1') {
+  async function connectAgent(
+    dbs: string[] = ['shop'],
+    userId = USER,
+    instanceId = 'inst-1',
+    keyFingerprint = 'fp',
+    name = 'web-1',
+  ) {
     const { agent } = await agents.register({
       userId,
       instanceId,
-      name: 'web-1',
+      keyFingerprint,
+      name,
       hostname: 'web-1.internal',
       configId: '',
       platform: 'linux',

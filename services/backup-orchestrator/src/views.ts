@@ -26,6 +26,7 @@ export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   keyFingerprint: b.keyFingerprint ?? undefined,
   lockedUntil: iso(b.lockedUntil),
   startedAt: iso(b.startedAt),
+  collections: (b.collections ?? []).map((c) => ({ name: c.name, documents: c.documents })),
 });
 
 export const toVerdict = (v: RetentionVerdict): orchestrator.RetentionVerdict => ({
@@ -46,6 +47,13 @@ export const toRestore = (r: RestoreRecord): orchestrator.Restore => ({
   documentsRestored: r.documentsRestored,
   documentsFailed: r.documentsFailed,
   backupTimestamp: iso(r.backupTimestamp),
+  // Older records restored into the backup's own database on the agent that made it.
+  sourceDatabaseName: r.sourceDatabaseName ?? r.databaseName,
+  sourceAgentId: r.sourceAgentId ?? r.agentId,
+  sourceAgentName: r.sourceAgentName ?? r.agentName ?? '',
+  agentId: r.agentId,
+  agentName: r.agentName ?? '',
+  collections: r.collections ?? [],
 });
 
 export const toAgent = (a: AgentView): orchestrator.Agent => ({
@@ -58,6 +66,8 @@ export const toAgent = (a: AgentView): orchestrator.Agent => ({
   lastSeen: a.lastSeen.toISOString(),
   userId: a.userId,
   offlineReason: a.status === 'offline' ? (a.offlineReason ?? '') : '',
+  databases: a.databases,
+  keyFingerprint: a.keyFingerprint ?? '',
 });
 
 export const toDatabase = (d: DatabaseView): orchestrator.Database => ({

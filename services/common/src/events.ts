@@ -194,6 +194,15 @@ export interface RestoreEvent {
   agentId: string;
   /** When the restored backup was taken (ISO); absent when it is unknown (older publishers). */
   backupTimestamp?: string;
+  /**
+   * Restore anywhere (absent from older publishers): the database the backup was taken of and the
+   * agent that made it, the restoring agent's name, and the collections chosen (absent: all).
+   */
+  sourceDatabaseName?: string;
+  sourceAgentId?: string;
+  sourceAgentName?: string;
+  agentName?: string;
+  collections?: string[];
 }
 
 export interface AgentEvent {

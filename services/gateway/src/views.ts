@@ -130,6 +130,15 @@ export const backupView = z
       .string()
       .optional()
       .describe('made under the retention lock: it cannot be deleted before this date (ISO 8601)'),
+    agentId: z.string().optional().describe('the agent that made the backup'),
+    keyFingerprint: z
+      .string()
+      .optional()
+      .describe('fingerprint of the key the backup was encrypted with (never the key)'),
+    collections: z
+      .array(z.object({ name: z.string(), documents: z.number() }))
+      .optional()
+      .describe('the collections the backup holds, as its agent reported them (absent: not reported)'),
   })
   .meta({ id: 'Backup' });
 
@@ -145,6 +154,13 @@ export const restoreView = z
     documentsRestored: z.number(),
     documentsFailed: z.number(),
     backupTimestamp: z.string().optional().describe('when the restored backup was taken'),
+    sourceDatabaseName: z
+      .string()
+      .optional()
+      .describe('the database the backup was taken of (databaseName is where it is restored)'),
+    sourceAgent: z.string().optional().describe('name of the agent that made the backup'),
+    targetAgent: z.string().optional().describe('name of the agent that restores it'),
+    collections: z.array(z.string()).optional().describe('the collections chosen (absent: all)'),
   })
   .meta({ id: 'Restore' });
 
@@ -160,6 +176,11 @@ export const agentView = z
       .enum(['api-key-replaced'])
       .optional()
       .meta({ description: 'why an offline agent is offline, when the service knows' }),
+    databases: z.array(z.string()).optional().describe('the database labels it reports'),
+    keyFingerprint: z
+      .string()
+      .optional()
+      .describe('fingerprint of its encryption key (never the key); absent from older agents'),
   })
   .meta({ id: 'Agent' });
 
@@ -187,6 +208,9 @@ export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => 
   type: backupType.fromAnswer(b.type),
   error: b.error,
   lockedUntil: b.lockedUntil,
+  agentId: b.agentId || undefined,
+  keyFingerprint: b.keyFingerprint || undefined,
+  ...(b.collections.length ? { collections: b.collections } : {}),
 });
 
 export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> => ({
@@ -200,6 +224,10 @@ export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> 
   documentsRestored: r.documentsRestored,
   documentsFailed: r.documentsFailed,
   backupTimestamp: r.backupTimestamp,
+  sourceDatabaseName: r.sourceDatabaseName || r.databaseName,
+  sourceAgent: r.sourceAgentName || undefined,
+  targetAgent: r.agentName || undefined,
+  ...(r.collections.length ? { collections: r.collections } : {}),
 });
 
 export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
@@ -210,6 +238,8 @@ export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
   status: a.status === 'active' || a.status === 'inactive' ? a.status : 'offline',
   lastSeen: a.lastSeen,
   ...(a.offlineReason === 'api-key-replaced' && { offlineReason: a.offlineReason }),
+  databases: a.databases,
+  ...(a.keyFingerprint ? { keyFingerprint: a.keyFingerprint } : {}),
 });
 
 export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseView> => ({

@@ -463,7 +463,16 @@ export interface Backup {
     | string
     | undefined;
   /** when the agent started dumping (ISO 8601) */
-  startedAt?: string | undefined;
+  startedAt?:
+    | string
+    | undefined;
+  /** What the backup holds, as its agent reported it (names and counts only); empty when unknown. */
+  collections: CollectionCount[];
+}
+
+export interface CollectionCount {
+  name: string;
+  documents: number;
 }
 
 export interface BackupList {
@@ -489,7 +498,21 @@ export interface Restore {
    * When the restored backup was taken (its completion time), kept with the restore so the
    * history still names it after retention deletes the backup.
    */
-  backupTimestamp?: string | undefined;
+  backupTimestamp?:
+    | string
+    | undefined;
+  /**
+   * Restore anywhere: the database the backup was taken of and the agents on both sides (names as
+   * they were when the restore was requested). source_database_name is the same as database_name
+   * for a restore into the backup's own database.
+   */
+  sourceDatabaseName: string;
+  sourceAgentId: string;
+  sourceAgentName: string;
+  agentId: string;
+  agentName: string;
+  /** The collections chosen; empty: the whole backup. */
+  collections: string[];
 }
 
 export interface RestoreList {
@@ -505,6 +528,13 @@ export interface RequestRestoreRequest {
   backupId: string;
   databaseName: string;
   confirm: string[];
+  /**
+   * Restore anywhere (all optional): another database label, another agent of the account, and only
+   * some collections. database_name stays the backup's own database (what the spec's dialog sends).
+   */
+  targetDatabaseName?: string | undefined;
+  targetAgentId?: string | undefined;
+  collections: string[];
 }
 
 export interface Agent {
@@ -519,6 +549,10 @@ export interface Agent {
   userId: string;
   /** 'api-key-replaced' while it is offline because its key was replaced; else '' */
   offlineReason: string;
+  /** the labels it reports */
+  databases: string[];
+  /** of its master key, as it reported it; '' when unknown */
+  keyFingerprint: string;
 }
 
 export interface AgentList {
@@ -621,6 +655,8 @@ export interface RegisterAgentRequest {
   databases: string[];
   /** hash of the configuration file the agent runs from; empty from agents older than this field */
   configId: string;
+  /** fingerprint of the agent's master key (never the key); absent or empty from older agents */
+  keyFingerprint?: string | undefined;
 }
 
 export interface RegisterAgentResponse {
@@ -682,6 +718,13 @@ export interface CompleteBackupRequest {
   backupId: string;
   size: number;
   keyFingerprint: string;
+}
+
+export interface BackupContentsRequest {
+  userId: string;
+  agentId: string;
+  backupId: string;
+  collections: CollectionCount[];
 }
 
 export interface FailJobRequest {
@@ -1285,6 +1328,7 @@ function createBaseBackup(): Backup {
     keyFingerprint: undefined,
     lockedUntil: undefined,
     startedAt: undefined,
+    collections: [],
   };
 }
 
@@ -1328,6 +1372,9 @@ export const Backup: MessageFns<Backup> = {
     }
     if (message.startedAt !== undefined) {
       writer.uint32(106).string(message.startedAt);
+    }
+    for (const v of message.collections) {
+      CollectionCount.encode(v!, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -1449,6 +1496,14 @@ export const Backup: MessageFns<Backup> = {
             message.startedAt = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.collections.push(CollectionCount.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1504,6 +1559,9 @@ export const Backup: MessageFns<Backup> = {
         : isSet(object.started_at)
         ? globalThis.String(object.started_at)
         : undefined,
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => CollectionCount.fromJSON(e))
+        : [],
     };
   },
 
@@ -1548,6 +1606,9 @@ export const Backup: MessageFns<Backup> = {
     if (message.startedAt !== undefined) {
       obj.startedAt = message.startedAt;
     }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => CollectionCount.toJSON(e));
+    }
     return obj;
   },
 
@@ -1569,6 +1630,92 @@ export const Backup: MessageFns<Backup> = {
     message.keyFingerprint = object.keyFingerprint ?? undefined;
     message.lockedUntil = object.lockedUntil ?? undefined;
     message.startedAt = object.startedAt ?? undefined;
+    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCollectionCount(): CollectionCount {
+  return { name: "", documents: 0 };
+}
+
+export const CollectionCount: MessageFns<CollectionCount> = {
+  encode(message: CollectionCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.documents !== 0) {
+      writer.uint32(16).int64(message.documents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.documents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionCount {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
+    };
+  },
+
+  toJSON(message: CollectionCount): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.documents !== 0) {
+      obj.documents = Math.round(message.documents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CollectionCount>): CollectionCount {
+    return CollectionCount.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CollectionCount>): CollectionCount {
+    const message = createBaseCollectionCount();
+    message.name = object.name ?? "";
+    message.documents = object.documents ?? 0;
     return message;
   },
 };
@@ -1747,6 +1894,12 @@ function createBaseRestore(): Restore {
     documentsRestored: 0,
     documentsFailed: 0,
     backupTimestamp: undefined,
+    sourceDatabaseName: "",
+    sourceAgentId: "",
+    sourceAgentName: "",
+    agentId: "",
+    agentName: "",
+    collections: [],
   };
 }
 
@@ -1781,6 +1934,24 @@ export const Restore: MessageFns<Restore> = {
     }
     if (message.backupTimestamp !== undefined) {
       writer.uint32(82).string(message.backupTimestamp);
+    }
+    if (message.sourceDatabaseName !== "") {
+      writer.uint32(90).string(message.sourceDatabaseName);
+    }
+    if (message.sourceAgentId !== "") {
+      writer.uint32(98).string(message.sourceAgentId);
+    }
+    if (message.sourceAgentName !== "") {
+      writer.uint32(106).string(message.sourceAgentName);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(114).string(message.agentId);
+    }
+    if (message.agentName !== "") {
+      writer.uint32(122).string(message.agentName);
+    }
+    for (const v of message.collections) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -1878,6 +2049,54 @@ export const Restore: MessageFns<Restore> = {
             message.backupTimestamp = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.sourceDatabaseName = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.sourceAgentId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.sourceAgentName = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.agentName = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.collections.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1930,6 +2149,34 @@ export const Restore: MessageFns<Restore> = {
         : isSet(object.backup_timestamp)
         ? globalThis.String(object.backup_timestamp)
         : undefined,
+      sourceDatabaseName: isSet(object.sourceDatabaseName)
+        ? globalThis.String(object.sourceDatabaseName)
+        : isSet(object.source_database_name)
+        ? globalThis.String(object.source_database_name)
+        : "",
+      sourceAgentId: isSet(object.sourceAgentId)
+        ? globalThis.String(object.sourceAgentId)
+        : isSet(object.source_agent_id)
+        ? globalThis.String(object.source_agent_id)
+        : "",
+      sourceAgentName: isSet(object.sourceAgentName)
+        ? globalThis.String(object.sourceAgentName)
+        : isSet(object.source_agent_name)
+        ? globalThis.String(object.source_agent_name)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      agentName: isSet(object.agentName)
+        ? globalThis.String(object.agentName)
+        : isSet(object.agent_name)
+        ? globalThis.String(object.agent_name)
+        : "",
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1965,6 +2212,24 @@ export const Restore: MessageFns<Restore> = {
     if (message.backupTimestamp !== undefined) {
       obj.backupTimestamp = message.backupTimestamp;
     }
+    if (message.sourceDatabaseName !== "") {
+      obj.sourceDatabaseName = message.sourceDatabaseName;
+    }
+    if (message.sourceAgentId !== "") {
+      obj.sourceAgentId = message.sourceAgentId;
+    }
+    if (message.sourceAgentName !== "") {
+      obj.sourceAgentName = message.sourceAgentName;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.agentName !== "") {
+      obj.agentName = message.agentName;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections;
+    }
     return obj;
   },
 
@@ -1983,6 +2248,12 @@ export const Restore: MessageFns<Restore> = {
     message.documentsRestored = object.documentsRestored ?? 0;
     message.documentsFailed = object.documentsFailed ?? 0;
     message.backupTimestamp = object.backupTimestamp ?? undefined;
+    message.sourceDatabaseName = object.sourceDatabaseName ?? "";
+    message.sourceAgentId = object.sourceAgentId ?? "";
+    message.sourceAgentName = object.sourceAgentName ?? "";
+    message.agentId = object.agentId ?? "";
+    message.agentName = object.agentName ?? "";
+    message.collections = object.collections?.map((e) => e) || [];
     return message;
   },
 };
@@ -2057,7 +2328,15 @@ export const RestoreList: MessageFns<RestoreList> = {
 };
 
 function createBaseRequestRestoreRequest(): RequestRestoreRequest {
-  return { userId: "", backupId: "", databaseName: "", confirm: [] };
+  return {
+    userId: "",
+    backupId: "",
+    databaseName: "",
+    confirm: [],
+    targetDatabaseName: undefined,
+    targetAgentId: undefined,
+    collections: [],
+  };
 }
 
 export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
@@ -2073,6 +2352,15 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     }
     for (const v of message.confirm) {
       writer.uint32(34).string(v!);
+    }
+    if (message.targetDatabaseName !== undefined) {
+      writer.uint32(42).string(message.targetDatabaseName);
+    }
+    if (message.targetAgentId !== undefined) {
+      writer.uint32(50).string(message.targetAgentId);
+    }
+    for (const v of message.collections) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -2122,6 +2410,30 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
             message.confirm.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.targetDatabaseName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.targetAgentId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.collections.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2152,6 +2464,19 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
         ? globalThis.String(object.database_name)
         : "",
       confirm: globalThis.Array.isArray(object?.confirm) ? object.confirm.map((e: any) => globalThis.String(e)) : [],
+      targetDatabaseName: isSet(object.targetDatabaseName)
+        ? globalThis.String(object.targetDatabaseName)
+        : isSet(object.target_database_name)
+        ? globalThis.String(object.target_database_name)
+        : undefined,
+      targetAgentId: isSet(object.targetAgentId)
+        ? globalThis.String(object.targetAgentId)
+        : isSet(object.target_agent_id)
+        ? globalThis.String(object.target_agent_id)
+        : undefined,
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2169,6 +2494,15 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     if (message.confirm?.length) {
       obj.confirm = message.confirm;
     }
+    if (message.targetDatabaseName !== undefined) {
+      obj.targetDatabaseName = message.targetDatabaseName;
+    }
+    if (message.targetAgentId !== undefined) {
+      obj.targetAgentId = message.targetAgentId;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections;
+    }
     return obj;
   },
 
@@ -2181,6 +2515,9 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     message.backupId = object.backupId ?? "";
     message.databaseName = object.databaseName ?? "";
     message.confirm = object.confirm?.map((e) => e) || [];
+    message.targetDatabaseName = object.targetDatabaseName ?? undefined;
+    message.targetAgentId = object.targetAgentId ?? undefined;
+    message.collections = object.collections?.map((e) => e) || [];
     return message;
   },
 };
@@ -2196,6 +2533,8 @@ function createBaseAgent(): Agent {
     lastSeen: "",
     userId: "",
     offlineReason: "",
+    databases: [],
+    keyFingerprint: "",
   };
 }
 
@@ -2227,6 +2566,12 @@ export const Agent: MessageFns<Agent> = {
     }
     if (message.offlineReason !== "") {
       writer.uint32(74).string(message.offlineReason);
+    }
+    for (const v of message.databases) {
+      writer.uint32(82).string(v!);
+    }
+    if (message.keyFingerprint !== "") {
+      writer.uint32(90).string(message.keyFingerprint);
     }
     return writer;
   },
@@ -2316,6 +2661,22 @@ export const Agent: MessageFns<Agent> = {
             message.offlineReason = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.databases.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.keyFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2351,6 +2712,14 @@ export const Agent: MessageFns<Agent> = {
         : isSet(object.offline_reason)
         ? globalThis.String(object.offline_reason)
         : "",
+      databases: globalThis.Array.isArray(object?.databases)
+        ? object.databases.map((e: any) => globalThis.String(e))
+        : [],
+      keyFingerprint: isSet(object.keyFingerprint)
+        ? globalThis.String(object.keyFingerprint)
+        : isSet(object.key_fingerprint)
+        ? globalThis.String(object.key_fingerprint)
+        : "",
     };
   },
 
@@ -2383,6 +2752,12 @@ export const Agent: MessageFns<Agent> = {
     if (message.offlineReason !== "") {
       obj.offlineReason = message.offlineReason;
     }
+    if (message.databases?.length) {
+      obj.databases = message.databases;
+    }
+    if (message.keyFingerprint !== "") {
+      obj.keyFingerprint = message.keyFingerprint;
+    }
     return obj;
   },
 
@@ -2400,6 +2775,8 @@ export const Agent: MessageFns<Agent> = {
     message.lastSeen = object.lastSeen ?? "";
     message.userId = object.userId ?? "";
     message.offlineReason = object.offlineReason ?? "";
+    message.databases = object.databases?.map((e) => e) || [];
+    message.keyFingerprint = object.keyFingerprint ?? "";
     return message;
   },
 };
@@ -3837,7 +4214,17 @@ export const BackupStatsInfo: MessageFns<BackupStatsInfo> = {
 };
 
 function createBaseRegisterAgentRequest(): RegisterAgentRequest {
-  return { userId: "", instanceId: "", name: "", hostname: "", platform: "", version: "", databases: [], configId: "" };
+  return {
+    userId: "",
+    instanceId: "",
+    name: "",
+    hostname: "",
+    platform: "",
+    version: "",
+    databases: [],
+    configId: "",
+    keyFingerprint: undefined,
+  };
 }
 
 export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
@@ -3865,6 +4252,9 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     }
     if (message.configId !== "") {
       writer.uint32(66).string(message.configId);
+    }
+    if (message.keyFingerprint !== undefined) {
+      writer.uint32(74).string(message.keyFingerprint);
     }
     return writer;
   },
@@ -3946,6 +4336,14 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
             message.configId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.keyFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3982,6 +4380,11 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
         : isSet(object.config_id)
         ? globalThis.String(object.config_id)
         : "",
+      keyFingerprint: isSet(object.keyFingerprint)
+        ? globalThis.String(object.keyFingerprint)
+        : isSet(object.key_fingerprint)
+        ? globalThis.String(object.key_fingerprint)
+        : undefined,
     };
   },
 
@@ -4011,6 +4414,9 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     if (message.configId !== "") {
       obj.configId = message.configId;
     }
+    if (message.keyFingerprint !== undefined) {
+      obj.keyFingerprint = message.keyFingerprint;
+    }
     return obj;
   },
 
@@ -4027,6 +4433,7 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
     message.version = object.version ?? "";
     message.databases = object.databases?.map((e) => e) || [];
     message.configId = object.configId ?? "";
+    message.keyFingerprint = object.keyFingerprint ?? undefined;
     return message;
   },
 };
@@ -5055,6 +5462,137 @@ export const CompleteBackupRequest: MessageFns<CompleteBackupRequest> = {
   },
 };
 
+function createBaseBackupContentsRequest(): BackupContentsRequest {
+  return { userId: "", agentId: "", backupId: "", collections: [] };
+}
+
+export const BackupContentsRequest: MessageFns<BackupContentsRequest> = {
+  encode(message: BackupContentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.backupId !== "") {
+      writer.uint32(26).string(message.backupId);
+    }
+    for (const v of message.collections) {
+      CollectionCount.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BackupContentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBackupContentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.backupId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.collections.push(CollectionCount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BackupContentsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      backupId: isSet(object.backupId)
+        ? globalThis.String(object.backupId)
+        : isSet(object.backup_id)
+        ? globalThis.String(object.backup_id)
+        : "",
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => CollectionCount.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BackupContentsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.backupId !== "") {
+      obj.backupId = message.backupId;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => CollectionCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
+    return BackupContentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
+    const message = createBaseBackupContentsRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseFailJobRequest(): FailJobRequest {
   return { userId: "", agentId: "", jobId: "", error: "" };
 }
@@ -5999,6 +6537,17 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /** The collections a backup holds (names and document counts), recorded once for the restore dialog. */
+  recordBackupContents: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/RecordBackupContents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BackupContentsRequest): Buffer =>
+      Buffer.from(BackupContentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BackupContentsRequest => BackupContentsRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
   /** Before the gateway streams a backup to an agent for a restore. */
   beginDownload: {
     path: "/coffer.orchestrator.v1.OrchestratorService/BeginDownload" as const,
@@ -6092,6 +6641,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   beginUpload: handleUnaryCall<BeginUploadRequest, UploadGrant>;
   completeBackup: handleUnaryCall<CompleteBackupRequest, Backup>;
   failBackup: handleUnaryCall<FailJobRequest, Ok>;
+  /** The collections a backup holds (names and document counts), recorded once for the restore dialog. */
+  recordBackupContents: handleUnaryCall<BackupContentsRequest, Ok>;
   /** Before the gateway streams a backup to an agent for a restore. */
   beginDownload: handleUnaryCall<BeginDownloadRequest, DownloadGrant>;
   restoreStarted: handleUnaryCall<JobRef, Ok>;
@@ -6488,6 +7039,22 @@ export interface OrchestratorServiceClient extends Client {
   ): ClientUnaryCall;
   failBackup(
     request: FailJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /** The collections a backup holds (names and document counts), recorded once for the restore dialog. */
+  recordBackupContents(
+    request: BackupContentsRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  recordBackupContents(
+    request: BackupContentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  recordBackupContents(
+    request: BackupContentsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,

@@ -345,6 +345,45 @@ describe('restore actions', () => {
     });
   });
 
+  it('names the source and the target of a restore, and the chosen collections', () => {
+    const elsewhere = {
+      ...restore,
+      databaseName: 'orders-copy',
+      sourceDatabaseName: 'orders',
+      sourceAgentId: AGENT,
+      sourceAgentName: 'web-1',
+      agentName: 'dr-1',
+      collections: ['customers', 'events'],
+    };
+    for (const subject of [
+      'restore.restore.requested',
+      'restore.restore.initiated',
+      'restore.restore.completed',
+      'restore.restore.failed',
+    ] as const)
+      expect(
+        entriesFor(subject, { ...elsewhere, documentsRestored: 1, documentsFailed: 0, error: 'x' })[0]!
+          .details,
+      ).toMatchObject({
+        databaseName: 'orders-copy',
+        value: "From 'orders' on web-1 into 'orders-copy' on dr-1 (collections: customers, events)",
+      });
+    // The spec's restore, into the backup's own database on its own agent: the database says it.
+    const inPlace = {
+      ...restore,
+      sourceDatabaseName: 'orders',
+      sourceAgentId: AGENT,
+      sourceAgentName: 'web-1',
+    };
+    expect(
+      entriesFor('restore.restore.requested', { ...inPlace, agentName: 'web-1' })[0]!.details.value,
+    ).toBeUndefined();
+    expect(
+      entriesFor('restore.restore.requested', { ...inPlace, agentId: 'other', agentName: 'dr-1' })[0]!.details
+        .value,
+    ).toBe("From 'orders' on web-1 into 'orders' on dr-1");
+  });
+
   it('keeps the error of a failed restore', () => {
     expect(entriesFor('restore.restore.failed', { ...restore, error: 'decryption failed' })[0]).toMatchObject(
       {

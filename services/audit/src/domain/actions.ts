@@ -88,7 +88,25 @@ const backupOf = { entityId: (d: BackupEvent) => d.backupId, details: backupDeta
 const restoreDetails = (d: RestoreEvent): AuditDetails => ({
   databaseName: d.databaseName,
   backupTimestamp: d.backupTimestamp,
+  value: restoreRoute(d),
 });
+
+/**
+ * Source and target of a restore that went elsewhere or restored some collections (restore
+ * anywhere): "From 'shop' on web-1 into 'shop-copy' on dr-1 (collections: customers)". Undefined
+ * for the spec's restore, whose database is both (and from publishers older than it).
+ */
+export function restoreRoute(d: RestoreEvent): string | undefined {
+  if (!d.sourceDatabaseName) return undefined;
+  const inPlace =
+    d.sourceDatabaseName === d.databaseName &&
+    (d.sourceAgentId ?? d.agentId) === d.agentId &&
+    !d.collections?.length;
+  if (inPlace) return undefined;
+  const on = (agent: string | undefined) => (agent ? ` on ${agent}` : '');
+  const chosen = d.collections?.length ? ` (collections: ${d.collections.join(', ')})` : '';
+  return `From '${d.sourceDatabaseName}'${on(d.sourceAgentName)} into '${d.databaseName}'${on(d.agentName)}${chosen}`;
+}
 const restoreOf = { entityId: (d: RestoreEvent) => d.restoreId, details: restoreDetails };
 const deletedDetails = (d: EventMap['backup.backup.deleted']): AuditDetails => ({
   ...backupDetails(d),

@@ -8,7 +8,14 @@ import {
 } from '@coffer/common';
 import type { BlobStore, PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
-import type { AgentRecord, BackupRecord, BackupStore, BackupType, RestoreStore } from '../store/types.js';
+import type {
+  AgentRecord,
+  BackupRecord,
+  BackupStore,
+  BackupType,
+  CollectionCount,
+  RestoreStore,
+} from '../store/types.js';
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
@@ -329,6 +336,20 @@ export function backups(deps: {
         startedAt: b.startedAt ?? at,
         error: null,
       });
+    },
+
+    /**
+     * What a backup holds (collection names and counts), reported by its agent once it is stored:
+     * the restore dialog's checklist. Names only: the server never sees a document.
+     */
+    async recordContents(input: {
+      userId: string;
+      agentId: string;
+      backupId: string;
+      collections: CollectionCount[];
+    }): Promise<void> {
+      await owned({ id: input.backupId, userId: input.userId, agentId: input.agentId });
+      await store.setCollections(input.backupId, input.agentId, input.collections);
     },
 
     /** The agent gave up on the backup; its error is kept (bounded). */

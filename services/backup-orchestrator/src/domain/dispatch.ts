@@ -28,6 +28,16 @@ export function dispatcher(deps: {
       return candidates[0] ?? null;
     },
 
+    /**
+     * The user's agent `agentId` when it is active and reports the database; null otherwise (an
+     * agent of another user is null too, so the caller answers as for an unknown one).
+     */
+    async activeAgent(userId: string, agentId: string, databaseName: string): Promise<AgentRecord | null> {
+      const agent = (await deps.agents.list(userId)).find((a) => a.id === agentId);
+      if (!agent || agentStatus(agent, deps.now(), deps.heartbeatTimeoutMs) !== 'active') return null;
+      return agent.databases.includes(databaseName) ? agent : null;
+    },
+
     /** Publishes the command with its id as the message id (a retry is dropped as a duplicate). */
     async send(command: AgentCommand): Promise<void> {
       await deps.events.publish('agent.command.requested', command, { id: command.commandId });

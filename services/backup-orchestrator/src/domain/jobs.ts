@@ -98,7 +98,9 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
   /** Jobs their owner no longer sees (a backup claimed for deletion). */
   hidden?: (job: R) => boolean;
   /** What the kind's command carries beyond the job's id and database (a restore's backup). */
-  command?: (job: R) => Partial<Pick<AgentCommand, 'backupId' | 'confirm'>>;
+  command?: (
+    job: R,
+  ) => Partial<Pick<AgentCommand, 'backupId' | 'confirm' | 'sourceLabel' | 'collections' | 'keyFingerprint'>>;
 }) {
   const { kind, store, events, now, messages } = deps;
   type Status = R['status'];

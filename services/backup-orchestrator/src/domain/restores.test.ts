@@ -17,6 +17,141 @@ async function requested() {
   return { ...ctx, r };
 }
 
+describe('restoring anywhere', () => {
+  /** A backup of 'shop' (whose agent also reports 'copy'), with its collections recorded. */
+  async function anywhere() {
+    const w = testWorld({ plan: { dbLimit: 5 } });
+    const agentId = await w.connectAgent(['shop', 'copy']);
+    const b = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
+    await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
+    const collections = [
+      { name: 'customers', documents: 40 },
+      { name: 'events', documents: 1000 },
+    ];
+    await w.backups.recordContents({ userId: USER, agentId, backupId: b.id, collections });
+    return { w, agentId, backupId: b.id, collections };
+  }
+
+  it('records what the backup holds once, from its own agent only', async () => {
+    const { w, agentId, backupId, collections } = await anywhere();
+    expect((await w.stores.backups.get(backupId))!.collections).toEqual(collections);
+    await w.backups.recordContents({ userId: USER, agentId, backupId, collections: [] });
+    expect((await w.stores.backups.get(backupId))!.collections).toEqual(collections);
+    const other = await w.connectAgent(['shop'], USER, 'inst-2');
+    await expect(
+      w.backups.recordContents({ userId: USER, agentId: other, backupId, collections: [] }),
+    ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('restores into another label of the same agent, naming the source label to the agent', async () => {
+    const { w, agentId, backupId } = await anywhere();
+    const r = await w.restores.request({
+      userId: USER,
+      backupId,
+      databaseName: 'shop',
+      targetDatabaseName: 'copy',
+      collections: ['events'],
+    });
+    expect(r).toMatchObject({
+      databaseName: 'copy',
+      sourceDatabaseName: 'shop',
+      agentId,
+      sourceAgentId: agentId,
+      agentName: 'web-1',
+      sourceAgentName: 'web-1',
+      collections: ['events'],
+    });
+    expect(w.events.of('agent.command.requested').at(-1)!.data).toMatchObject({
+      kind: 'restore',
+      databaseName: 'copy',
+      sourceLabel: 'shop',
+      collections: ['events'],
+      keyFingerprint: 'fp',
+    });
+    expect(w.events.of('restore.restore.requested').at(-1)!.data).toMatchObject({
+      databaseName: 'copy',
+      sourceDatabaseName: 'shop',
+      agentName: 'web-1',
+      sourceAgentName: 'web-1',
+    });
+  });
+
+  it('restores on the agent the user chose, which must be theirs, active, and report the target', async () => {
+    const { w, agentId, backupId } = await anywhere();
+    const dr = await w.connectAgent(['dr'], USER, 'dr-host', 'fp', 'dr-host');
+    const r = await w.restores.request({
+      userId: USER,
+      backupId,
+      databaseName: 'shop',
+      targetDatabaseName: 'dr',
+      targetAgentId: dr,
+    });
+    expect(r).toMatchObject({
+      agentId: dr,
+      agentName: 'dr-host',
+      sourceAgentId: agentId,
+      databaseName: 'dr',
+    });
+
+    const theirs = await w.connectAgent(['dr'], OTHER_USER, 'theirs');
+    await expect(
+      w.restores.request({
+        userId: USER,
+        backupId,
+        databaseName: 'shop',
+        targetDatabaseName: 'copy',
+        targetAgentId: theirs,
+      }),
+    ).rejects.toMatchObject({ kind: 'NOT_FOUND', message: 'Agent not found' });
+    await expect(
+      w.restores.request({
+        userId: USER,
+        backupId,
+        databaseName: 'shop',
+        targetDatabaseName: 'copy',
+        targetAgentId: dr,
+      }),
+    ).rejects.toMatchObject({
+      kind: 'UNAVAILABLE',
+      message: expect.stringContaining("does not report database 'copy'"),
+    });
+    await expect(
+      w.restores.request({ userId: USER, backupId, databaseName: 'shop', targetDatabaseName: 'nope' }),
+    ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('refuses a collection the backup does not hold', async () => {
+    const { w, backupId } = await anywhere();
+    await expect(
+      w.restores.request({
+        userId: USER,
+        backupId,
+        databaseName: 'shop',
+        collections: ['customers', 'gone'],
+      }),
+    ).rejects.toMatchObject({ kind: 'BAD_INPUT', message: "This backup holds no collection 'gone'" });
+  });
+
+  it('refuses an agent too old to honour the choice (it reports no key fingerprint)', async () => {
+    const { w, backupId } = await anywhere();
+    const old = await w.connectAgent(['old'], USER, 'old-host', '', 'old-host');
+    await expect(
+      w.restores.request({
+        userId: USER,
+        backupId,
+        databaseName: 'shop',
+        targetDatabaseName: 'old',
+        targetAgentId: old,
+      }),
+    ).rejects.toMatchObject({
+      kind: 'CONFLICT',
+      message: expect.stringContaining("The agent 'old-host' is too old"),
+    });
+  });
+});
+
 describe('requesting a restore', () => {
   it('creates a pending restore, announces it and commands the agent', async () => {
     const { w, agentId, backupId, r } = await requested();
@@ -37,6 +172,7 @@ describe('requesting a restore', () => {
       databaseName: 'shop',
       backupId,
       confirm: [],
+      keyFingerprint: 'fp',
     });
   });
 

@@ -1,8 +1,15 @@
-import { badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
+import { AppError, badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
 import type { RestoreConfirmation } from '@coffer/contracts';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
-import type { BackupStore, RestoreRecord, RestoreStore } from '../store/types.js';
+import type {
+  AgentRecord,
+  AgentStore,
+  BackupRecord,
+  BackupStore,
+  RestoreRecord,
+  RestoreStore,
+} from '../store/types.js';
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
@@ -13,6 +20,10 @@ import { plural } from './rules.js';
 export const LIST_LIMIT = 200;
 export const RESTORE_NOT_IN_PROGRESS = 'Restore is not in progress';
 export const ONLY_COMPLETED = 'Only completed backups can be restored';
+export const AGENT_NOT_FOUND = 'Agent not found';
+const throwNoAgent = (databaseName: string): never => {
+  throw noAgent(databaseName);
+};
 
 /** What the owner of a restore stopped half-way must do: the database may hold part of the backup. */
 export const partlyRestored = (r: Pick<RestoreRecord, 'databaseName' | 'backupTimestamp'>) =>
@@ -27,13 +38,37 @@ const restoreEvent = (r: RestoreRecord): RestoreEvent => ({
   databaseName: r.databaseName,
   agentId: r.agentId,
   backupTimestamp: r.backupTimestamp?.toISOString(),
+  ...(r.sourceDatabaseName ? { sourceDatabaseName: r.sourceDatabaseName } : {}),
+  ...(r.sourceAgentId ? { sourceAgentId: r.sourceAgentId, sourceAgentName: r.sourceAgentName ?? '' } : {}),
+  ...(r.agentName !== undefined ? { agentName: r.agentName } : {}),
+  ...(r.collections?.length ? { collections: r.collections } : {}),
 });
+
+/**
+ * The collections a restore asked for, checked against what the backup recorded (when its agent
+ * reported it); undefined for the whole backup.
+ */
+export function chosenCollections(
+  backup: Pick<BackupRecord, 'collections'>,
+  asked: readonly string[] | undefined,
+): string[] | undefined {
+  if (!asked?.length) return undefined;
+  const chosen = [...new Set(asked)];
+  const held = backup.collections ? new Set(backup.collections.map((c) => c.name)) : undefined;
+  const missing = held ? chosen.filter((c) => !held.has(c)) : [];
+  if (missing.length)
+    throw badInput(`This backup holds no collection ${missing.map((m) => `'${m}'`).join(', ')}`, {
+      field: 'collections',
+    });
+  return chosen;
+}
 
 /** Restores: requested by the user, run by the agent that reports the database. */
 export function restores(deps: {
   store: RestoreStore;
   backups: Pick<BackupStore, 'get'>;
   databases: Pick<Databases, 'requireActive'>;
+  agents: Pick<AgentStore, 'get'>;
   dispatch: Dispatcher;
   plans: PlanSource;
   events: OrchestratorEvents;
@@ -56,7 +91,16 @@ export function restores(deps: {
   const base = jobLifecycle<RestoreRecord>({
     kind: 'restore',
     // The agent checks the file it downloads is this backup, and refuses what was not confirmed.
-    command: (r) => ({ backupId: r.backupId, confirm: r.confirm ?? [] }),
+    command: (r) => ({
+      backupId: r.backupId,
+      confirm: r.confirm ?? [],
+      // Restore anywhere: the file's binding names the source label, checked by the agent.
+      ...(r.sourceDatabaseName && r.sourceDatabaseName !== r.databaseName
+        ? { sourceLabel: r.sourceDatabaseName }
+        : {}),
+      ...(r.collections?.length ? { collections: r.collections } : {}),
+      ...(r.keyFingerprint ? { keyFingerprint: r.keyFingerprint } : {}),
+    }),
     store,
     events: {
       started: async (r) =>
@@ -101,6 +145,23 @@ export function restores(deps: {
   };
   const { owned } = lifecycle;
 
+  /** The agent that restores: the one the user chose (theirs, active, reporting the target), or the best one. */
+  const targetAgent = async (userId: string, target: string, agentId?: string): Promise<AgentRecord> => {
+    if (!agentId) return (await deps.dispatch.pickAgent(userId, target)) ?? throwNoAgent(target);
+    const chosen = await deps.agents.get(agentId);
+    // Another user's agent is answered as an unknown one.
+    if (!chosen || chosen.userId !== userId || chosen.retired) throw notFound(AGENT_NOT_FOUND);
+    const active = await deps.dispatch.activeAgent(userId, agentId, target);
+    if (!active)
+      throw new AppError(
+        'UNAVAILABLE',
+        `The agent '${chosen.name}' is not connected or does not report database '${target}'. ` +
+          'Start it, or add the database on it with coffer-agent db add.',
+        'AGENT_UNAVAILABLE',
+      );
+    return active;
+  };
+
   return {
     lifecycle,
 
@@ -108,12 +169,20 @@ export function restores(deps: {
       return store.list(userId, LIST_LIMIT);
     },
 
-    /** Restores a completed backup into the database it was taken of, through a connected agent. */
+    /**
+     * Restores a completed backup through a connected agent: into the database it was taken of (the
+     * spec's restore), or into another database of the account, on the agent that reports it or on
+     * the agent the user chose (restore anywhere), optionally only some of its collections.
+     */
     async request(input: {
       userId: string;
       backupId: string;
+      /** The backup's own database, as the spec's dialog sends it. */
       databaseName: string;
       confirm?: RestoreConfirmation[];
+      targetDatabaseName?: string;
+      targetAgentId?: string;
+      collections?: string[];
     }): Promise<RestoreRecord> {
       const { userId } = input;
       const backup = await deps.backups.get(input.backupId);
@@ -125,13 +194,22 @@ export function restores(deps: {
           field: 'databaseName',
         });
       }
+      const target = input.targetDatabaseName ?? backup.databaseName;
+      const collections = chosenCollections(backup, input.collections);
       const plan = await deps.plans.planOf(userId);
-      await deps.databases.requireActive(userId, backup.databaseName, plan);
-      if ((await store.activeForDatabase(userId, backup.databaseName)).length) {
-        throw conflict(`A restore of '${backup.databaseName}' is already in progress`);
+      await deps.databases.requireActive(userId, target, plan);
+      if ((await store.activeForDatabase(userId, target)).length) {
+        throw conflict(`A restore of '${target}' is already in progress`);
       }
-      const agent = await deps.dispatch.pickAgent(userId, backup.databaseName);
-      if (!agent) throw noAgent(backup.databaseName);
+      const agent = await targetAgent(userId, target, input.targetAgentId);
+      // Agents older than restore anywhere ignore its fields (they would restore every collection):
+      // they report no key fingerprint, which is how they are told apart.
+      if ((target !== backup.databaseName || collections) && !agent.keyFingerprint)
+        throw conflict(
+          `The agent '${agent.name}' is too old to restore into another database or only some collections. ` +
+            'Update it (Settings, Agents, Check for Updates) and try again.',
+        );
+      const source = backup.agentId === agent.id ? agent : await deps.agents.get(backup.agentId);
 
       const at = now();
       const r = await store.insert({
@@ -140,7 +218,13 @@ export function restores(deps: {
         backupId: backup.id,
         // The backup's own timestamp (as its view shows it), so the history names it after it is deleted.
         backupTimestamp: backup.completedAt ?? backup.createdAt,
-        databaseName: backup.databaseName,
+        databaseName: target,
+        sourceDatabaseName: backup.databaseName,
+        sourceAgentId: backup.agentId,
+        sourceAgentName: source?.name ?? '',
+        agentName: agent.name,
+        ...(collections ? { collections } : {}),
+        keyFingerprint: backup.keyFingerprint,
         ...(input.confirm?.length ? { confirm: input.confirm } : {}),
         agentId: agent.id,
         status: 'pending',

@@ -176,6 +176,12 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
         .filter((r) => r.userId === userId)
         .map(copy);
     },
+    async setCollections(backupId, agentId, collections) {
+      const r = rows.get(backupId);
+      if (!r || r.agentId !== agentId) return false;
+      if (!r.collections) rows.set(backupId, { ...r, collections: copy(collections) });
+      return true;
+    },
     async stats() {
       const kept = all().filter((r) => r.status !== 'deleting');
       return { totalCount: kept.length, totalSize: kept.reduce((n, r) => n + r.size, 0) };

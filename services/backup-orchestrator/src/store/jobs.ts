@@ -118,6 +118,16 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
     async ofUser(userId) {
       return (await Backup.find({ userId }).lean<Lean[]>()).map(shape);
     },
+    async setCollections(backupId, agentId, collections) {
+      if (!validId(backupId)) return false;
+      // Only the first report is kept; a repeated one finds the field set and changes nothing.
+      const mine = await Backup.findOne({ _id: backupId, agentId }, { collections: 1 }).lean<Lean>();
+      if (!mine) return false;
+      // FerretDB rewrites the whole document: never over a deletion's claim.
+      if (!mine.collections)
+        await Backup.updateOne({ _id: backupId, agentId, status: 'completed' }, { $set: { collections } });
+      return true;
+    },
     async stats() {
       // Sizes are summed in the service rather than with $group, keeping to queries FerretDB 1.x
       // runs everywhere; only the size field travels.

@@ -26,6 +26,8 @@ export interface AgentRecord {
   offlineReason: OfflineReason | null;
   retired: boolean;
   createdAt: Date;
+  /** Fingerprint of its master key as it reported it ('' or absent: older agents). */
+  keyFingerprint?: string;
 }
 
 export type OfflineReason = 'api-key-replaced';
@@ -67,6 +69,13 @@ export interface BackupRecord extends JobRecord {
   lockedUntil?: Date | null;
   /** Why the retention sweep claimed it (the audit entry's rule), kept so a taken-over claim still says. */
   deleteRule?: string | null;
+  /** The collections it holds, as its agent reported them once stored (absent: not reported). */
+  collections?: CollectionCount[] | null;
+}
+
+export interface CollectionCount {
+  name: string;
+  documents: number;
 }
 
 export interface RestoreRecord extends JobRecord {
@@ -76,6 +85,19 @@ export interface RestoreRecord extends JobRecord {
   backupTimestamp?: Date | null;
   /** What the user confirmed for this restore; the command carries it to the agent. */
   confirm?: RestoreConfirmation[];
+  /**
+   * Restore anywhere: the database the backup was taken of (absent on older records and equal to
+   * databaseName for a restore into it), the agent that made the backup, and the agents' names
+   * when it was requested, so the history names both sides after an agent is removed.
+   */
+  sourceDatabaseName?: string;
+  sourceAgentId?: string;
+  sourceAgentName?: string;
+  agentName?: string;
+  /** Restore only these collections (absent: the whole backup). */
+  collections?: string[];
+  /** Fingerprint of the key the backup was made with; the agent refuses if its key differs. */
+  keyFingerprint?: string | null;
   documentsRestored: number;
   documentsFailed: number;
 }
@@ -155,6 +177,8 @@ export interface BackupStore extends JobStore<BackupRecord> {
   /** Takes over a deletion whose claim is older than `staleBefore` (its worker died). */
   reclaimStaleDeletion(staleBefore: Date, now: Date): Promise<BackupRecord | null>;
   ofUser(userId: string): Promise<BackupRecord[]>;
+  /** Records what a backup of this agent holds, once (a repeated report changes nothing); false when not its backup. */
+  setCollections(backupId: string, agentId: string, collections: CollectionCount[]): Promise<boolean>;
   stats(): Promise<{ totalCount: number; totalSize: number }>;
 }
 
@@ -179,6 +203,7 @@ export interface AgentRegistration {
   platform: string;
   version: string;
   databases: string[];
+  keyFingerprint?: string;
 }
 
 export interface AgentStore {

@@ -35,7 +35,16 @@ export async function startCommandRelay(deps: {
             kind: cmd.kind,
             jobId: cmd.jobId,
             databaseName: cmd.databaseName,
-            ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
+            ...(cmd.kind === 'restore'
+              ? {
+                  backupId: cmd.backupId,
+                  confirm: cmd.confirm ?? [],
+                  // Restore anywhere: only when set, so older agents see the command they know.
+                  ...(cmd.sourceLabel ? { sourceLabel: cmd.sourceLabel } : {}),
+                  ...(cmd.collections?.length ? { collections: cmd.collections } : {}),
+                  ...(cmd.keyFingerprint ? { keyFingerprint: cmd.keyFingerprint } : {}),
+                }
+              : {}),
           });
       try {
         let answers = await send();

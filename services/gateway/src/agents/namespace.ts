@@ -97,6 +97,7 @@ export function startAgentNamespace(deps: {
           platform: h.platform,
           version: h.version,
           databases: h.databases,
+          keyFingerprint: h.keyFingerprint,
         },
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );
@@ -187,6 +188,14 @@ export function startAgentNamespace(deps: {
     );
     on('backup:failed', (p) =>
       orchestrator.failBackup({ userId, agentId, jobId: p.backupId, error: p.error }),
+    );
+    on('backup:contents', (p) =>
+      orchestrator.recordBackupContents({
+        userId,
+        agentId,
+        backupId: p.backupId,
+        collections: p.collections,
+      }),
     );
     on('restore:started', (p) => orchestrator.restoreStarted({ userId, agentId, jobId: p.restoreId }));
     on('restore:progress', (p) =>

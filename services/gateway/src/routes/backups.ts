@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESTORE_CONFIRMATIONS } from '@coffer/contracts';
+import { LIMITS, RESTORE_CONFIRMATIONS } from '@coffer/contracts';
 import { conflict, fields, jobStatus } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, sendBlob } from '../blobs/streams.js';
@@ -161,11 +161,29 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
         .describe(
           "what the user confirmed beyond the restore itself: 'empty-backup' lets the agent restore a backup that holds no documents over a database that holds some (it refuses otherwise)",
         ),
+      targetDatabaseName: databaseName
+        .optional()
+        .describe("restore into this database of the account instead of the backup's own (restore anywhere)"),
+      targetAgentId: fields
+        .objectId('agent')
+        .optional()
+        .describe(
+          'restore on this agent of the account (it must report the target database and hold the key the backup was made with)',
+        ),
+      collections: z
+        .array(z.string().min(1).max(LIMITS.collectionName))
+        .min(1, 'Choose at least one collection')
+        .max(LIMITS.collectionsPerBackup)
+        .optional()
+        .describe(
+          'restore only these collections of the backup (the others in the target are left as they are)',
+        ),
     }),
     response: messageBody.extend({ restore: restoreView }),
     errors: {
-      BAD_INPUT: 'the database name is not the one the backup was taken of',
-      NOT_FOUND: NOT_YOURS,
+      BAD_INPUT:
+        'the database name is not the one the backup was taken of, or a chosen collection is not in the backup',
+      NOT_FOUND: "the backup, the target database or the target agent is not the caller's",
       FORBIDDEN: DATABASE_NOT_READY,
       CONFLICT: 'the backup has not completed, or a restore of its database is running',
       UNAVAILABLE: NO_AGENT,
@@ -176,6 +194,9 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
         backupId: params.id,
         databaseName: body.databaseName,
         confirm: body.confirm ?? [],
+        targetDatabaseName: body.targetDatabaseName,
+        targetAgentId: body.targetAgentId,
+        collections: body.collections ?? [],
       });
       return { message: 'Restore requested', restore: toRestore(restore) };
     },

@@ -2,7 +2,10 @@
 // typed exactly; then POST /api/backups/{id}/restore. Opened again for a backup the agent refused
 // because it holds no documents (`emptyBackup`), step 3 also asks the user to confirm exactly that,
 // and the request carries the confirmation the agent needs (confirm: ['empty-backup']).
-import { useRef, useState, type FormEvent } from 'react';
+// Step 1 also offers where to restore and which collections (issue 20, RestoreChoices): the
+// default is the spec's restore into the backup's own database, and the typed confirmation is the
+// name of the chosen target.
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Box,
@@ -17,14 +20,24 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { useRestoreBackupMutation, type Backup, type Restore } from '../../api/generated';
+import {
+  useGetSystemStatusQuery,
+  useRestoreBackupMutation,
+  type Backup,
+  type Restore,
+} from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatBackupDate } from '../../lib/format';
 import { restoreConfirmMatches, restoreMismatchMessage } from './status';
+import { RestoreChoices } from './RestoreChoices';
+import { restoreRequestFields, restoreTargets, type RestoreTarget } from './restoreTargets';
 
 interface RestoreDialogProps {
   /** the backup to restore; the dialog is open while set */
-  backup: Pick<Backup, '_id' | 'databaseName' | 'timestamp' | 'createdAt'> | null;
+  backup:
+    | (Pick<Backup, '_id' | 'databaseName' | 'timestamp' | 'createdAt'> &
+        Partial<Pick<Backup, 'agentId' | 'keyFingerprint' | 'collections'>>)
+    | null;
   /** the database to restore into (the backup's own) */
   databaseName: string;
   onClose: () => void;
@@ -88,7 +101,18 @@ function RestoreSteps({
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [restore, { isLoading }] = useRestoreBackupMutation();
-  const matches = restoreConfirmMatches(typed, databaseName) && (!emptyBackup || emptyConfirmed);
+  const { data: status } = useGetSystemStatusQuery();
+  const targets = useMemo(() => restoreTargets(backup, status?.agents ?? []), [backup, status]);
+  const [picked, setPicked] = useState<RestoreTarget | undefined>(undefined);
+  const target = picked ?? targets.find((t) => t.isSource);
+  const allCollections = useMemo(() => (backup.collections ?? []).map((c) => c.name), [backup]);
+  const [chosen, setChosen] = useState<string[] | undefined>(undefined);
+  const chosenNow = chosen ?? allCollections;
+  const partial = chosenNow.length < allCollections.length;
+  // The name the user types and every warning names: where the data goes.
+  const targetName = target?.databaseName ?? databaseName;
+  const choiceOk = (!target || target.available) && (allCollections.length === 0 || chosenNow.length > 0);
+  const matches = restoreConfirmMatches(typed, targetName) && (!emptyBackup || emptyConfirmed);
   const backupDate = formatBackupDate(backup.timestamp || backup.createdAt);
 
   const submit = async (e?: FormEvent) => {
@@ -97,7 +121,11 @@ function RestoreSteps({
     if (!matches || isLoading) return;
     setError(null);
     try {
-      const body = emptyBackup ? { databaseName, confirm: ['empty-backup' as const] } : { databaseName };
+      const body = {
+        databaseName,
+        ...(emptyBackup ? { confirm: ['empty-backup' as const] } : {}),
+        ...restoreRequestFields(backup, target, chosen, allCollections),
+      };
       const res = await restore({ id: backup._id, body }).unwrap();
       onStarted?.(res.restore, res.message);
       onClose();
@@ -132,8 +160,9 @@ function RestoreSteps({
                 <Alert.Content>
                   <Alert.Title>This action is irreversible</Alert.Title>
                   <Alert.Description>
-                    Restoring replaces ALL current data in <strong>{databaseName}</strong> with the backup
-                    from {backupDate}.
+                    Restoring replaces {partial ? 'the chosen collections' : 'ALL current data'} in{' '}
+                    <strong>{targetName}</strong> with the backup of <strong>{databaseName}</strong> from{' '}
+                    {backupDate}.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
@@ -149,11 +178,22 @@ function RestoreSteps({
                   <List.Item>Inform your users: the database is unavailable while it is restored.</List.Item>
                 </List.Root>
               </Box>
+              <RestoreChoices
+                targets={targets}
+                target={target}
+                onTarget={(t) => {
+                  setPicked(t);
+                  setTyped('');
+                }}
+                collections={allCollections}
+                chosen={chosenNow}
+                onChosen={setChosen}
+              />
             </Stack>
           </Dialog.Body>
           <Dialog.Footer>
             {cancel}
-            <Button colorPalette="red" onClick={() => setStep(2)}>
+            <Button colorPalette="red" onClick={() => setStep(2)} disabled={!choiceOk}>
               I understand, continue
             </Button>
           </Dialog.Footer>
@@ -167,10 +207,22 @@ function RestoreSteps({
               <Alert.Root status="warning">
                 <Alert.Indicator />
                 <Alert.Content>
-                  <Alert.Title>All collections will be dropped</Alert.Title>
+                  <Alert.Title>
+                    {partial ? 'The chosen collections will be dropped' : 'All collections will be dropped'}
+                  </Alert.Title>
                   <Alert.Description>
-                    Every collection in <strong>{databaseName}</strong> is dropped and replaced with the
-                    collections from this backup.
+                    {partial ? (
+                      <>
+                        {chosenNow.join(', ')} in <strong>{targetName}</strong>{' '}
+                        {chosenNow.length === 1 ? 'is' : 'are'} dropped and replaced from this backup; the
+                        other collections are left as they are.
+                      </>
+                    ) : (
+                      <>
+                        Every collection in <strong>{targetName}</strong> is dropped and replaced with the
+                        collections from this backup.
+                      </>
+                    )}
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
@@ -204,7 +256,8 @@ function RestoreSteps({
                 <Alert.Content>
                   <Alert.Title>Final warning</Alert.Title>
                   <Alert.Description>
-                    There is no undo. The current data of <strong>{databaseName}</strong> will be gone.
+                    There is no undo. The current data of <strong>{targetName}</strong>
+                    {target && !target.isSource ? ` on ${target.agentName}` : ''} will be gone.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
@@ -226,15 +279,15 @@ function RestoreSteps({
                   <Checkbox.Control mt="0.5" />
                   <Checkbox.Label fontWeight="normal">
                     This backup holds no documents. I confirm that restoring it deletes every document in{' '}
-                    <strong>{databaseName}</strong>.
+                    <strong>{targetName}</strong>.
                   </Checkbox.Label>
                 </Checkbox.Root>
               )}
-              <Field.Root invalid={touched && typed !== '' && !restoreConfirmMatches(typed, databaseName)}>
+              <Field.Root invalid={touched && typed !== '' && !restoreConfirmMatches(typed, targetName)}>
                 <Field.Label>
                   Type{' '}
                   <Box as="span" fontFamily="mono" fontWeight="bold">
-                    {databaseName}
+                    {targetName}
                   </Box>{' '}
                   to confirm
                 </Field.Label>
@@ -245,10 +298,10 @@ function RestoreSteps({
                   autoComplete="off"
                   spellCheck={false}
                   fontFamily="mono"
-                  placeholder={databaseName}
+                  placeholder={targetName}
                   autoFocus
                 />
-                <Field.ErrorText>{restoreMismatchMessage(databaseName)}</Field.ErrorText>
+                <Field.ErrorText>{restoreMismatchMessage(targetName)}</Field.ErrorText>
               </Field.Root>
             </Stack>
           </Dialog.Body>

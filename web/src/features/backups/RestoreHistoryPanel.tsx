@@ -15,7 +15,13 @@ import { notify } from '../shell/toaster';
 import { RestoreDialog } from './RestoreDialog';
 import { RefreshIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
-import { restoreCountsText, restoredBackupText } from '../dashboard/restoreFeedback';
+import {
+  restoreCollectionsText,
+  restoreCountsText,
+  restoredBackupText,
+  restoreSourceText,
+  restoreTargetText,
+} from '../dashboard/restoreFeedback';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
 import { StatusBadge } from './StatusBadge';
@@ -133,8 +139,17 @@ export function RestoreHistoryPanel() {
                   return (
                     <Fragment key={r._id}>
                       <Table.Row data-testid="restore-row">
-                        <Table.Cell fontWeight="medium" data-label="Database">
-                          {r.databaseName}
+                        <Table.Cell
+                          fontWeight="medium"
+                          data-label="Database"
+                          data-testid="restore-target-cell"
+                        >
+                          <Text>{r.databaseName}</Text>
+                          {restoreTargetText(r) && (
+                            <Text fontSize="xs" fontWeight="normal" color="fg.muted">
+                              {restoreTargetText(r)}
+                            </Text>
+                          )}
                         </Table.Cell>
                         <Table.Cell data-label="Status">
                           <StatusBadge status={r.status} />
@@ -159,7 +174,15 @@ export function RestoreHistoryPanel() {
                             >
                               {restoreDetail(r)}
                             </Text>
+                            {restoreSourceText(r) && (
+                              <Text data-testid="restore-source">{restoreSourceText(r)}</Text>
+                            )}
                             {backupText && <Text>{backupText}</Text>}
+                            {restoreCollectionsText(r) && (
+                              <Text color="fg.muted" overflowWrap="anywhere">
+                                {restoreCollectionsText(r)}
+                              </Text>
+                            )}
                             {finished && <Text color="fg.muted">{restoreCountsText(r)}</Text>}
                             {r.status === 'failed' && isEmptyBackupRefusal(r.error) && (
                               <Button
@@ -195,12 +218,12 @@ export function RestoreHistoryPanel() {
         backup={
           retry && {
             _id: retry.backupId,
-            databaseName: retry.databaseName,
+            databaseName: retry.sourceDatabaseName ?? retry.databaseName,
             timestamp: retry.backupTimestamp ?? '',
             createdAt: retry.backupTimestamp ?? retry.createdAt,
           }
         }
-        databaseName={retry?.databaseName ?? ''}
+        databaseName={retry ? (retry.sourceDatabaseName ?? retry.databaseName) : ''}
         emptyBackup
         onClose={() => setRetry(null)}
         onStarted={(_restore, message) => {

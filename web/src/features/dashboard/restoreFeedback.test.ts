@@ -1,5 +1,12 @@
 import { formatBackupDate } from '../../lib/format';
-import { restoreCountsText, restoredBackupText, restoreFinishedToast } from './restoreFeedback';
+import {
+  restoreCollectionsText,
+  restoreCountsText,
+  restoredBackupText,
+  restoreFinishedToast,
+  restoreSourceText,
+  restoreTargetText,
+} from './restoreFeedback';
 
 const at = '2025-03-04T05:06:07.089Z';
 
@@ -16,6 +23,30 @@ describe('restore texts', () => {
   it('names the backup by its timestamp, when the restore kept it', () => {
     expect(restoredBackupText({ backupTimestamp: at })).toBe(`Backup of ${formatBackupDate(at)}`);
     expect(restoredBackupText({})).toBeNull();
+  });
+});
+
+describe('source and target of a restore (restore anywhere)', () => {
+  it('names the source only when the restore went elsewhere', () => {
+    const same = {
+      databaseName: 'shop',
+      sourceDatabaseName: 'shop',
+      sourceAgent: 'web-1',
+      targetAgent: 'web-1',
+    };
+    expect(restoreSourceText(same)).toBeNull();
+    expect(restoreSourceText({ databaseName: 'shop' })).toBeNull(); // older records
+    expect(restoreSourceText({ ...same, databaseName: 'shop-copy' })).toBe("From 'shop' on web-1");
+    expect(restoreSourceText({ ...same, targetAgent: 'dr-1' })).toBe("From 'shop' on web-1");
+    expect(restoreTargetText({ targetAgent: 'dr-1' })).toBe('on dr-1');
+    expect(restoreTargetText({})).toBeNull();
+  });
+
+  it('lists the chosen collections', () => {
+    expect(restoreCollectionsText({ collections: ['customers', 'events'] })).toBe(
+      'Collections: customers, events',
+    );
+    expect(restoreCollectionsText({})).toBeNull();
   });
 });
 

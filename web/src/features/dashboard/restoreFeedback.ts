@@ -16,6 +16,30 @@ export function restoredBackupText(r: Pick<Restore, 'backupTimestamp'>): string 
   return r.backupTimestamp ? `Backup of ${formatBackupDate(r.backupTimestamp)}` : null;
 }
 
+/**
+ * Where the restore went, under the Database column: 'on web-1' (the restoring agent), when known.
+ */
+export function restoreTargetText(r: Pick<Restore, 'targetAgent'>): string | null {
+  return r.targetAgent ? `on ${r.targetAgent}` : null;
+}
+
+/**
+ * Where the backup came from, for a restore into another database or onto another agent:
+ * "From 'shop' on web-1"; null for the spec's restore into the backup's own database and agent.
+ */
+export function restoreSourceText(
+  r: Pick<Restore, 'databaseName' | 'sourceDatabaseName' | 'sourceAgent' | 'targetAgent'>,
+): string | null {
+  const source = r.sourceDatabaseName ?? r.databaseName;
+  if (source === r.databaseName && (r.sourceAgent ?? '') === (r.targetAgent ?? '')) return null;
+  return `From '${source}'${r.sourceAgent ? ` on ${r.sourceAgent}` : ''}`;
+}
+
+/** 'Collections: customers, events' when only some were restored. */
+export function restoreCollectionsText(r: Pick<Restore, 'collections'>): string | null {
+  return r.collections?.length ? `Collections: ${r.collections.join(', ')}` : null;
+}
+
 export interface RestoreToast {
   title: string;
   description: string;
