@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { RESULT_FILE, type UpdateOutcome } from '../update/updater.js';
 import { createLogger } from './log.js';
-import { createUpdater } from './update.js';
+import { createUpdater, type UpdateReportAnswer } from './update.js';
 
 let state: string;
 beforeEach(() => (state = mkdtempSync(path.join(os.tmpdir(), 'coffer-daemon-update-'))));
@@ -15,7 +15,7 @@ afterEach(() => rmSync(state, { recursive: true, force: true }));
 
 function updater(
   updatesAllowed: boolean,
-  opts: { answer?: () => boolean; resend?: { firstMs: number; maxMs: number } } = {},
+  opts: { answer?: () => UpdateReportAnswer; resend?: { firstMs: number; maxMs: number } } = {},
 ) {
   const reports: UpdateOutcome[] = [];
   const fetched: string[] = [];
@@ -33,7 +33,7 @@ function updater(
     log: createLogger({ out, secrets: () => [] }),
     report: (o) => {
       reports.push(o);
-      return Promise.resolve(opts.answer?.() ?? true);
+      return Promise.resolve(opts.answer?.() ?? 'recorded');
     },
     updatesAllowed: () => updatesAllowed,
     restart: (reason) => restarts.push(reason),
@@ -78,9 +78,9 @@ const until = async (done: () => boolean) => {
 const kept = () => existsSync(path.join(state, RESULT_FILE));
 
 it('keeps an outcome the server did not take and sends it again until it is acknowledged (issue 21)', async () => {
-  const answers = [false, false, true];
+  const answers: UpdateReportAnswer[] = ['not-recorded', 'not-recorded', 'recorded'];
   const { u, reports } = updater(false, {
-    answer: () => answers.shift() ?? true,
+    answer: () => answers.shift() ?? 'recorded',
     resend: { firstMs: 10, maxMs: 20 },
   });
   await u.run();
@@ -97,7 +97,7 @@ it('keeps an outcome the server did not take and sends it again until it is ackn
 });
 
 it('after a restart, reports the outcome an earlier process could not get acknowledged', async () => {
-  const lost = updater(false, { answer: () => false });
+  const lost = updater(false, { answer: () => 'not-recorded' });
   await lost.u.run();
   lost.u.stop();
   expect(lost.reports).toEqual([expect.objectContaining({ status: 'failed' })]);
@@ -105,5 +105,13 @@ it('after a restart, reports the outcome an earlier process could not get acknow
   const next = updater(true);
   await next.u.reportPending();
   expect(next.reports).toEqual(lost.reports);
+  expect(kept()).toBe(false);
+});
+
+it('drops an outcome the server refuses for good (the agent was removed) rather than sending it forever', async () => {
+  const { u, reports } = updater(false, { answer: () => 'refused', resend: { firstMs: 10, maxMs: 20 } });
+  await u.run();
+  await new Promise((r) => setTimeout(r, 100));
+  expect(reports).toHaveLength(1);
   expect(kept()).toBe(false);
 });

@@ -16,6 +16,8 @@ import {
   type UpdateOutcome,
 } from '../update/updater.js';
 
+export type UpdateReportAnswer = 'recorded' | 'refused' | 'not-recorded';
+
 export interface UpdaterDeps {
   server: string;
   version: string;
@@ -26,8 +28,11 @@ export interface UpdaterDeps {
   /** A service manager starts the agent again when it exits (COFFER_AGENT_SUPERVISED=1). */
   supervised: boolean;
   log: Logger;
-  /** Sends `agent:update` and resolves true once the server recorded it. */
-  report: (outcome: UpdateOutcome) => Promise<boolean>;
+  /**
+   * Sends `agent:update`: 'recorded' once the server has it, 'refused' when the server will never
+   * take it (e.g. the agent was removed), 'not-recorded' when it may later.
+   */
+  report: (outcome: UpdateOutcome) => Promise<UpdateReportAnswer>;
   /** The host's switch (the config's `updates`), read when the command arrives. */
   updatesAllowed: () => boolean;
   /** Stops the daemon so that the new binary starts. */
@@ -66,7 +71,10 @@ export function createUpdater(deps: UpdaterDeps) {
       clearTimeout(timer);
       const outcome = pending;
       if (!outcome) return;
-      if (await deps.report(outcome).catch(() => false)) {
+      const answer = await deps.report(outcome).catch(() => 'not-recorded' as const);
+      if (answer === 'refused')
+        log.warn('the server refused the update outcome for good; it is not sent again');
+      if (answer !== 'not-recorded') {
         pause = resend.firstMs;
         // A newer outcome may have replaced it meanwhile: that one is still to be sent.
         if (sameOutcome(pending, outcome)) {

@@ -93,13 +93,15 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
 
   const send = async (agent: Agent, action: AgentAction) => {
     setResult(null);
+    // Before the request: the agent's answer may arrive before the server's reply to it does.
+    if (action === 'update') setUpdateChecks((checks) => ({ ...checks, [agent.id]: 'checking' }));
     try {
       await manage({ agentId: agent.id, body: { action } }).unwrap();
       setResult({ status: 'success', message: ACTION_TEXT[action].ok });
-      if (action === 'update') setUpdateChecks((checks) => ({ ...checks, [agent.id]: 'checking' }));
     } catch (err) {
       console.error(`Agent ${action} failed`, err);
       setResult({ status: 'error', message: ACTION_TEXT[action].failed });
+      if (action === 'update') setUpdateChecks(({ [agent.id]: _sent, ...others }) => others);
     }
   };
 
