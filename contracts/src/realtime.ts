@@ -1,5 +1,6 @@
 // Gateway → browser (product §3 "Live events", architecture §5): Socket.IO at SOCKET_IO_PATH,
 // authenticated with the session token. The gateway emits to the owner's room; browsers only listen.
+import type { UPDATE_STATUSES } from './agent/events.js';
 import type { ProgressInfo } from './progress.js';
 
 /** The Socket.IO path of both edges (browsers on the main namespace, agents on AGENT_NAMESPACE). */
@@ -24,9 +25,35 @@ export interface RestoreProgressEvent {
   error?: string;
 }
 
+/**
+ * One of the user's agents changed what the dashboard shows of it: it connected, disconnected or
+ * reported another list of databases. The browser reads the agents and databases again.
+ */
+export interface AgentStatusEvent {
+  agentId: string;
+  change: 'connected' | 'disconnected' | 'databases';
+}
+
+/** What a 'Check for Updates' came to, once the server has recorded it (issue 21, walk 10). */
+export interface AgentUpdateEvent {
+  agentId: string;
+  status: (typeof UPDATE_STATUSES)[number];
+  /** Empty when the command reached no agent (then `error` says so). */
+  fromVersion: string;
+  toVersion: string;
+  /** Why the update failed (status 'failed'). */
+  error?: string;
+}
+
+/** Why a Check for Updates came to nothing when its command did not reach the agent. */
+export const updateNotDeliveredReason = (error: string) =>
+  `the agent did not receive the command (${error}); check for updates again once it is online`;
+
 export interface ServerToBrowserEvents {
   backupProgress: (event: BackupProgressEvent) => void;
   restoreProgress: (event: RestoreProgressEvent) => void;
+  agentStatus: (event: AgentStatusEvent) => void;
+  agentUpdate: (event: AgentUpdateEvent) => void;
 }
 
 /** Browsers emit nothing. */
@@ -43,4 +70,6 @@ export type BrowserEventPayload<E extends BrowserEventName> = Parameters<ServerT
 export const BROWSER_EVENTS = [
   'backupProgress',
   'restoreProgress',
+  'agentStatus',
+  'agentUpdate',
 ] as const satisfies readonly BrowserEventName[];

@@ -230,6 +230,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     else if (told !== 'not-connected')
       log.warn('could not tell the server this agent is leaving', { error: told.refused });
     await runner.stopAll(reason);
+    updater.stop();
     stopSweeping();
     configWatch.stop();
     connection.close();

@@ -8,6 +8,7 @@ import {
 } from '@coffer/contracts';
 import type { AgentSocket } from './connection.js';
 import type { Reporter } from './jobs.js';
+import type { UpdateReportAnswer } from './update.js';
 
 /** An answer that is not a ReportAck counts as a refusal. */
 const ackOf = (answer: unknown): ReportAck =>
@@ -30,11 +31,12 @@ export function socketReporter(socket: AgentSocket): Reporter {
   };
 }
 
-/** Sends `agent:update`; resolves true once the server recorded it. */
-export async function reportUpdate(socket: AgentSocket, outcome: UpdateOutcome): Promise<boolean> {
-  if (!socket.connected) return false;
-  const answer: unknown = await socket.timeout(REPORT_ACK_TIMEOUT_MS).emitWithAck('agent:update', outcome);
-  return ackOf(answer).ok === true;
+/** Sends `agent:update`; what the server answered (daemon/update.ts resends what it may take later). */
+export async function reportUpdate(socket: AgentSocket, outcome: UpdateOutcome): Promise<UpdateReportAnswer> {
+  if (!socket.connected) return 'not-recorded';
+  const ack = ackOf(await socket.timeout(REPORT_ACK_TIMEOUT_MS).emitWithAck('agent:update', outcome));
+  if (ack.ok) return 'recorded';
+  return ack.retry === false ? 'refused' : 'not-recorded';
 }
 
 /**

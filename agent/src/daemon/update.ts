@@ -1,6 +1,8 @@
 // The daemon's side of 'Check for Updates': install a newer release (itself, or through the
 // service manager when it may not write its own binary), restart into it, and report the outcome,
-// which the next process does when an update needed a restart.
+// which the next process does when an update needed a restart. Every outcome waits in the state
+// folder until the server has acknowledged it: a report the server did not take (the socket was
+// reconnecting, a service restarting) is sent again, so no outcome goes unaudited.
 import type { Logger } from './log.js';
 import {
   canReplace,
@@ -14,6 +16,8 @@ import {
   type UpdateOutcome,
 } from '../update/updater.js';
 
+export type UpdateReportAnswer = 'recorded' | 'refused' | 'not-recorded';
+
 export interface UpdaterDeps {
   server: string;
   version: string;
@@ -24,27 +28,78 @@ export interface UpdaterDeps {
   /** A service manager starts the agent again when it exits (COFFER_AGENT_SUPERVISED=1). */
   supervised: boolean;
   log: Logger;
-  /** Sends `agent:update` and resolves true once the server recorded it. */
-  report: (outcome: UpdateOutcome) => Promise<boolean>;
+  /**
+   * Sends `agent:update`: 'recorded' once the server has it, 'refused' when the server will never
+   * take it (e.g. the agent was removed), 'not-recorded' when it may later.
+   */
+  report: (outcome: UpdateOutcome) => Promise<UpdateReportAnswer>;
   /** The host's switch (the config's `updates`), read when the command arrives. */
   updatesAllowed: () => boolean;
   /** Stops the daemon so that the new binary starts. */
   restart: (reason: string) => void;
   fetchImpl?: typeof fetch;
+  /** Pauses between resends of an unacknowledged outcome (REPORT_RESEND unless set). */
+  resend?: { firstMs: number; maxMs: number };
 }
+
+/** 2 s, 4 s, 8 s … at most a minute apart, for as long as the daemon runs (and again after a restart). */
+export const REPORT_RESEND = { firstMs: 2_000, maxMs: 60_000 };
+
+const sameOutcome = (a: UpdateOutcome | undefined, b: UpdateOutcome) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 export function createUpdater(deps: UpdaterDeps) {
   const { log } = deps;
+  const resend = deps.resend ?? REPORT_RESEND;
   let busy = false;
+  /** The outcome the server has not acknowledged yet (also in the state folder). */
+  let pending: UpdateOutcome | undefined;
+  let pause = resend.firstMs;
+  let timer: NodeJS.Timeout | undefined;
+  let sending: Promise<void> | undefined;
 
-  const announce = async (outcome: UpdateOutcome) => {
+  const logOutcome = (outcome: UpdateOutcome) => {
     if (outcome.status === 'failed') log.error('the update failed', { error: outcome.error });
     else if (outcome.status === 'current')
       log.info(`coffer-agent ${outcome.fromVersion} is the newest version the server offers`);
     else log.info('updated', { from: outcome.fromVersion, to: outcome.toVersion });
-    if (await deps.report(outcome).catch(() => false)) return true;
-    log.warn('the server did not record the update outcome; it is reported again after the next connect');
-    return false;
+  };
+
+  /** Sends the pending outcome; on no acknowledgement, again after a growing pause. One at a time. */
+  const deliver = (): Promise<void> =>
+    (sending ??= (async () => {
+      clearTimeout(timer);
+      const outcome = pending;
+      if (!outcome) return;
+      const answer = await deps.report(outcome).catch(() => 'not-recorded' as const);
+      if (answer === 'refused')
+        log.warn('the server refused the update outcome for good; it is not sent again');
+      if (answer !== 'not-recorded') {
+        pause = resend.firstMs;
+        // A newer outcome may have replaced it meanwhile: that one is still to be sent.
+        if (sameOutcome(pending, outcome)) {
+          pending = undefined;
+          if (sameOutcome(await readOutcome(deps.stateDir), outcome)) await clearOutcome(deps.stateDir);
+        }
+      } else {
+        log.warn('the server did not record the update outcome; it is sent again', {
+          inSeconds: Math.round(pause / 1000),
+        });
+        timer = setTimeout(() => void deliver(), pause);
+        timer.unref();
+        pause = Math.min(resend.maxMs, pause * 2);
+      }
+    })().finally(() => (sending = undefined)));
+
+  /** Keeps the outcome (in the state folder too, so a restart still reports it) and reports it. */
+  const announce = async (outcome: UpdateOutcome) => {
+    logOutcome(outcome);
+    pending = outcome;
+    pause = resend.firstMs;
+    await writeOutcome(deps.stateDir, outcome).catch((e: unknown) =>
+      log.warn('could not keep the update outcome in the state folder', { err: e }),
+    );
+    await deliver();
   };
 
   /** Leaves the outcome for the next process, then restarts into the new binary. */
@@ -102,12 +157,24 @@ export function createUpdater(deps: UpdaterDeps) {
       }
     },
 
-    /** Reports an outcome an earlier process left (once the server has it, it is removed). */
+    /**
+     * After each (re)connect: reports the outcome not acknowledged yet, this process's or one an
+     * earlier process left (once the server has it, it is removed).
+     */
     async reportPending(): Promise<void> {
-      const outcome = await readOutcome(deps.stateDir);
-      if (!outcome) return;
-      // The outcome says which version should be running now; a failed swap leaves the old one.
-      if (await announce(outcome)) await clearOutcome(deps.stateDir);
+      if (!pending) {
+        // The outcome says which version should be running now; a failed swap leaves the old one.
+        pending = await readOutcome(deps.stateDir);
+        if (pending) logOutcome(pending);
+      }
+      pause = resend.firstMs;
+      await sending;
+      await deliver();
+    },
+
+    /** Stops resending (the daemon is stopping; the state folder keeps what is not acknowledged). */
+    stop(): void {
+      clearTimeout(timer);
     },
   };
 }

@@ -4,7 +4,7 @@ import type { EventBus, EventEnvelope, EventMap, StreamName } from '@coffer/comm
  * What the orchestrator publishes:
  * - BACKUP: backup.backup.{created,started,completed,failed,deleted}, backup.schedule.due
  * - RESTORE: restore.restore.{requested,initiated,completed,failed}
- * - AGENT: agent.agent.{registered,disconnected,updated,update_failed,action_requested,removed},
+ * - AGENT: agent.agent.{registered,disconnected,updated,update_failed,up_to_date,action_requested,removed},
  *   agent.command.requested
  * - SETTINGS: settings.backup.updated, settings.database.updated, settings.retention_lock.updated
  *   (lock on, turn-off requested / cancelled / in effect; the last with id `retention-lock-off:…`)

@@ -302,6 +302,13 @@ export function orchestratorHandlers(deps: {
           { agentId: input.agentId, kind: input.kind, error: input.error },
           'agent command not delivered',
         );
+        if (input.kind === 'update')
+          await agents.updateNotDelivered(
+            input.userId,
+            input.agentId,
+            input.commandId,
+            input.error ?? 'no answer',
+          );
       }
       return {};
     },

@@ -104,6 +104,8 @@ export interface EventMap {
   'agent.agent.updated': AgentEvent & { fromVersion: string; toVersion: string };
   /** The agent tried to update itself and keeps running `fromVersion`. */
   'agent.agent.update_failed': AgentEvent & { fromVersion: string; error: string };
+  /** The agent checked for an update and already runs the newest version the server offers. */
+  'agent.agent.up_to_date': AgentEvent & { version: string };
   /** The user sent the agent a command from Settings → Agents (audited; the command itself follows). */
   'agent.agent.action_requested': AgentEvent & { action: 'restart' | 'update' | 'reset' };
   /**

@@ -19,6 +19,7 @@ import { RouteTable } from './http/route.js';
 import { secondFactorAttempts, stepUpGuard } from './http/step-up.js';
 import { startFanout } from './realtime/fanout.js';
 import { browserSockets } from './realtime/sessions.js';
+import { agentNews } from './realtime/agent-news.js';
 import { startRealtime, type RealtimeServer } from './realtime/socket.js';
 import { apiRoutes } from './routes/index.js';
 import {
@@ -112,6 +113,7 @@ export async function startGateway(
   const io = await startRealtime({ server, redis, identity, log });
   started.io = io;
   const fanout = await startFanout(bus, io);
+  const news = agentNews(io);
   const agents = startAgentNamespace({
     io,
     identity,
@@ -129,9 +131,10 @@ export async function startGateway(
     }),
     addressOf: clientAddress(app),
     handshakeTimeoutMs: config.AGENT_HANDSHAKE_TIMEOUT_MS,
+    news,
   });
   started.nsp = agents;
-  const commands = await startCommandRelay({ bus, nsp: agents, clients, log });
+  const commands = await startCommandRelay({ bus, nsp: agents, clients, log, news });
   const accessRevocation = await startAccessRevocation({
     bus,
     sockets,

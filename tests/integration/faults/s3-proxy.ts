@@ -1,11 +1,36 @@
 // A fault-injecting HTTP proxy between the storage service and MinIO: it forwards every request
 // untouched (the Host header too, so S3 signatures still verify) until told to answer 500s, to
-// hold each answer back, or to answer nothing at all (a hung S3).
+// hold each answer back, to pass answers on a little at a time (so a download is surely under
+// way when MinIO is killed), or to answer nothing at all (a hung S3).
 import http from 'node:http';
 import type net from 'node:net';
+import { Transform } from 'node:stream';
 
 export type ProxyMode =
-  { kind: 'pass' } | { kind: 'error500' } | { kind: 'slow'; delayMs: number } | { kind: 'silent' };
+  | { kind: 'pass' }
+  | { kind: 'error500' }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'trickle'; bytesPerTick: number; tickMs: number }
+  | { kind: 'silent' };
+
+/** Passes at most `bytesPerTick` bytes every `tickMs`. */
+function trickle(bytesPerTick: number, tickMs: number): Transform {
+  return new Transform({
+    highWaterMark: bytesPerTick,
+    transform(chunk: Buffer, _enc, done) {
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < chunk.length; at += bytesPerTick)
+        pieces.push(chunk.subarray(at, at + bytesPerTick));
+      const next = () => {
+        const piece = pieces.shift();
+        if (!piece) return done();
+        this.push(piece);
+        setTimeout(next, tickMs);
+      };
+      next();
+    },
+  });
+}
 
 export interface FaultProxy {
   port: number;
@@ -58,7 +83,14 @@ export async function startFaultProxy(port: number, targetPort: number): Promise
       (up) => {
         const answer = () => {
           res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
+          if (mode.kind !== 'trickle') return up.pipe(res);
+          proxy.faults++;
+          // MinIO killed mid-answer: the connection to the client breaks too, as it would without
+          // the proxy in between.
+          up.on('close', () => {
+            if (!up.complete) res.destroy();
+          });
+          up.pipe(trickle(mode.bytesPerTick, mode.tickMs)).pipe(res);
         };
         if (mode.kind === 'slow') {
           proxy.faults++;

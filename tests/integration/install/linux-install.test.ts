@@ -235,6 +235,18 @@ describe('the Linux installer on a server without Node.js', () => {
       expect(entries[0].details).toMatchObject({ name: 'db-server-1', value: `0.1.0 → ${current}` });
     });
 
+    it('the newest release answers up to date, and the audit log says so (issue 21, walk 10)', async () => {
+      await waitActive(current);
+      await requestUpdate();
+      const entries = await eventually(async () => {
+        const e = await auditEntries('AGENT_UP_TO_DATE');
+        expect(e.length).toBe(1);
+        return e;
+      }, 120_000);
+      expect(entries[0].details).toMatchObject({ name: 'db-server-1', value: current });
+      expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
+    });
+
     it('a corrupted download is refused: the old version keeps running and the audit log says why', async () => {
       const zst = served('coffer-agent-linux-x64.zst');
       const good = fs.readFileSync(zst);

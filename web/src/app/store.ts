@@ -1,6 +1,7 @@
 import { configureStore, type ThunkAction, type UnknownAction } from '@reduxjs/toolkit';
 import { api } from '../api/cache';
 import { authReducer } from '../features/auth/authSlice';
+import { followAgents } from '../realtime/liveCache';
 import { listenerMiddleware } from './listeners';
 
 export const store = configureStore({
@@ -10,6 +11,8 @@ export const store = configureStore({
   },
   middleware: (getDefault) => getDefault().prepend(listenerMiddleware.middleware).concat(api.middleware),
 });
+
+followAgents(store.dispatch);
 
 export type RootState = ReturnType<typeof store.getState>;
 export type AppDispatch = typeof store.dispatch;

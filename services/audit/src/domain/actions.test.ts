@@ -144,6 +144,7 @@ describe('audit action table', () => {
       'agent.agent.disconnected',
       'agent.agent.registered',
       'agent.agent.removed',
+      'agent.agent.up_to_date',
       'agent.agent.update_failed',
       'agent.agent.updated',
       'auth.security.admin_two_factor_changed',
@@ -473,6 +474,17 @@ describe('agent actions', () => {
       error: 'x'.repeat(4000),
     });
     expect(long!.details.error).toHaveLength(1000);
+  });
+
+  it('records a Check for Updates that found nothing newer, with the version (issue 21)', () => {
+    expect(entriesFor('agent.agent.up_to_date', { ...agent, version: '1.2.0' })).toEqual([
+      expect.objectContaining({
+        action: 'AGENT_UP_TO_DATE',
+        entity: 'Agent',
+        entityId: AGENT,
+        details: expect.objectContaining({ value: '1.2.0' }),
+      }),
+    ]);
   });
 });
 

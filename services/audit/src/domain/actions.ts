@@ -326,6 +326,14 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     details: (d) => ({ ...agentOf.details(d), value: d.fromVersion, error: clip(d.error) }),
   },
 
+  // The value is the version that keeps running, the newest the server offers.
+  'agent.agent.up_to_date': {
+    action: 'AGENT_UP_TO_DATE',
+    entity: 'Agent',
+    ...agentOf,
+    details: (d) => ({ ...agentOf.details(d), value: d.version }),
+  },
+
   // Agent actions the user takes: the actor is 'User' (see actorLabel).
   'agent.agent.action_requested': (['restart', 'update', 'reset'] as const).map((action) => ({
     action: AGENT_ACTIONS[action],

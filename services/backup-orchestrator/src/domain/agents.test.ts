@@ -151,12 +151,28 @@ describe('agents', () => {
       expect(w.events.of('agent.agent.updated')).toEqual([]);
     });
 
-    it('announces nothing when the agent was already current', async () => {
+    it('announces an agent that was already current, so the user who asked hears it (issue 21)', async () => {
       const w = testWorld();
       const agentId = await w.connectAgent();
-      const before = w.events.published.length;
-      await w.agents.updateReported(report(agentId, { status: 'current', toVersion: '1.0.0' }));
-      expect(w.events.published).toHaveLength(before);
+      const current = report(agentId, { status: 'current', toVersion: '1.0.0' });
+      await w.agents.updateReported(current);
+      await w.agents.updateReported(current); // the ack was lost: the same report
+      expect(w.events.distinct('agent.agent.up_to_date').map((e) => e.data)).toEqual([
+        { userId: USER, agentId, name: 'web-1', hostname: 'web-1.internal', version: '1.0.0' },
+      ]);
+      expect(w.events.of('agent.agent.updated')).toEqual([]);
+      expect(w.events.of('agent.agent.update_failed')).toEqual([]);
+    });
+
+    it('answers a Check for Updates that reached no agent as a failed update, once per command', async () => {
+      const w = testWorld();
+      const agentId = await w.connectAgent();
+      await w.agents.updateNotDelivered(USER, agentId, 'cmd-1', 'the agent is not connected');
+      await w.agents.updateNotDelivered(USER, agentId, 'cmd-1', 'the agent is not connected');
+      await w.agents.updateNotDelivered(OTHER_USER, agentId, 'cmd-2', 'the agent is not connected');
+      expect(w.events.distinct('agent.agent.update_failed').map((e) => e.data.error)).toEqual([
+        'the agent did not receive the command (the agent is not connected); check for updates again once it is online',
+      ]);
     });
 
     it("answers NOT_FOUND for another user's agent, an unknown one and a reset one", async () => {

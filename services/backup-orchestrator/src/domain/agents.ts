@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { LIMITS } from '@coffer/contracts';
+import { LIMITS, updateNotDeliveredReason } from '@coffer/contracts';
 import {
   AppError,
   conflict,
@@ -278,12 +278,13 @@ export function agents(deps: {
     },
 
     /**
-     * What the agent's self-update came to; 'current' changed nothing and is not announced. The
-     * agent repeats a report until it is acknowledged, so the message ids are not random: an update
-     * is one version change; a failure carries no attempt id, so failures of a version are told
-     * apart by their reason and the hour of the report (a repeat of the same reason within that
-     * hour counts as the same report; another reason, e.g. a refused signature after a failed
-     * download, is a new one).
+     * What the agent's self-update came to, each outcome announced (and audited) so the user who
+     * asked sees the answer. The agent repeats a report until it is acknowledged, so the message
+     * ids are not random: an update is one version change; a failure or an 'up to date' carries no
+     * attempt id, so reports of a version are told apart by their reason and the hour of the
+     * report (a repeat of the same reason within that hour, and JetStream's duplicate window,
+     * counts as the same report; another reason, e.g. a refused signature after a failed download,
+     * is a new one).
      * The new version needs no write here: the agent registered with it before reporting.
      */
     async updateReported(report: UpdateReport): Promise<void> {
@@ -296,7 +297,14 @@ export function agents(deps: {
           { ...agentEvent(agent), fromVersion, toVersion },
           { id: `${agent.id}:updated:${fromVersion}:${toVersion}` },
         );
-      } else if (report.status === 'failed') {
+      } else if (report.status === 'current') {
+        const hour = Math.floor(now().getTime() / HOUR_MS);
+        await deps.events.publish(
+          'agent.agent.up_to_date',
+          { ...agentEvent(agent), version: fromVersion },
+          { id: `${agent.id}:up_to_date:${fromVersion}:${hour}` },
+        );
+      } else {
         const hour = Math.floor(now().getTime() / HOUR_MS);
         const error = report.error ?? '';
         const reason = createHash('sha256').update(error).digest('hex').slice(0, 16);
@@ -306,6 +314,25 @@ export function agents(deps: {
           { id: `${agent.id}:update_failed:${fromVersion}:${hour}:${reason}` },
         );
       }
+    },
+
+    /**
+     * A Check for Updates that reached no agent (it went offline, or its socket was not back yet)
+     * is answered too, in the audit log and on the agent's card: the user asked and waits for it.
+     */
+    async updateNotDelivered(
+      userId: string,
+      agentId: string,
+      commandId: string,
+      error: string,
+    ): Promise<void> {
+      const agent = await store.get(agentId);
+      if (!agent || agent.userId !== userId || agent.retired) return;
+      await deps.events.publish(
+        'agent.agent.update_failed',
+        { ...agentEvent(agent), fromVersion: agent.version, error: updateNotDeliveredReason(error) },
+        { id: `${agent.id}:update_failed:${commandId}` },
+      );
     },
 
     /** restart | update | reset. A reset retires this record: the agent comes back with a new instance id. */

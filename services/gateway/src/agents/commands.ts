@@ -1,6 +1,7 @@
 import { commandKind, type EventBus, type Logger } from '@coffer/common';
-import { COMMAND_ACK_TIMEOUT_MS } from '@coffer/contracts';
+import { COMMAND_ACK_TIMEOUT_MS, updateNotDeliveredReason } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
+import type { AgentNews } from '../realtime/agent-news.js';
 import type { BrowserSockets } from '../realtime/sessions.js';
 import { agentRoom, type AgentNamespace, type AgentSockets } from './namespace.js';
 
@@ -18,6 +19,7 @@ export async function startCommandRelay(deps: {
   nsp: AgentNamespace;
   clients: Clients;
   log: Logger;
+  news: AgentNews;
 }) {
   return deps.bus.consume({
     stream: 'AGENT',
@@ -78,6 +80,15 @@ export async function startCommandRelay(deps: {
         delivered,
         error,
       });
+      // The orchestrator audits it; the card of whoever clicked Check for Updates says it too.
+      if (cmd.kind === 'update' && !delivered)
+        deps.news.update(cmd.userId, {
+          agentId: cmd.agentId,
+          status: 'failed',
+          fromVersion: '',
+          toVersion: '',
+          error: updateNotDeliveredReason(error ?? 'no answer'),
+        });
       deps.log.info(
         { commandId: cmd.commandId, kind: cmd.kind, agentId: cmd.agentId, delivered },
         'agent command relayed',

@@ -14,6 +14,7 @@ import { orchestrator } from '@coffer/proto';
 import type { Clients } from '../clients';
 import type { Identity } from '../http/identity';
 import { startAccessRevocation } from './commands';
+import type { AgentNews } from '../realtime/agent-news';
 import type { HandshakeGate } from './handshake-gate';
 import { agentRoom, agentSockets, agentsOfRoom, startAgentNamespace, type AgentNamespace } from './namespace';
 
@@ -24,13 +25,14 @@ const noHandshakes = {
   gate: {} as HandshakeGate,
   addressOf: () => '127.0.0.1',
   handshakeTimeoutMs: 15_000,
+  news: { status: () => {}, update: () => {} } as AgentNews,
 };
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const AGENT = 'dddddddddddddddddddddddd';
 
 /** One connected agent socket on a namespace whose Socket.IO server is faked; returns its listeners. */
-function connectedAgent(reportAgentUpdate: jest.Mock) {
+function connectedAgent(reportAgentUpdate: jest.Mock, news: AgentNews = noHandshakes.news) {
   const listeners = new Map<string, (payload: unknown, ack?: Ack) => void>();
   let connection: ((socket: unknown) => void) | undefined;
   const nsp = {
@@ -44,9 +46,10 @@ function connectedAgent(reportAgentUpdate: jest.Mock) {
     bus: {} as EventBus,
     log: createLogger('test', 'silent'),
     ...noHandshakes,
+    news,
   });
   connection!({
-    data: { userId: USER, agentId: AGENT, databases: [] },
+    data: { userId: USER, agentId: AGENT, databases: [], reported: '' },
     join: async () => {},
     emit: () => {},
     on: (event: string, l: (payload: unknown, ack?: Ack) => void) => listeners.set(event, l),
@@ -71,6 +74,16 @@ describe('agent namespace: agent:update', () => {
       toVersion: '1.2.0',
       error: 'denied',
     });
+  });
+
+  it("tells the owner's dashboards the outcome once it is recorded, and nothing when it is not", async () => {
+    const update = jest.fn();
+    const news = { status: () => {}, update };
+    const outcome = { status: 'current', fromVersion: '1.2.0', toVersion: '1.2.0' };
+    await connectedAgent(jest.fn().mockRejectedValue(unavailable('down')), news)('agent:update', outcome);
+    expect(update).not.toHaveBeenCalled();
+    await connectedAgent(jest.fn().mockResolvedValue({}), news)('agent:update', outcome);
+    expect(update).toHaveBeenCalledWith(USER, { agentId: AGENT, ...outcome });
   });
 
   it('refuses a bad payload without calling the orchestrator', async () => {
@@ -118,7 +131,7 @@ describe('agent namespace: agent:leaving', () => {
       ...noHandshakes,
     });
     connection!({
-      data: { userId: USER, agentId: AGENT, databases: [] },
+      data: { userId: USER, agentId: AGENT, databases: [], reported: '' },
       join: async () => {},
       emit: () => {},
       on: (event: string, l: (payload: unknown, ack?: Ack) => void) => listeners.set(event, l),
@@ -294,7 +307,7 @@ describe('agent namespace: rooms', () => {
     });
     const join = jest.fn(async () => {});
     connection!({
-      data: { userId: USER, agentId: AGENT, databases: [] },
+      data: { userId: USER, agentId: AGENT, databases: [], reported: '' },
       join,
       emit: () => {},
       on: () => {},

@@ -22,6 +22,7 @@ import {
 } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
+import type { AgentNews } from '../realtime/agent-news.js';
 import type { HandshakeGate } from './handshake-gate.js';
 import { refusalFor } from './refusals.js';
 
@@ -30,6 +31,8 @@ export interface AgentSocketData {
   userId: string;
   agentId: string;
   databases: RegisteredMessage['databases'];
+  /** The database names the agent reported last (handshake, then heartbeats). */
+  reported: string;
 }
 
 export type AgentNamespace = Namespace<
@@ -38,6 +41,9 @@ export type AgentNamespace = Namespace<
   Record<string, never>,
   AgentSocketData
 >;
+
+/** A list of database names as one comparable value (order and repeats do not matter). */
+const namesKey = (names: readonly string[]) => [...new Set(names)].sort().join('\n');
 
 export const agentRoom = (agentId: string) => `agent:${agentId}`;
 /** Every socket of one user's agents, whichever gateway holds it (closed when the API key changes). */
@@ -73,6 +79,8 @@ export function startAgentNamespace(deps: {
   addressOf: (req: IncomingMessage) => string;
   /** How long a handshake may take, registration included (AGENT_HANDSHAKE_TIMEOUT_MS). */
   handshakeTimeoutMs: number;
+  /** Tells the owner's open dashboards what changed (realtime/agent-news.ts). */
+  news: AgentNews;
 }): AgentNamespace {
   const { orchestrator } = deps.clients;
   const nsp = deps.io.of(AGENT_NAMESPACE) as unknown as AgentNamespace;
@@ -105,6 +113,7 @@ export function startAgentNamespace(deps: {
         userId: caller.id,
         agentId: reg.agentId,
         databases: reg.databases.map((d) => ({ name: d.name, isActive: d.isActive })),
+        reported: namesKey(h.databases),
       };
     };
     deps.gate
@@ -129,6 +138,7 @@ export function startAgentNamespace(deps: {
     socket.emit('registered', { agentId, databases });
     deps.log.info({ userId, agentId }, 'agent connected');
     agentsConnected().inc();
+    deps.news.status(userId, { agentId, change: 'connected' });
 
     // Every report is validated, then relayed; acknowledged events answer once the orchestrator has
     // it. The payload is typed by the contract but arrives untrusted: only the parsed one is relayed.
@@ -167,7 +177,14 @@ export function startAgentNamespace(deps: {
     let lastHeartbeat: Promise<unknown> = Promise.resolve();
     on('heartbeat', (p) => {
       if (leaving) return;
-      lastHeartbeat = orchestrator.agentHeartbeat({ userId, agentId, ...p });
+      // An empty list keeps the previous one (see the orchestrator's heartbeat).
+      const reported = p.databases.length ? namesKey(p.databases) : socket.data.reported;
+      lastHeartbeat = orchestrator.agentHeartbeat({ userId, agentId, ...p }).then(() => {
+        // `coffer-agent db add` (or remove) on the agent's server: the dashboard's selector follows.
+        if (reported === socket.data.reported) return;
+        socket.data.reported = reported;
+        deps.news.status(userId, { agentId, change: 'databases' });
+      });
       return lastHeartbeat;
     });
     on('agent:leaving', async (p) => {
@@ -176,6 +193,7 @@ export function startAgentNamespace(deps: {
         await orchestrator.agentLeaving({ userId, agentId, restarting: p.restarting ?? false });
       })();
       await leaving;
+      deps.news.status(userId, { agentId, change: 'disconnected' });
       deps.log.info({ userId, agentId, restarting: p.restarting ?? false }, 'agent leaving');
     });
     on('backup:progress', (p) =>
@@ -210,9 +228,15 @@ export function startAgentNamespace(deps: {
     on('restore:failed', (p) =>
       orchestrator.failRestore({ userId, agentId, jobId: p.restoreId, error: p.error }),
     );
-    on('agent:update', (p) =>
-      orchestrator.reportAgentUpdate({ userId, agentId, ...p, status: agentUpdateStatus.toProto(p.status) }),
-    );
+    on('agent:update', async (p) => {
+      await orchestrator.reportAgentUpdate({
+        userId,
+        agentId,
+        ...p,
+        status: agentUpdateStatus.toProto(p.status),
+      });
+      deps.news.update(userId, { agentId, ...p });
+    });
 
     socket.on('disconnect', () => {
       agentsConnected().dec();
@@ -224,6 +248,7 @@ export function startAgentNamespace(deps: {
         // disconnect (it says why, and a restart mails no alarm), so it must be recorded first.
         await leaving?.catch(() => undefined);
         await orchestrator.agentDisconnected({ userId, agentId, reason: '' });
+        deps.news.status(userId, { agentId, change: 'disconnected' });
         deps.log.info({ userId, agentId }, 'agent disconnected');
       })().catch((err: unknown) => {
         // Removed from the dashboard: there is no record left to mark.

@@ -32,6 +32,8 @@ export function useBackupJobs() {
   const poll = useRef<ReturnType<typeof setInterval> | null>(null);
   /** Backups whose completed/failed event arrived: later progress readings are stale. */
   const ended = useRef(new Set<string>());
+  /** Backups this page did not start (scheduled, or from another tab) whose list was asked for. */
+  const fetchedFor = useRef(new Set<string>());
 
   const later = useCallback((fn: () => void, ms: number) => {
     const t = setTimeout(() => {
@@ -50,14 +52,19 @@ export function useBackupJobs() {
     };
   }, []);
 
+  /** Patches the listed backup; false when the list does not have it. */
   const patchBackup = useCallback(
-    (id: string, patch: Partial<Backup>) =>
+    (id: string, patch: Partial<Backup>) => {
+      let listed = false;
       dispatch(
         api.util.updateQueryData('getBackups', undefined, (draft) => {
           const b = draft.find((x) => x._id === id);
           if (b) Object.assign(b, patch);
+          listed = Boolean(b);
         }),
-      ),
+      );
+      return listed;
+    },
     [dispatch],
   );
 
@@ -87,7 +94,12 @@ export function useBackupJobs() {
     if (isStaleLiveEvent(ended.current.has(e.backupId), e.status)) return;
     const patch: Partial<Backup> = { status: e.status };
     if (e.error) patch.error = e.error;
-    patchBackup(e.backupId, patch);
+    // A backup this page did not start (issue 21, walk 5: the scheduler's) is not in the list yet:
+    // read the list once, so its row shows while it runs, with the progress kept meanwhile.
+    if (!patchBackup(e.backupId, patch) && !fetchedFor.current.has(e.backupId)) {
+      fetchedFor.current.add(e.backupId);
+      dispatch(api.util.invalidateTags(['Backups']));
+    }
     const reading = e.progress;
     if (reading) setProgress((p) => ({ ...p, [e.backupId]: newerReading(p[e.backupId], reading) }));
     if (isFinalStatus(e.status)) backupEnded(e.backupId);

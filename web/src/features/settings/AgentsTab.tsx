@@ -23,7 +23,9 @@ import { formatDate } from '../../lib/format';
 import { agentDotColor, agentStatusLabel } from '../agents/agentStatus';
 import { CopyableCommand } from '../agents/CopyableCommand';
 import { KeyReplacedNotice } from '../agents/KeyReplacedNotice';
+import { updateResultText, type UpdateCheck } from '../agents/updateResult';
 import { uninstallCommand } from '../agents/wizardCommands';
+import { useRealtimeEvent } from '../../realtime/useRealtimeEvent';
 import { platformFamily } from '../dashboard/summary';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
@@ -59,6 +61,15 @@ function StillRunningNote({ agent }: { agent: Pick<Agent, 'name' | 'platform'> }
   );
 }
 
+function UpdateCheckNote({ check }: { check: UpdateCheck }) {
+  const { status, message } = updateResultText(check);
+  return (
+    <Box data-testid="agent-update-result">
+      <FormAlert status={status}>{message}</FormAlert>
+    </Box>
+  );
+}
+
 interface AgentsTabProps {
   selectedId: string | null;
   onSelect: (id: string | null) => void;
@@ -71,6 +82,9 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
   const [removeAgent, { isLoading: removing }] = useRemoveAgentMutation();
   const sending = managing || removing;
   const [result, setResult] = useState<Result>(null);
+  /** Per agent: the answer to the last Check for Updates, or 'checking' until it arrives. */
+  const [updateChecks, setUpdateChecks] = useState<Record<string, UpdateCheck>>({});
+  useRealtimeEvent('agentUpdate', (e) => setUpdateChecks((checks) => ({ ...checks, [e.agentId]: e })));
   const [confirm, confirmDialog] = useConfirm();
   if (error) console.error('Failed to load agents', error);
 
@@ -79,12 +93,15 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
 
   const send = async (agent: Agent, action: AgentAction) => {
     setResult(null);
+    // Before the request: the agent's answer may arrive before the server's reply to it does.
+    if (action === 'update') setUpdateChecks((checks) => ({ ...checks, [agent.id]: 'checking' }));
     try {
       await manage({ agentId: agent.id, body: { action } }).unwrap();
       setResult({ status: 'success', message: ACTION_TEXT[action].ok });
     } catch (err) {
       console.error(`Agent ${action} failed`, err);
       setResult({ status: 'error', message: ACTION_TEXT[action].failed });
+      if (action === 'update') setUpdateChecks(({ [agent.id]: _sent, ...others }) => others);
     }
   };
 
@@ -264,6 +281,7 @@ export function AgentsTab({ selectedId, onSelect, onSetupNew }: AgentsTabProps) 
                       Check for Updates
                     </Button>
                   </HStack>
+                  {updateChecks[selected.id] && <UpdateCheckNote check={updateChecks[selected.id]!} />}
                 </Stack>
 
                 <Stack gap="2" borderTopWidth="1px" pt="5">
