@@ -198,7 +198,13 @@ const injectedRtkApi = api.injectEndpoints({
       query: () => ({ url: `/api/settings/test-notification`, method: 'POST' }),
     }),
     getBackups: build.query<GetBackupsApiResponse, GetBackupsApiArg>({
-      query: () => ({ url: `/api/backups` }),
+      query: (queryArg) => ({
+        url: `/api/backups`,
+        params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
+        },
+      }),
     }),
     triggerBackup: build.mutation<TriggerBackupApiResponse, TriggerBackupApiArg>({
       query: (queryArg) => ({
@@ -208,7 +214,13 @@ const injectedRtkApi = api.injectEndpoints({
       }),
     }),
     getRestores: build.query<GetRestoresApiResponse, GetRestoresApiArg>({
-      query: () => ({ url: `/api/backups/restores/all` }),
+      query: (queryArg) => ({
+        url: `/api/backups/restores/all`,
+        params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
+        },
+      }),
     }),
     getBackup: build.query<GetBackupApiResponse, GetBackupApiArg>({
       query: (queryArg) => ({
@@ -619,13 +631,19 @@ export type SendTestNotificationApiResponse = /** status 200 OK */ {
 };
 export type SendTestNotificationApiArg = void;
 export type GetBackupsApiResponse = /** status 200 OK */ Backup[];
-export type GetBackupsApiArg = void;
+export type GetBackupsApiArg = {
+  limit?: number;
+  before?: string;
+};
 export type TriggerBackupApiResponse = /** status 201 Created */ Backup;
 export type TriggerBackupApiArg = {
   databaseName: string;
 };
 export type GetRestoresApiResponse = /** status 200 OK */ Restore[];
-export type GetRestoresApiArg = void;
+export type GetRestoresApiArg = {
+  limit?: number;
+  before?: string;
+};
 export type GetBackupApiResponse = /** status 200 OK */ Backup;
 export type GetBackupApiArg = string;
 export type DeleteBackupApiResponse = /** status 200 OK */ {

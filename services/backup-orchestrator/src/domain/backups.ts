@@ -12,6 +12,7 @@ import type { AgentRecord, BackupRecord, BackupStore, BackupType, RestoreStore }
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
+import { cursorOf, type Page } from './paging.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { assertDeletable, type RetentionLock } from './retention-lock.js';
 import {
@@ -178,8 +179,10 @@ export function backups(deps: {
     lifecycle,
     finishDeletion,
 
-    async list(userId: string): Promise<BackupRecord[]> {
-      return store.list(userId, LIST_LIMIT);
+    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    async list(userId: string, page: Page = {}): Promise<BackupRecord[]> {
+      const before = await cursorOf(store, userId, page.before, 'backup');
+      return store.list(userId, page.limit ?? LIST_LIMIT, before);
     },
 
     async get(userId: string, backupId: string): Promise<BackupRecord> {

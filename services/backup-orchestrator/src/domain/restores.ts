@@ -6,6 +6,7 @@ import type { BackupStore, RestoreRecord, RestoreStore } from '../store/types.js
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
+import { cursorOf, type Page } from './paging.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
@@ -104,8 +105,10 @@ export function restores(deps: {
   return {
     lifecycle,
 
-    async list(userId: string): Promise<RestoreRecord[]> {
-      return store.list(userId, LIST_LIMIT);
+    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    async list(userId: string, page: Page = {}): Promise<RestoreRecord[]> {
+      const before = await cursorOf(store, userId, page.before, 'restore');
+      return store.list(userId, page.limit ?? LIST_LIMIT, before);
     },
 
     /** Restores a completed backup into the database it was taken of, through a connected agent. */
