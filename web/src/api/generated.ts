@@ -198,13 +198,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: () => ({ url: `/api/settings/test-notification`, method: 'POST' }),
     }),
     getBackups: build.query<GetBackupsApiResponse, GetBackupsApiArg>({
-      query: (queryArg) => ({
-        url: `/api/backups`,
-        params: {
-          limit: queryArg.limit,
-          before: queryArg.before,
-        },
-      }),
+      query: () => ({ url: `/api/backups` }),
     }),
     triggerBackup: build.mutation<TriggerBackupApiResponse, TriggerBackupApiArg>({
       query: (queryArg) => ({
@@ -214,13 +208,7 @@ const injectedRtkApi = api.injectEndpoints({
       }),
     }),
     getRestores: build.query<GetRestoresApiResponse, GetRestoresApiArg>({
-      query: (queryArg) => ({
-        url: `/api/backups/restores/all`,
-        params: {
-          limit: queryArg.limit,
-          before: queryArg.before,
-        },
-      }),
+      query: () => ({ url: `/api/backups/restores/all` }),
     }),
     getBackup: build.query<GetBackupApiResponse, GetBackupApiArg>({
       query: (queryArg) => ({
@@ -631,19 +619,13 @@ export type SendTestNotificationApiResponse = /** status 200 OK */ {
 };
 export type SendTestNotificationApiArg = void;
 export type GetBackupsApiResponse = /** status 200 OK */ Backup[];
-export type GetBackupsApiArg = {
-  limit?: number;
-  before?: string;
-};
+export type GetBackupsApiArg = void;
 export type TriggerBackupApiResponse = /** status 201 Created */ Backup;
 export type TriggerBackupApiArg = {
   databaseName: string;
 };
 export type GetRestoresApiResponse = /** status 200 OK */ Restore[];
-export type GetRestoresApiArg = {
-  limit?: number;
-  before?: string;
-};
+export type GetRestoresApiArg = void;
 export type GetBackupApiResponse = /** status 200 OK */ Backup;
 export type GetBackupApiArg = string;
 export type DeleteBackupApiResponse = /** status 200 OK */ {

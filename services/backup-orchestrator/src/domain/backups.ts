@@ -6,6 +6,7 @@ import {
   type BackupEvent,
   type Logger,
 } from '@coffer/common';
+import { LIST_NEWEST } from '@coffer/contracts';
 import type { BlobStore, PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { AgentRecord, BackupRecord, BackupStore, BackupType, RestoreStore } from '../store/types.js';
@@ -23,7 +24,7 @@ import {
   scheduledRateLimitMessage,
 } from './rules.js';
 
-export const LIST_LIMIT = 500;
+export const LIST_LIMIT = LIST_NEWEST.backups;
 export const NOT_IN_PROGRESS = 'Backup is not in progress';
 export const STILL_RUNNING = 'This backup is still running. It can be deleted once it has finished.';
 export const BEING_RESTORED =

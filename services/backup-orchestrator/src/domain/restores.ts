@@ -1,5 +1,5 @@
 import { badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
-import type { RestoreConfirmation } from '@coffer/contracts';
+import { LIST_NEWEST, type RestoreConfirmation } from '@coffer/contracts';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { BackupStore, RestoreRecord, RestoreStore } from '../store/types.js';
@@ -11,7 +11,7 @@ import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
 
-export const LIST_LIMIT = 200;
+export const LIST_LIMIT = LIST_NEWEST.restores;
 export const RESTORE_NOT_IN_PROGRESS = 'Restore is not in progress';
 export const ONLY_COMPLETED = 'Only completed backups can be restored';
 

@@ -1,6 +1,7 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { LIST_NEWEST } from '@coffer/contracts';
 import {
   Alert,
   Box,
@@ -27,6 +28,7 @@ import {
   type Backup,
   type Database,
 } from '../../api/generated';
+import { useLazyGetBackupsPageQuery, type PageArg } from '../../api/pages';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
 import { CopyableCommand } from '../agents/CopyableCommand';
 import { downloadBackup } from '../backups/download';
@@ -38,6 +40,7 @@ import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
+import { useOlderPages } from '../lists/useOlderPages';
 import { BackupsTable } from './BackupsTable';
 import { databaseOptionLabel, dbAddCommands, overPlan, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
@@ -176,6 +179,12 @@ export function DashboardPage() {
   const [wizardOpen, setWizardOpen] = useState(false);
   const [restoreTarget, setRestoreTarget] = useState<Backup | null>(null);
   const [tab, setTab] = useState('backups');
+  const [fetchBackupsPage] = useLazyGetBackupsPageQuery();
+  const olderBackups = useOlderPages(
+    backupsQuery.data,
+    LIST_NEWEST.backups,
+    useCallback((arg: PageArg) => fetchBackupsPage(arg).unwrap(), [fetchBackupsPage]),
+  );
   const backups = backupsQuery.data ?? [];
   const noDatabase = databases !== undefined && databases.length === 0;
   const unlistedRestores = restoreJobs.filter(
@@ -267,7 +276,8 @@ export function DashboardPage() {
               </Tabs.List>
               <Tabs.Content value="backups" pt="0">
                 <BackupsTable
-                  backups={backups}
+                  backups={olderBackups.older.length ? [...backups, ...olderBackups.older] : backups}
+                  more={olderBackups}
                   loading={backupsQuery.isLoading}
                   progress={progress}
                   restores={restoresByBackup}
