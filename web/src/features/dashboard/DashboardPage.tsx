@@ -1,7 +1,6 @@
 // Dashboard (spec §2): database selector, Trigger Backup, summary cards, Backups / Restore History
 // tabs, System Status card, Agent Setup Wizard and the restore confirmation dialog.
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { LIST_NEWEST } from '@coffer/contracts';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
   Alert,
   Box,
@@ -28,7 +27,6 @@ import {
   type Backup,
   type Database,
 } from '../../api/generated';
-import { useLazyGetBackupsPageQuery, type PageArg } from '../../api/pages';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
 import { CopyableCommand } from '../agents/CopyableCommand';
 import { downloadBackup } from '../backups/download';
@@ -40,7 +38,7 @@ import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
-import { useOlderPages } from '../lists/useOlderPages';
+import { useOlderBackups } from '../lists/useOlderPages';
 import { BackupsTable } from './BackupsTable';
 import { databaseOptionLabel, dbAddCommands, overPlan, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
@@ -179,12 +177,7 @@ export function DashboardPage() {
   const [wizardOpen, setWizardOpen] = useState(false);
   const [restoreTarget, setRestoreTarget] = useState<Backup | null>(null);
   const [tab, setTab] = useState('backups');
-  const [fetchBackupsPage] = useLazyGetBackupsPageQuery();
-  const olderBackups = useOlderPages(
-    backupsQuery.data,
-    LIST_NEWEST.backups,
-    useCallback((arg: PageArg) => fetchBackupsPage(arg).unwrap(), [fetchBackupsPage]),
-  );
+  const olderBackups = useOlderBackups(backupsQuery.data);
   const backups = backupsQuery.data ?? [];
   const noDatabase = databases !== undefined && databases.length === 0;
   const unlistedRestores = restoreJobs.filter(

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { PageArg } from '../../api/pages';
+import { LIST_NEWEST } from '@coffer/contracts';
+import type { Backup, Restore } from '../../api/generated';
+import { useLazyGetBackupsPageQuery, useLazyGetRestoresPageQuery, type PageArg } from '../../api/pages';
 
 /** How many older rows one "load more" fetches. */
 export const PAGE_SIZE = 50;
@@ -42,4 +44,24 @@ export function useOlderPages<T extends { _id: string }>(
   }, [hasMore, loading, before, fetchPage]);
 
   return { older, hasMore, loading, failed, loadMore };
+}
+
+/** The dashboard's backups older than the newest LIST_NEWEST.backups. */
+export function useOlderBackups(newest: readonly Backup[] | undefined) {
+  const [fetchPage] = useLazyGetBackupsPageQuery();
+  return useOlderPages(
+    newest,
+    LIST_NEWEST.backups,
+    useCallback((arg: PageArg) => fetchPage(arg).unwrap(), [fetchPage]),
+  );
+}
+
+/** The restore history's restores older than the newest LIST_NEWEST.restores. */
+export function useOlderRestores(newest: readonly Restore[] | undefined) {
+  const [fetchPage] = useLazyGetRestoresPageQuery();
+  return useOlderPages(
+    newest,
+    LIST_NEWEST.restores,
+    useCallback((arg: PageArg) => fetchPage(arg).unwrap(), [fetchPage]),
+  );
 }
