@@ -24,7 +24,12 @@ export default {
       flattenArg: true,
       encodePathParams: true,
       // Spec §7: the dashboard reads only whether the answer is OK, on demand.
-      endpointOverrides: [{ pattern: 'checkServerStatus', type: 'mutation' }],
+      endpointOverrides: [
+        { pattern: 'checkServerStatus', type: 'mutation' },
+        // The lists' plain call (their newest rows) stays argument-free for the cache entries
+        // everything updates; older pages come through web/src/api/pages.ts.
+        { pattern: ['getBackups', 'getRestores'], parameterFilter: () => false },
+      ],
     },
     // Every operation's types for the integration tests' api() (tests/integration/helpers.ts);
     // scripts/api-gen.mjs adds `ApiPaths`, the operations' types by `METHOD /path`.

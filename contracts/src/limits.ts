@@ -73,3 +73,10 @@ export const KEY_FINGERPRINT_PATTERN = /^[A-Za-z0-9_:.-]{1,128}$/;
 export function clipErrorText(text: string, max: number = LIMITS.errorText): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/**
+ * How many of the newest rows a list's plain call answers (GET /api/backups, the restore
+ * history); older ones come a page at a time (`limit`, `before`), which the dashboard fetches
+ * once it has shown these.
+ */
+export const LIST_NEWEST = { backups: 500, restores: 200 } as const;

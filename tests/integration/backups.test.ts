@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { MongoClient, ObjectId } from 'mongodb';
 import { io, type Socket } from 'socket.io-client';
 import {
   AGENT_NAMESPACE,
@@ -70,6 +71,106 @@ describe('/api/backups without an agent', () => {
     expect(res.status).toBe(404);
     expect(res.body.message).toMatch(/database/i);
   });
+});
+
+describe('/api/backups in pages', () => {
+  let mongo: MongoClient;
+  beforeAll(async () => {
+    mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  });
+  afterAll(() => mongo.close());
+
+  // Rows as the orchestrator keeps them, written straight into its database: 7 backups (two
+  // sharing a createdAt) and the same 7 restores.
+  async function seed(u: TestUser): Promise<string[]> {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const ids = Array.from({ length: 7 }, () => new ObjectId());
+    const at = (i: number) => new Date(t0 + Math.min(i, 5) * 60_000);
+    const job = (id: ObjectId, i: number) => ({
+      _id: id,
+      userId: u.id,
+      databaseName: 'shop',
+      agentId: someId,
+      status: 'completed',
+      createdAt: at(i),
+      commandId: `c-${i}`,
+      commandSentAt: at(i),
+      startedAt: at(i),
+      completedAt: at(i),
+      error: null,
+      absentSince: null,
+    });
+    const db = mongo.db('coffer_orchestrator');
+    await db.collection('backups').insertMany(
+      ids.map((id, i) => ({
+        ...job(id, i),
+        type: 'manual',
+        size: 1,
+        scheduleSlot: `manual:${id.toHexString()}`,
+      })),
+    );
+    await db.collection('restores').insertMany(
+      ids.map((id, i) => ({
+        ...job(id, i),
+        backupId: id.toHexString(),
+        backupTimestamp: at(i),
+        documentsRestored: 0,
+        documentsFailed: 0,
+      })),
+    );
+    return ids.map((id) => id.toHexString());
+  }
+
+  it.each(['/api/backups', '/api/backups/restores/all'] as const)(
+    '%s: the plain call lists all, newest first; limit and before walk it page by page',
+    async (path) => {
+      const u = await newUser();
+      await seed(u);
+      const all = await api('GET', path, { token: u.token });
+      expect(all.status).toBe(200);
+      const ids = (all.body as { _id: string }[]).map((r) => r._id);
+      expect(ids).toHaveLength(7);
+      const walked: string[] = [];
+      let before: string | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const q = `?limit=3${before ? `&before=${before}` : ''}`;
+        const page = await api('GET', `${path}${q}` as typeof path, { token: u.token });
+        expect(page.status).toBe(200);
+        const got = (page.body as { _id: string }[]).map((r) => r._id);
+        expect(got.length).toBeLessThanOrEqual(3);
+        walked.push(...got);
+        if (got.length < 3) break;
+        before = got[got.length - 1];
+      }
+      expect(walked).toEqual(ids);
+    },
+  );
+
+  it.each([
+    ['/api/backups', 'backup'],
+    ['/api/backups/restores/all', 'restore'],
+  ] as const)(
+    "%s: refuses a bad limit, and a cursor that is not one of the caller's rows",
+    async (path, what) => {
+      const u = await newUser();
+      const [first] = await seed(u);
+      const other = await newUser();
+      for (const limit of ['0', '101', '2.5', 'x']) {
+        const r = await api('GET', `${path}?limit=${limit}` as typeof path, { token: u.token });
+        expect({ limit, status: r.status, message: r.body.message }).toEqual({
+          limit,
+          status: 400,
+          message: 'limit must be a whole number from 1 to 100',
+        });
+      }
+      expect((await api('GET', `${path}?before=nope` as typeof path, { token: u.token })).body.message).toBe(
+        `Invalid ${what} id`,
+      );
+      const foreign = await api('GET', `${path}?before=${first}` as typeof path, { token: other.token });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.message).toBe(`That ${what} is no longer in your list: load the list again`);
+    },
+  );
 });
 
 describe('system status, databases and agents without an agent', () => {

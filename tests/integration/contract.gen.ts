@@ -208,7 +208,13 @@ const injectedRtkApi = api.injectEndpoints({
       query: () => ({ url: `/api/settings/test-notification`, method: 'POST' }),
     }),
     getBackups: build.query<GetBackupsApiResponse, GetBackupsApiArg>({
-      query: () => ({ url: `/api/backups` }),
+      query: (queryArg) => ({
+        url: `/api/backups`,
+        params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
+        },
+      }),
     }),
     triggerBackup: build.mutation<TriggerBackupApiResponse, TriggerBackupApiArg>({
       query: (queryArg) => ({
@@ -218,7 +224,13 @@ const injectedRtkApi = api.injectEndpoints({
       }),
     }),
     getRestores: build.query<GetRestoresApiResponse, GetRestoresApiArg>({
-      query: () => ({ url: `/api/backups/restores/all` }),
+      query: (queryArg) => ({
+        url: `/api/backups/restores/all`,
+        params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
+        },
+      }),
     }),
     getBackup: build.query<GetBackupApiResponse, GetBackupApiArg>({
       query: (queryArg) => ({ url: `/api/backups/${queryArg.id}` }),
@@ -686,7 +698,10 @@ export type SendTestNotificationApiResponse = /** status 200 OK */ {
 };
 export type SendTestNotificationApiArg = void;
 export type GetBackupsApiResponse = /** status 200 OK */ Backup[];
-export type GetBackupsApiArg = void;
+export type GetBackupsApiArg = {
+  limit?: number;
+  before?: string;
+};
 export type TriggerBackupApiResponse = /** status 201 Created */ Backup;
 export type TriggerBackupApiArg = {
   body: {
@@ -694,7 +709,10 @@ export type TriggerBackupApiArg = {
   };
 };
 export type GetRestoresApiResponse = /** status 200 OK */ Restore[];
-export type GetRestoresApiArg = void;
+export type GetRestoresApiArg = {
+  limit?: number;
+  before?: string;
+};
 export type GetBackupApiResponse = /** status 200 OK */ Backup;
 export type GetBackupApiArg = {
   id: string;

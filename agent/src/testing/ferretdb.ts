@@ -1,6 +1,6 @@
-// Test helper: a private FerretDB (SQLite backend) on a free port, started and stopped by the
-// test itself (architecture §6) through the shared test kit. Missing binaries make the test fail,
-// with what to do about it.
+// Test helper: a customer's database, a private FerretDB (SQLite backend) on a free port, started
+// and stopped by the test itself (architecture §6) through the shared test kit. Missing binaries
+// make the test fail, with what to do about it.
 import { spawnSync } from 'node:child_process';
 import { startFerretDb } from '@coffer/local-stack';
 
@@ -23,6 +23,8 @@ export interface FerretDB {
 
 /** A FerretDB in a temporary folder that stop() removes. */
 export async function startFerretDB(timeoutMs = 30_000): Promise<FerretDB> {
-  const server = await startFerretDb({ timeoutMs });
+  // SQLite: a customer's database, whose connection strings may carry users that FerretDB on
+  // PostgreSQL would log in to PostgreSQL with.
+  const server = await startFerretDb({ timeoutMs, backend: 'sqlite' });
   return { uri: `${server.url}/`, port: server.port, stop: () => server.stop() };
 }

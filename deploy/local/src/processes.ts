@@ -147,7 +147,7 @@ function logTail(proc: Proc): string {
 
 /**
  * Starts a long-running process with its output appended to `<logDir>/<name>.log`. Stopping sends
- * SIGTERM and, after a grace period, SIGKILL.
+ * SIGTERM (or `stopSignal`) and, after a grace period, SIGKILL.
  */
 export function startProcess(
   name: string,
@@ -161,6 +161,8 @@ export function startProcess(
     beforeStart?: () => void;
     /** Runs after stop() (not after the stop inside restart()). */
     afterStop?: () => void;
+    /** What stopping sends first (default SIGTERM). */
+    stopSignal?: NodeJS.Signals;
   },
 ): Proc {
   fs.mkdirSync(opts.logDir, { recursive: true });
@@ -191,7 +193,7 @@ export function startProcess(
         clearTimeout(kill);
         resolve();
       });
-      child.kill('SIGTERM');
+      child.kill(opts.stopSignal ?? 'SIGTERM');
     });
   const proc: Proc = {
     name,

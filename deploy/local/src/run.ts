@@ -37,7 +37,24 @@ function localSecrets(): { secrets: Secrets; generatedAdmin: boolean } {
   return { secrets, generatedAdmin };
 }
 
+/**
+ * A data folder made before PostgreSQL became FerretDB's default storage keeps its SQLite
+ * database (moving it over is docs/operations.md's "FerretDB's storage"), unless
+ * COFFER_FERRETDB_BACKEND says otherwise.
+ */
+function keepSqliteData() {
+  if (process.env.COFFER_FERRETDB_BACKEND) return;
+  const sqliteDir = path.join(dataDir, 'ferretdb');
+  const hasSqlite = fs.existsSync(sqliteDir) && fs.readdirSync(sqliteDir).some((f) => f.endsWith('.sqlite'));
+  if (!hasSqlite || fs.existsSync(path.join(dataDir, 'postgres'))) return;
+  process.env.COFFER_FERRETDB_BACKEND = 'sqlite';
+  console.log(
+    'FerretDB stays on the SQLite database of this data folder (docs/operations.md says how to move it).',
+  );
+}
+
 async function main() {
+  keepSqliteData();
   const { secrets, generatedAdmin } = localSecrets();
   const port = Number(process.env.PORT ?? 8080);
   console.log(`Starting Coffer (data in ${dataDir}) ...`);

@@ -1,11 +1,13 @@
 // The servers' own locks, against the real binaries: Redis's ACL users (what the gateway's user
-// may and may not do) and FerretDB on its private Unix socket (crash, restart, clean-up).
+// may and may not do), FerretDB on its private Unix socket (crash, restart, clean-up), and its
+// PostgreSQL answering equality filters from an index.
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import {
+  ferretDbBackend,
   REDIS_RULES,
   serverUsers,
   startFerretDb,
@@ -172,5 +174,54 @@ describe('FerretDB on a private Unix socket', () => {
       fs.rmSync(top, { recursive: true, force: true });
     }
     expect(fs.existsSync(path.dirname(socket))).toBe(false);
+  });
+});
+
+describe('FerretDB on PostgreSQL', () => {
+  it('answers an equality filter on an indexed field from an index, and keeps PostgreSQL off TCP', async () => {
+    const ferret = await startFerretDb({ backend: 'postgresql' });
+    const client = await MongoClient.connect(`${ferret.url}/`);
+    try {
+      const db = client.db('growth');
+      await db.collection('backups').createIndex({ userId: 1, createdAt: -1 });
+      await db
+        .collection('backups')
+        .insertMany(
+          Array.from({ length: 3000 }, (_, i) => ({ userId: `u${i % 300}`, createdAt: new Date(i) })),
+        );
+      const explained = await db.command({ explain: { find: 'backups', filter: { userId: 'u7' } } });
+      const plan = JSON.stringify(explained.queryPlanner);
+      // The pushed-down filter (`_jsonb->'userId' @> ...`) is answered by the GIN index our
+      // FerretDB build adds beside each index (deploy/local/ferretdb-gin-indexes.patch).
+      expect(explained.filterPushdown).toBe(true);
+      expect(plan).toMatch(/Bitmap Index Scan/);
+      expect(plan).toMatch(/_gin"/);
+      expect(await db.collection('backups').countDocuments({ userId: 'u7' })).toBe(10);
+
+      // PostgreSQL listens only on its socket, in a folder only this OS user may enter.
+      const pgSocketDir = new URLSearchParams(ferret.postgres!.url.split('?')[1]).get('host')!;
+      expect(fs.statSync(pgSocketDir).mode & 0o777).toBe(0o700);
+      const listeners = spawnSync('ss', ['-ltnp'], { encoding: 'utf8' }).stdout;
+      expect(listeners).toMatch(/LISTEN/);
+      expect(listeners).not.toMatch(new RegExp(`pid=${ferret.postgres!.proc.child.pid},`));
+    } finally {
+      await client.close();
+      await ferret.stop();
+    }
+  });
+
+  it('is the default, and SQLite stays selectable', async () => {
+    expect(ferretDbBackend({})).toBe('postgresql');
+    expect(ferretDbBackend({ COFFER_FERRETDB_BACKEND: 'sqlite' })).toBe('sqlite');
+    expect(() => ferretDbBackend({ COFFER_FERRETDB_BACKEND: 'mysql' })).toThrow(/postgresql .* or sqlite/);
+    const ferret = await startFerretDb({ backend: 'sqlite' });
+    try {
+      expect(ferret.postgres).toBeUndefined();
+      const client = await MongoClient.connect(`${ferret.url}/`);
+      expect((await client.db('admin').command({ ping: 1 })).ok).toBe(1);
+      await client.close();
+    } finally {
+      await ferret.stop();
+    }
   });
 });

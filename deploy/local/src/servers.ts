@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,6 +53,8 @@ async function launch(
     beforeStart?: () => void;
     /** After the server stopped for good. */
     afterStop?: () => void;
+    /** What stop() sends first (default SIGTERM). */
+    stopSignal?: NodeJS.Signals;
   },
 ): Promise<RunningServer> {
   const scratch = opts.dataDir === undefined;
@@ -67,6 +70,7 @@ async function launch(
     logDir: opts.logDir ?? path.join(dataDir, 'logs'),
     env: s.env,
     beforeStart: s.beforeStart,
+    stopSignal: s.stopSignal,
     // The stack stops its servers through their processes: clean-up belongs to the process' stop.
     afterStop: () => {
       s.afterStop?.();
@@ -85,18 +89,85 @@ async function launch(
 }
 
 /**
- * FerretDB on SQLite. That backend knows no users, so Coffer's own FerretDB (`unixSocket`)
- * listens on no port at all, only on a Unix socket in a folder that only this OS user may enter:
- * another local user's connect fails with EACCES. Without `unixSocket` it listens on a loopback
- * port: the customers' MongoDB in agent and pipeline tests, and the services' store tests.
+ * FerretDB's storage: PostgreSQL (the default), where FerretDB runs equality filters in SQL and
+ * our build answers them from indexes (architecture §6), or SQLite, where every filter but `{_id}`
+ * reads the whole collection. `COFFER_FERRETDB_BACKEND` chooses for the local run and the tests.
  */
-export function startFerretDb(opts: ServerOptions & { unixSocket?: boolean } = {}): Promise<RunningServer> {
+export type FerretDbBackend = 'postgresql' | 'sqlite';
+
+export function ferretDbBackend(env: NodeJS.ProcessEnv = process.env): FerretDbBackend {
+  const v = env.COFFER_FERRETDB_BACKEND || 'postgresql';
+  if (v !== 'postgresql' && v !== 'sqlite')
+    throw new Error(`COFFER_FERRETDB_BACKEND is "${v}": set it to postgresql (the default) or sqlite`);
+  return v;
+}
+
+export interface FerretDbOptions extends ServerOptions {
+  /**
+   * Coffer's own FerretDB: no port at all, only a Unix socket in a folder that only this OS user
+   * may enter (neither backend checks users), so another local user's connect fails with EACCES.
+   * Without it FerretDB listens on a loopback port: the customers' MongoDB in agent and pipeline
+   * tests, and the services' store tests.
+   */
+  unixSocket?: boolean;
+  /** Default: ferretDbBackend(). */
+  backend?: FerretDbBackend;
+  /** PostgreSQL flushes every commit to disk (the local run); tests' throwaway data need not. */
+  durable?: boolean;
+}
+
+/** A running FerretDB; `postgres` is its PostgreSQL when that is its backend. */
+export type RunningFerretDb = RunningServer & { postgres?: RunningServer };
+
+/** FerretDB on PostgreSQL (started first, in the same data folder) or on SQLite. */
+export async function startFerretDb(opts: FerretDbOptions = {}): Promise<RunningFerretDb> {
+  if ((opts.backend ?? ferretDbBackend()) === 'sqlite')
+    return launchFerretDb(opts, (dir) => ['--handler=sqlite', `--sqlite-url=file:${dir('ferretdb')}/`]);
+  // Both servers live in one folder: a temporary one is removed after both stopped.
+  const scratch = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-ferretdb-'));
+  const removeScratch = () => {
+    if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const where = { dataDir, logDir: opts.logDir, timeoutMs: opts.timeoutMs };
+  let postgres: RunningServer;
+  try {
+    postgres = await startPostgres({ ...where, durable: opts.durable });
+  } catch (err) {
+    removeScratch();
+    throw err;
+  }
+  let ferret: RunningServer;
+  try {
+    ferret = await launchFerretDb({ ...opts, ...where }, () => [
+      '--handler=postgresql',
+      `--postgresql-url=${postgres.url}`,
+    ]);
+  } catch (err) {
+    await postgres.stop();
+    removeScratch();
+    throw err;
+  }
+  return {
+    ...ferret,
+    postgres,
+    async stop() {
+      await ferret.stop();
+      await postgres.stop();
+      removeScratch();
+    },
+  };
+}
+
+function launchFerretDb(
+  opts: FerretDbOptions,
+  backendArgs: (dir: (sub: string) => string) => string[],
+): Promise<RunningServer> {
   return launch('ferretdb', opts, ({ port, dataDir, dir }) => {
     const common = {
       cmd: which('ferretdb'),
       args: [
-        '--handler=sqlite',
-        `--sqlite-url=file:${dir('ferretdb')}/`,
+        ...backendArgs(dir),
         `--state-dir=${dir('ferretdb-state')}`,
         '--telemetry=disable',
         '--log-level=warn',
@@ -125,6 +196,88 @@ export function startFerretDb(opts: ServerOptions & { unixSocket?: boolean } = {
       afterStop: folder.remove,
     };
   });
+}
+
+/** The port number in PostgreSQL's socket file name (`.s.PGSQL.<port>`); it opens no TCP port. */
+const PG_SOCKET_PORT = 5432;
+
+/**
+ * PostgreSQL, data in `<dataDir>/postgres` (made by initdb on the first start), listening on no
+ * TCP port, only on a Unix socket in a private folder (as FerretDB's: local connections are
+ * trusted, so the folder's mode is the lock). `url` is the connection string FerretDB takes.
+ */
+export function startPostgres(opts: ServerOptions & { durable?: boolean } = {}): Promise<RunningServer> {
+  return launch('postgres', opts, ({ dataDir }) => {
+    const data = path.join(dataDir, 'postgres');
+    if (!fs.existsSync(path.join(data, 'PG_VERSION'))) initdb(data);
+    const folder = privateSocketFolder(dataDir, 'postgres');
+    const socket = path.join(folder.path, `.s.PGSQL.${PG_SOCKET_PORT}`);
+    const settings = {
+      listen_addresses: '',
+      unix_socket_directories: folder.path,
+      port: String(PG_SOCKET_PORT),
+      // Tests' data is thrown away: no waiting for the disk.
+      ...(opts.durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+    };
+    const [cmd, args] = asNonRoot(which('postgres'), [
+      '-D',
+      data,
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ]);
+    return {
+      cmd,
+      args,
+      url: `postgres://postgres@/postgres?host=${encodeURIComponent(folder.path)}`,
+      ready: postgresReady(data, socket),
+      // Fast shutdown: SIGTERM would wait for FerretDB's pooled connections to end.
+      stopSignal: 'SIGINT',
+      afterStop: folder.remove,
+    };
+  });
+}
+
+/** postmaster.pid's status line says `ready` (not `starting`) and the socket takes connections. */
+function postgresReady(data: string, socket: string) {
+  return async () => {
+    let status = '';
+    try {
+      status = fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim() ?? '';
+    } catch {
+      return false;
+    }
+    return status === 'ready' && (await listeningOn(socket)());
+  };
+}
+
+/** A new PostgreSQL cluster: superuser `postgres`, UTF-8, no locale (sorting is FerretDB's). */
+function initdb(data: string) {
+  const [cmd, args] = asNonRoot(which('initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.status !== 0) {
+    fs.rmSync(data, { recursive: true, force: true });
+    throw new Error(`initdb failed for ${data}: ${(r.stderr || r.error?.message || '').trim()}`);
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root. As root, it runs in a user namespace of its own where it is
+ * `nobody` while its files stay root's: no system user to create, and no folder above the data
+ * (such as a checkout under /root) needs to be opened to anyone else.
+ */
+function asNonRoot(bin: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [bin, args];
+  return [which('unshare'), ['--user', '--map-user=65534', '--map-group=65534', bin, ...args]];
 }
 
 /** The longest socket path that fits sockaddr_un's sun_path (108 bytes with its NUL) everywhere. */
@@ -347,23 +500,23 @@ export interface ServerPorts {
 }
 
 /** Process names of the servers (the stack stops them after the services). */
-export const SERVER_NAMES = ['nats', 'ferretdb', 'redis', 'maildev', 'minio'];
+export const SERVER_NAMES = ['nats', 'postgres', 'ferretdb', 'redis', 'maildev', 'minio'];
 
 /**
  * Every server the stack needs, in parallel, data and logs under `dataDir`; all or none. FerretDB
- * listens on its private Unix socket (`mongoUrl`).
+ * listens on its private Unix socket (`mongoUrl`); `durable` makes its PostgreSQL flush commits.
  */
 export async function startServers(
   dataDir: string,
   ports: ServerPorts,
-  opts: { natsUsers?: NatsUser[]; redisUsers?: ServerUser[] } = {},
+  opts: { natsUsers?: NatsUser[]; redisUsers?: ServerUser[]; durable?: boolean } = {},
 ): Promise<{ procs: Proc[]; mongoUrl: string }> {
   for (const [name, port] of Object.entries(ports)) {
     if (await listening(port)())
       throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
   }
   const where = { dataDir, logDir: path.join(dataDir, 'logs') };
-  const ferretDb = startFerretDb({ ...where, unixSocket: true });
+  const ferretDb = startFerretDb({ ...where, unixSocket: true, durable: opts.durable });
   const started = await Promise.allSettled([
     startNats({ ...where, port: ports.nats, users: opts.natsUsers }),
     ferretDb,
@@ -376,5 +529,6 @@ export async function startServers(
     await Promise.all(servers.map((s) => s.stop()));
     throw failed.reason;
   }
-  return { procs: servers.map((s) => s.proc), mongoUrl: (await ferretDb).url };
+  const { postgres, url: mongoUrl } = await ferretDb;
+  return { procs: [...servers.map((s) => s.proc), ...(postgres ? [postgres.proc] : [])], mongoUrl };
 }

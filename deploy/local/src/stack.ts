@@ -130,7 +130,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
   const redisUsers = serverUsers(['gateway', 'client']);
   const redisUser = (name: string) => redisUsers.find((u) => u.user === name) as ServerUser;
-  const servers = await startServers(opts.dataDir, ports, { natsUsers: nats, redisUsers });
+  // The local run keeps its data; a test stack's is thrown away.
+  const servers = await startServers(opts.dataDir, ports, { natsUsers: nats, redisUsers, durable: local });
   const procs: Proc[] = servers.procs;
   let minio: Awaited<ReturnType<typeof startMinio>> | undefined;
   if (s3) {

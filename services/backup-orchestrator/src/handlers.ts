@@ -37,6 +37,13 @@ const userId = fields.objectId('user');
 const backupId = fields.objectId('backup');
 const restoreId = fields.objectId('restore');
 const agentId = fields.objectId('agent');
+/** A page of a list (domain/paging.ts); proto3 sends absent optionals as undefined. */
+const page = (what: string) =>
+  z.object({
+    userId,
+    limit: z.number().int().min(1).max(500).optional(),
+    before: fields.objectId(what).optional(),
+  });
 
 /**
  * The names the service knows databases by are the agent's labels (`coffer-agent db add NAME`), not
@@ -104,8 +111,8 @@ export function orchestratorHandlers(deps: {
   return unaryHandlers<orchestrator.OrchestratorServiceServer>(deps.log, {
     // ---- browser-facing ----
     async listBackups(req) {
-      const input = parseInput(z.object({ userId }), req);
-      return { backups: (await backups.list(input.userId)).map(toBackup) };
+      const { userId: owner, ...rest } = parseInput(page('backup'), req);
+      return { backups: (await backups.list(owner, rest)).map(toBackup) };
     },
     async getBackup(req) {
       const input = parseInput(z.object({ userId, backupId }), req);
@@ -137,8 +144,8 @@ export function orchestratorHandlers(deps: {
       return toRestore(await restores.request(input));
     },
     async listRestores(req) {
-      const input = parseInput(z.object({ userId }), req);
-      return { restores: (await restores.list(input.userId)).map(toRestore) };
+      const { userId: owner, ...rest } = parseInput(page('restore'), req);
+      return { restores: (await restores.list(owner, rest)).map(toRestore) };
     },
     async systemStatus(req) {
       const input = parseInput(z.object({ userId }), req);

@@ -102,6 +102,8 @@ backupSchema.index({ userId: 1, databaseName: 1, scheduleSlot: 1 }, { unique: tr
 backupSchema.index({ userId: 1, createdAt: -1 });
 backupSchema.index({ status: 1, createdAt: 1 });
 backupSchema.index({ agentId: 1, status: 1 });
+// The watchdog looks for the few jobs whose outcome is unpublished (store/jobs.ts, outcomeUnpublished).
+backupSchema.index({ outcomePending: 1 });
 
 const restoreSchema = new Schema(
   {
@@ -126,6 +128,7 @@ restoreSchema.index({ userId: 1, createdAt: -1 });
 restoreSchema.index({ status: 1, createdAt: 1 });
 restoreSchema.index({ agentId: 1, status: 1 });
 restoreSchema.index({ backupId: 1, status: 1 });
+restoreSchema.index({ outcomePending: 1 });
 
 // Short leases that let one replica at a time do one kind of work for a key (a user's agent
 // registrations: the agent and database caps are checked and written under it). The _id is the

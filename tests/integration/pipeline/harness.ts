@@ -68,7 +68,9 @@ export async function startCustomerDb(): Promise<CustomerDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-customer-'));
   let server: Awaited<ReturnType<typeof startFerretDb>>;
   try {
-    server = await startFerretDb({ dataDir: dir, timeoutMs: 30_000 });
+    // SQLite: the customers' connection strings carry users, which FerretDB on PostgreSQL would
+    // log in to PostgreSQL with; on SQLite, as on a MongoDB without access control, any user goes.
+    server = await startFerretDb({ dataDir: dir, timeoutMs: 30_000, backend: 'sqlite' });
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;

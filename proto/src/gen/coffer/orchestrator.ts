@@ -420,6 +420,16 @@ export interface UserRef {
   userId: string;
 }
 
+/**
+ * One page of a user's list, newest first: at most `limit` rows older than the row `before` names
+ * (the last of the page before); without either, the list's usual answer.
+ */
+export interface PageRef {
+  userId: string;
+  limit?: number | undefined;
+  before?: string | undefined;
+}
+
 export interface BackupRef {
   userId: string;
   backupId: string;
@@ -937,6 +947,111 @@ export const UserRef: MessageFns<UserRef> = {
   fromPartial(object: DeepPartial<UserRef>): UserRef {
     const message = createBaseUserRef();
     message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBasePageRef(): PageRef {
+  return { userId: "", limit: undefined, before: undefined };
+}
+
+export const PageRef: MessageFns<PageRef> = {
+  encode(message: PageRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(16).uint32(message.limit);
+    }
+    if (message.before !== undefined) {
+      writer.uint32(26).string(message.before);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.before = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageRef {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
+    };
+  },
+
+  toJSON(message: PageRef): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.before !== undefined) {
+      obj.before = message.before;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageRef>): PageRef {
+    return PageRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageRef>): PageRef {
+    const message = createBasePageRef();
+    message.userId = object.userId ?? "";
+    message.limit = object.limit ?? undefined;
+    message.before = object.before ?? undefined;
     return message;
   },
 };
@@ -6282,8 +6397,8 @@ export const OrchestratorServiceService = {
     path: "/coffer.orchestrator.v1.OrchestratorService/ListBackups" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    requestSerialize: (value: PageRef): Buffer => Buffer.from(PageRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PageRef => PageRef.decode(value),
     responseSerialize: (value: BackupList): Buffer => Buffer.from(BackupList.encode(value).finish()),
     responseDeserialize: (value: Buffer): BackupList => BackupList.decode(value),
   },
@@ -6329,8 +6444,8 @@ export const OrchestratorServiceService = {
     path: "/coffer.orchestrator.v1.OrchestratorService/ListRestores" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UserRef): Buffer => Buffer.from(UserRef.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UserRef => UserRef.decode(value),
+    requestSerialize: (value: PageRef): Buffer => Buffer.from(PageRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PageRef => PageRef.decode(value),
     responseSerialize: (value: RestoreList): Buffer => Buffer.from(RestoreList.encode(value).finish()),
     responseDeserialize: (value: Buffer): RestoreList => RestoreList.decode(value),
   },
@@ -6601,13 +6716,13 @@ export const OrchestratorServiceService = {
 
 export interface OrchestratorServiceServer extends UntypedServiceImplementation {
   /** ---- browser-facing (through the gateway), always scoped to user_id ---- */
-  listBackups: handleUnaryCall<UserRef, BackupList>;
+  listBackups: handleUnaryCall<PageRef, BackupList>;
   getBackup: handleUnaryCall<BackupRef, Backup>;
   /** 429 LIMIT_REACHED with next_backup_available */
   triggerBackup: handleUnaryCall<TriggerBackupRequest, Backup>;
   deleteBackup: handleUnaryCall<BackupRef, Ok>;
   requestRestore: handleUnaryCall<RequestRestoreRequest, Restore>;
-  listRestores: handleUnaryCall<UserRef, RestoreList>;
+  listRestores: handleUnaryCall<PageRef, RestoreList>;
   systemStatus: handleUnaryCall<UserRef, SystemStatusInfo>;
   listDatabases: handleUnaryCall<UserRef, DatabaseList>;
   setDatabaseActive: handleUnaryCall<SetDatabaseActiveRequest, DatabaseList>;
@@ -6654,14 +6769,14 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
 
 export interface OrchestratorServiceClient extends Client {
   /** ---- browser-facing (through the gateway), always scoped to user_id ---- */
-  listBackups(request: UserRef, callback: (error: ServiceError | null, response: BackupList) => void): ClientUnaryCall;
+  listBackups(request: PageRef, callback: (error: ServiceError | null, response: BackupList) => void): ClientUnaryCall;
   listBackups(
-    request: UserRef,
+    request: PageRef,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: BackupList) => void,
   ): ClientUnaryCall;
   listBackups(
-    request: UserRef,
+    request: PageRef,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BackupList) => void,
@@ -6722,16 +6837,16 @@ export interface OrchestratorServiceClient extends Client {
     callback: (error: ServiceError | null, response: Restore) => void,
   ): ClientUnaryCall;
   listRestores(
-    request: UserRef,
+    request: PageRef,
     callback: (error: ServiceError | null, response: RestoreList) => void,
   ): ClientUnaryCall;
   listRestores(
-    request: UserRef,
+    request: PageRef,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: RestoreList) => void,
   ): ClientUnaryCall;
   listRestores(
-    request: UserRef,
+    request: PageRef,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RestoreList) => void,

@@ -6,6 +6,7 @@ import {
   type BackupEvent,
   type Logger,
 } from '@coffer/common';
+import { LIST_NEWEST } from '@coffer/contracts';
 import type { BlobStore, PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type {
@@ -19,6 +20,7 @@ import type {
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
+import { cursorOf, type Page } from './paging.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { assertDeletable, type RetentionLock } from './retention-lock.js';
 import {
@@ -29,7 +31,7 @@ import {
   scheduledRateLimitMessage,
 } from './rules.js';
 
-export const LIST_LIMIT = 500;
+export const LIST_LIMIT = LIST_NEWEST.backups;
 export const NOT_IN_PROGRESS = 'Backup is not in progress';
 export const STILL_RUNNING = 'This backup is still running. It can be deleted once it has finished.';
 export const BEING_RESTORED =
@@ -185,8 +187,10 @@ export function backups(deps: {
     lifecycle,
     finishDeletion,
 
-    async list(userId: string): Promise<BackupRecord[]> {
-      return store.list(userId, LIST_LIMIT);
+    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    async list(userId: string, page: Page = {}): Promise<BackupRecord[]> {
+      const before = await cursorOf(store, userId, page.before, 'backup');
+      return store.list(userId, page.limit ?? LIST_LIMIT, before);
     },
 
     async get(userId: string, backupId: string): Promise<BackupRecord> {

@@ -1,5 +1,5 @@
 import { AppError, badInput, conflict, notFound, type Logger, type RestoreEvent } from '@coffer/common';
-import type { RestoreConfirmation } from '@coffer/contracts';
+import { LIST_NEWEST, type RestoreConfirmation } from '@coffer/contracts';
 import type { PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type {
@@ -13,11 +13,12 @@ import type {
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
+import { cursorOf, type Page } from './paging.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
 
-export const LIST_LIMIT = 200;
+export const LIST_LIMIT = LIST_NEWEST.restores;
 export const RESTORE_NOT_IN_PROGRESS = 'Restore is not in progress';
 export const ONLY_COMPLETED = 'Only completed backups can be restored';
 export const AGENT_NOT_FOUND = 'Agent not found';
@@ -165,8 +166,10 @@ export function restores(deps: {
   return {
     lifecycle,
 
-    async list(userId: string): Promise<RestoreRecord[]> {
-      return store.list(userId, LIST_LIMIT);
+    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    async list(userId: string, page: Page = {}): Promise<RestoreRecord[]> {
+      const before = await cursorOf(store, userId, page.before, 'restore');
+      return store.list(userId, page.limit ?? LIST_LIMIT, before);
     },
 
     /**

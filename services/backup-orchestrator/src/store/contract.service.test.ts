@@ -413,6 +413,37 @@ describe.each([
     });
   });
 
+  describe('paging', () => {
+    it('pages backups and restores newest first from a cursor, ties on createdAt broken by id, other users apart', async () => {
+      // e and b share a createdAt: the id orders them, and a page boundary between them loses neither.
+      const rows: [string, number][] = [
+        ['a', 0],
+        ['b', 2],
+        ['c', 1],
+        ['d', 3],
+        ['e', 2],
+      ];
+      for (const [x, h] of rows) {
+        await stores.backups.insert(newBackup(x.repeat(24), h, 'completed'));
+        await stores.restores.insert(newRestore(x.repeat(24), h));
+      }
+      await stores.backups.insert(newBackup('9'.repeat(24), 5, 'completed', { userId: OTHER }));
+      await stores.restores.insert(newRestore('9'.repeat(24), 5, { userId: OTHER }));
+      for (const list of [stores.backups.list, stores.restores.list]) {
+        const seen: string[] = [];
+        let before: { createdAt: Date; id: string } | undefined;
+        for (;;) {
+          const page = await list(USER, 2, before);
+          if (!page.length) break;
+          seen.push(...page.map((x) => x.id[0]!));
+          const last = page[page.length - 1]!;
+          before = { createdAt: last.createdAt, id: last.id };
+        }
+        expect(seen.join('')).toBe('debca');
+      }
+    });
+  });
+
   describe('restores', () => {
     it('lists newest first and finds the active ones by backup and by database', async () => {
       const [a, b, c] = ids('a', 'b', 'c') as [string, string, string];

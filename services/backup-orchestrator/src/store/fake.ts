@@ -8,6 +8,7 @@ import type {
   JobFilter,
   JobStore,
   LeaseStore,
+  PageCursor,
   RestoreRecord,
   RestoreStore,
   RetentionLockRecord,
@@ -27,6 +28,8 @@ const hexId = () => (++seq).toString(16).padStart(24, '0');
 const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
 const byCreated = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+const olderThan = (r: { createdAt: Date; id: string }, before: PageCursor | undefined) =>
+  !before || byCreated(r, before) < 0;
 
 function jobCore<
   R extends { id: string; status: string; agentId: string; commandSentAt: Date } & Record<string, unknown>,
@@ -99,9 +102,9 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
     async remove(id) {
       return rows.delete(id);
     },
-    async list(userId, limit) {
+    async list(userId, limit, before) {
       return all()
-        .filter((r) => r.userId === userId && r.status !== 'deleting')
+        .filter((r) => r.userId === userId && r.status !== 'deleting' && olderThan(r, before))
         .sort((a, b) => byCreated(b, a))
         .slice(0, limit)
         .map(copy);
@@ -201,9 +204,9 @@ export function fakeRestoreStore(): RestoreStore & { rows: Map<string, RestoreRe
       rows.set(rec.id, row);
       return copy(row);
     },
-    async list(userId, limit) {
+    async list(userId, limit, before) {
       return all()
-        .filter((r) => r.userId === userId)
+        .filter((r) => r.userId === userId && olderThan(r, before))
         .sort((a, b) => byCreated(b, a))
         .slice(0, limit)
         .map(copy);

@@ -1,6 +1,14 @@
 import { Types, type Model } from 'mongoose';
 import type { OrchestratorModels } from '../model.js';
-import type { BackupRecord, BackupStore, JobFilter, JobStore, RestoreRecord, RestoreStore } from './types.js';
+import type {
+  BackupRecord,
+  BackupStore,
+  JobFilter,
+  JobStore,
+  PageCursor,
+  RestoreRecord,
+  RestoreStore,
+} from './types.js';
 import { withId, type Lean } from './shape.js';
 
 const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
@@ -46,6 +54,21 @@ function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
   };
 }
 
+/**
+ * Rows after `before` in (createdAt, _id) descending order. Beside the user's equality (which
+ * FerretDB on PostgreSQL answers from an index), so the range runs over that user's rows only;
+ * MongoDB answers it from `{userId, createdAt}` (architecture.md, "Queries and their indexes").
+ */
+const olderThan = (before: PageCursor | undefined) =>
+  before
+    ? {
+        $or: [
+          { createdAt: { $lt: before.createdAt } },
+          { createdAt: before.createdAt, _id: { $lt: new Types.ObjectId(before.id) } },
+        ],
+      }
+    : {};
+
 export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): BackupStore {
   const core = jobCore<BackupRecord>(Backup);
   const shape = (d: Lean) => withId<BackupRecord>(d);
@@ -61,8 +84,8 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
       if (!validId(id)) return false;
       return (await Backup.deleteOne({ _id: id })).deletedCount === 1;
     },
-    async list(userId, limit) {
-      const docs = await Backup.find({ userId, status: { $ne: 'deleting' } })
+    async list(userId, limit, before) {
+      const docs = await Backup.find({ userId, status: { $ne: 'deleting' }, ...olderThan(before) })
         .sort({ createdAt: -1, _id: -1 })
         .limit(limit)
         .lean<Lean[]>();
@@ -147,8 +170,8 @@ export function restoreStore({ Restore }: Pick<OrchestratorModels, 'Restore'>): 
       await Restore.create({ _id: new Types.ObjectId(id), ...fields });
       return (await core.get(id))!;
     },
-    async list(userId, limit) {
-      const docs = await Restore.find({ userId })
+    async list(userId, limit, before) {
+      const docs = await Restore.find({ userId, ...olderThan(before) })
         .sort({ createdAt: -1, _id: -1 })
         .limit(limit)
         .lean<Lean[]>();

@@ -41,6 +41,12 @@ export interface DatabaseRecord {
   lastScheduledSlot: string | null;
 }
 
+/** Where a page of a list starts: rows older than this one, (createdAt, id) descending. */
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
+
 interface JobRecord {
   id: string;
   userId: string;
@@ -149,8 +155,8 @@ export interface BackupStore extends JobStore<BackupRecord> {
   /** Inserts; rejects with a duplicate-key error when the (user, database, scheduleSlot) exists. */
   insert(rec: NewBackup): Promise<BackupRecord>;
   remove(id: string): Promise<boolean>;
-  /** Newest first, without backups being deleted. */
-  list(userId: string, limit: number): Promise<BackupRecord[]>;
+  /** Newest first, without backups being deleted; older than `before` when given. */
+  list(userId: string, limit: number, before?: PageCursor): Promise<BackupRecord[]>;
   /** Backups of the database that were not failed (nor being deleted) created at or after `since`, oldest first. */
   startedSince(userId: string, databaseName: string, since: Date): Promise<BackupRecord[]>;
   /** The newest backup of the database that did not fail (nor is being deleted). */
@@ -186,7 +192,8 @@ export type NewRestore = Omit<RestoreRecord, 'startedAt' | 'completedAt' | 'erro
 
 export interface RestoreStore extends JobStore<RestoreRecord> {
   insert(rec: NewRestore): Promise<RestoreRecord>;
-  list(userId: string, limit: number): Promise<RestoreRecord[]>;
+  /** Newest first; older than `before` when given. */
+  list(userId: string, limit: number, before?: PageCursor): Promise<RestoreRecord[]>;
   /** Pending or in-progress restores reading this backup. */
   activeForBackup(backupId: string): Promise<RestoreRecord[]>;
   /** Pending or in-progress restores into this database. */

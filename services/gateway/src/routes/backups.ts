@@ -8,6 +8,21 @@ import { binary, messageBody, type RouteTable } from '../http/route.js';
 import { backupView, restoreView, toBackup, toRestore } from '../views.js';
 
 const backupParam = z.object({ id: fields.objectId('backup') });
+
+/**
+ * Cursor paging of a list that grows: `limit` rows older than the row `before` names (the last
+ * one the client has). Without them a list keeps the answer the spec gives.
+ */
+const listPage = (what: string) =>
+  z.object({
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number from 1 to 100' })
+      .int('limit must be a whole number from 1 to 100')
+      .min(1, 'limit must be a whole number from 1 to 100')
+      .max(100, 'limit must be a whole number from 1 to 100')
+      .optional(),
+    before: fields.objectId(what).optional(),
+  });
 const databaseName = z
   .string({ error: 'databaseName is required' })
   .trim()
@@ -43,12 +58,14 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     method: 'get',
     path: '/api/backups',
     operationId: 'getBackups',
-    summary: "The caller's backups, newest first",
+    summary: "The caller's backups, newest first (the newest 500, or a page: limit, before)",
     tag: 'backups',
     access: 'user',
+    query: listPage('backup'),
     response: z.array(backupView),
-    handler: async ({ caller }) =>
-      (await orchestrator.listBackups({ userId: caller.id })).backups.map(toBackup),
+    errors: { NOT_FOUND: 'before names no backup of the caller (the list is loaded again)' },
+    handler: async ({ caller, query }) =>
+      (await orchestrator.listBackups({ userId: caller.id, ...query })).backups.map(toBackup),
   });
 
   t.add({
@@ -79,12 +96,14 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     method: 'get',
     path: '/api/backups/restores/all',
     operationId: 'getRestores',
-    summary: "The caller's restores, newest first",
+    summary: "The caller's restores, newest first (the newest 200, or a page: limit, before)",
     tag: 'backups',
     access: 'user',
+    query: listPage('restore'),
     response: z.array(restoreView),
-    handler: async ({ caller }) =>
-      (await orchestrator.listRestores({ userId: caller.id })).restores.map(toRestore),
+    errors: { NOT_FOUND: 'before names no restore of the caller (the list is loaded again)' },
+    handler: async ({ caller, query }) =>
+      (await orchestrator.listRestores({ userId: caller.id, ...query })).restores.map(toRestore),
   });
 
   t.add({

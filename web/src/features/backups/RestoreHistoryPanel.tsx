@@ -22,6 +22,8 @@ import {
   restoreSourceText,
   restoreTargetText,
 } from '../dashboard/restoreFeedback';
+import { LoadMore } from '../lists/LoadMore';
+import { useOlderRestores } from '../lists/useOlderPages';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
 import { StatusBadge } from './StatusBadge';
@@ -39,6 +41,8 @@ export function RestoreHistoryPanel() {
   const [retry, setRetry] = useState<Restore | null>(null);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const restores = data ?? [];
+  const older = useOlderRestores(data);
+  const shown = older.older.length ? [...restores, ...older.older] : restores;
   const anyActive = restores.some((r) => isActiveStatus(r.status));
   if (error) console.error('Failed to fetch restore history', error);
 
@@ -131,7 +135,7 @@ export function RestoreHistoryPanel() {
                 </Table.Row>
               </Table.Header>
               <Table.Body>
-                {restores.map((r) => {
+                {shown.map((r) => {
                   const live = progress[r._id];
                   const showProgress = r.status === 'in-progress' || live !== undefined;
                   const backupText = restoredBackupText(r);
@@ -212,6 +216,14 @@ export function RestoreHistoryPanel() {
               </Table.Body>
             </Table.Root>
           </Table.ScrollArea>
+        )}
+        {!isLoading && older.hasMore && (
+          <LoadMore
+            what="restores"
+            loading={older.loading}
+            failed={older.failed}
+            onLoadMore={older.loadMore}
+          />
         )}
       </Card.Body>
       <RestoreDialog

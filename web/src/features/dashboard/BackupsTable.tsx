@@ -11,6 +11,7 @@ import { isActiveStatus } from '../backups/status';
 import { StatusBadge } from '../backups/StatusBadge';
 import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
+import { LoadMore } from '../lists/LoadMore';
 import { restoreCountsText } from './restoreFeedback';
 import type { RestoreJob } from './useRestoreJobs';
 
@@ -24,6 +25,8 @@ interface BackupsTableProps {
   onDownload: (backup: Backup) => void;
   onRestore: (backup: Backup) => void;
   onDelete: (backup: Backup) => void;
+  /** Older backups than those shown, loaded as the user scrolls to the end (useOlderPages). */
+  more?: { hasMore: boolean; loading: boolean; failed: boolean; loadMore: () => void };
 }
 
 export function BackupsTable({
@@ -34,6 +37,7 @@ export function BackupsTable({
   onDownload,
   onRestore,
   onDelete,
+  more,
 }: BackupsTableProps) {
   return (
     <Card.Root>
@@ -150,6 +154,9 @@ export function BackupsTable({
               </Table.Body>
             </Table.Root>
           </Table.ScrollArea>
+        )}
+        {!loading && more?.hasMore && (
+          <LoadMore what="backups" loading={more.loading} failed={more.failed} onLoadMore={more.loadMore} />
         )}
       </Card.Body>
     </Card.Root>

@@ -38,6 +38,7 @@ import { useConfirm } from '../shell/ConfirmDialog';
 import { SettingsIcon } from '../shell/icons';
 import { Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
+import { useOlderBackups } from '../lists/useOlderPages';
 import { BackupsTable } from './BackupsTable';
 import { databaseOptionLabel, dbAddCommands, overPlan, pickDatabase } from './summary';
 import { SummaryCards } from './SummaryCards';
@@ -176,6 +177,7 @@ export function DashboardPage() {
   const [wizardOpen, setWizardOpen] = useState(false);
   const [restoreTarget, setRestoreTarget] = useState<Backup | null>(null);
   const [tab, setTab] = useState('backups');
+  const olderBackups = useOlderBackups(backupsQuery.data);
   const backups = backupsQuery.data ?? [];
   const noDatabase = databases !== undefined && databases.length === 0;
   const unlistedRestores = restoreJobs.filter(
@@ -267,7 +269,8 @@ export function DashboardPage() {
               </Tabs.List>
               <Tabs.Content value="backups" pt="0">
                 <BackupsTable
-                  backups={backups}
+                  backups={olderBackups.older.length ? [...backups, ...olderBackups.older] : backups}
+                  more={olderBackups}
                   loading={backupsQuery.isLoading}
                   progress={progress}
                   restores={restoresByBackup}

@@ -1,0 +1,285 @@
+// Growth benchmark (issue 22): what one dashboard page, an agent registration, a heartbeat, an
+// audit write, a scheduler tick and a retention sweep cost at 1×, 10× and 100× the data, as ratios
+// to 1×. It drives the services' own stores and jobs (the built `services/*/dist`) against a
+// private FerretDB on PostgreSQL (or SQLite: --backend sqlite), one operation at a time; no HTTP,
+// so the figures are the database's share of each request. Seeded per user: 1 agent, 1 database,
+// its settings, 10 backups, 10 audit entries; 1× is 100 users (1,000 backups, 100 agents).
+//
+//   nice node bench/growth/run.mjs [--scales 1,10,100] [--runs 30] [--backend postgresql|sqlite]
+//                                  [--out docs/benchmarks.md | --no-write]
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const REPO = path.resolve(import.meta.dirname, '../..');
+const { startFerretDb } = require('@coffer/local-stack');
+const { connectMongo } = require('@coffer/common');
+const { orchestratorModels } = require(`${REPO}/services/backup-orchestrator/dist/model.js`);
+const { mongoStores } = require(`${REPO}/services/backup-orchestrator/dist/store/index.js`);
+const { scheduler } = require(`${REPO}/services/backup-orchestrator/dist/jobs/scheduler.js`);
+const { retention } = require(`${REPO}/services/backup-orchestrator/dist/jobs/retention.js`);
+const { auditModels } = require(`${REPO}/services/audit/dist/model.js`);
+const { auditStore } = require(`${REPO}/services/audit/dist/store.js`);
+const { ObjectId } = require('mongodb');
+
+const { values: opts } = parseArgs({
+  options: {
+    scales: { type: 'string', default: '1,10,100' },
+    runs: { type: 'string', default: '30' },
+    backend: { type: 'string', default: 'postgresql' },
+    out: { type: 'string', default: path.join(REPO, 'docs/benchmarks.md') },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const scales = opts.scales.split(',').map(Number);
+const RUNS = Number(opts.runs);
+const USERS_AT_1X = 100;
+const PER_USER = 10;
+const HOUR = 3_600_000;
+const now = new Date();
+const log = { info() {}, warn() {}, debug() {} };
+
+const hex = () => new ObjectId().toHexString();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/** Inserts `count` documents made by `make(i)` in batches (the driver's insertMany). */
+async function seedMany(collection, count, make) {
+  for (let i = 0; i < count; i += 1000) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 1000); j++) batch.push(make(j));
+    await collection.insertMany(batch, { ordered: false });
+  }
+}
+
+/** An audit entry as the audit service writes one for a finished backup. */
+const auditEntry = (userId, timestamp) => ({
+  userId,
+  eventId: crypto.randomUUID(),
+  action: 'backup.completed',
+  entity: 'backup',
+  entityId: hex(),
+  actor: 'system',
+  details: {},
+  timestamp,
+});
+
+async function seed(models, audit, users) {
+  const ids = Array.from({ length: users }, hex);
+  const raw = (m) => m.collection;
+  await seedMany(raw(models.Agent), users, (i) => ({
+    userId: ids[i],
+    instanceId: crypto.randomUUID(),
+    name: `web-${i}`,
+    hostname: `web-${i}.internal`,
+    configId: '',
+    platform: 'linux-x64',
+    version: '1.0.0',
+    databases: ['shop'],
+    connected: true,
+    lastSeen: now,
+    disconnectedAt: null,
+    offlineReason: null,
+    retired: false,
+    createdAt: new Date(now.getTime() - 30 * 24 * HOUR),
+  }));
+  await seedMany(raw(models.Database), users, (i) => ({
+    userId: ids[i],
+    name: 'shop',
+    enabled: true,
+    createdAt: new Date(now.getTime() - 30 * 24 * HOUR),
+    lastScheduledSlot: null,
+  }));
+  await seedMany(raw(models.Settings), users, (i) => ({
+    userId: ids[i],
+    frequency: 24,
+    retention: 168,
+    retentionLock: false,
+    retentionLockOffAt: null,
+    retentionMode: 'days',
+  }));
+  // Backups of the last 5 days: none expired (retention 7 days), all older than the shortest
+  // retention, so the sweep visits every user, as it does each minute in production.
+  await seedMany(raw(models.Backup), users * PER_USER, (j) => {
+    const at = new Date(now.getTime() - (j % PER_USER) * 12 * HOUR - 2 * HOUR);
+    const id = hex();
+    return {
+      _id: new ObjectId(id),
+      userId: ids[Math.floor(j / PER_USER)],
+      databaseName: 'shop',
+      agentId: hex(),
+      status: 'completed',
+      createdAt: at,
+      commandId: crypto.randomUUID(),
+      commandSentAt: at,
+      startedAt: at,
+      completedAt: at,
+      error: null,
+      absentSince: null,
+      type: 'auto',
+      size: 1_000_000,
+      keyFingerprint: null,
+      scheduleSlot: `manual:${id}`,
+      deletingSince: null,
+      deleteReason: null,
+      lockedUntil: null,
+      deleteRule: null,
+    };
+  });
+  await seedMany(raw(audit.AuditEntry), users * PER_USER, (j) =>
+    auditEntry(ids[Math.floor(j / PER_USER)], new Date(now.getTime() - j * 1000)),
+  );
+  return ids;
+}
+
+/** The median of `RUNS` calls, one at a time, after two warm-up calls. */
+async function timed(fn) {
+  await fn(0);
+  await fn(1);
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i + 2);
+    xs.push(ms(t0));
+  }
+  return median(xs);
+}
+
+async function measure(scale) {
+  const users = USERS_AT_1X * scale;
+  const ferret = await startFerretDb({ backend: opts.backend, timeoutMs: 120_000 });
+  const conn = await connectMongo(ferret.url, 'coffer_orchestrator');
+  try {
+    const models = orchestratorModels(conn);
+    const audit = auditModels(conn.useDb('coffer_audit', { useCache: true }));
+    await Promise.all([...Object.values(models), ...Object.values(audit)].map((m) => m.init()));
+    const t0 = process.hrtime.bigint();
+    const ids = await seed(models, audit, users);
+    const seedS = ms(t0) / 1000;
+    const stores = mongoStores(models);
+    const audits = auditStore(audit);
+    const pick = (i) => ids[(i * 7919) % ids.length];
+    const agents = new Map();
+    for (const a of await models.Agent.find({ userId: { $in: ids.slice(0, RUNS + 2) } }).lean())
+      agents.set(a.userId, a._id.toHexString());
+    const sched = scheduler({
+      stores,
+      backups: {},
+      databases: {},
+      dispatch: {},
+      plans: {},
+      events: { publish: async () => undefined },
+      now: () => now,
+      hourMs: HOUR,
+      firstBackupGraceMinutes: 0,
+      heartbeatTimeoutMs: 60_000,
+      log,
+    });
+    const sweep = retention({
+      stores,
+      backups: { finishDeletion: async () => undefined },
+      policyOf: async () => ({ hours: 168 }),
+      now: () => now,
+      log,
+    });
+    const result = {
+      scale,
+      users,
+      backups: users * PER_USER,
+      seedS,
+      'dashboard page': await timed((i) => stores.backups.list(pick(i), 500)),
+      'agent registration': await timed((i) =>
+        stores.agents.register(
+          {
+            userId: pick(i),
+            instanceId: crypto.randomUUID(),
+            name: 'new',
+            hostname: 'new.internal',
+            configId: '',
+            platform: 'linux-x64',
+            version: '1.0.0',
+            databases: ['shop'],
+          },
+          now,
+          null,
+        ),
+      ),
+      heartbeat: await timed((i) => {
+        const userId = ids[i % (RUNS + 2)];
+        return stores.agents.heartbeat(userId, agents.get(userId), now, ['shop']);
+      }),
+      'audit write': await timed((i) => audits.insert(auditEntry(pick(i), now))),
+    };
+    // The jobs read every enabled database / user with backups once per tick: their total grows
+    // with the data by design; per database (per user) is what must stay flat.
+    const tickRuns = Math.max(3, Math.round(RUNS / scale));
+    const timedFew = async (fn) => {
+      await fn();
+      const xs = [];
+      for (let i = 0; i < tickRuns; i++) {
+        const s = process.hrtime.bigint();
+        await fn();
+        xs.push(ms(s));
+      }
+      return median(xs);
+    };
+    result['scheduler tick'] = await timedFew(() => sched.tick());
+    result['retention sweep'] = await timedFew(() => sweep.tick());
+    result['scheduler tick, per database'] = result['scheduler tick'] / users;
+    result['retention sweep, per user'] = result['retention sweep'] / users;
+    return result;
+  } finally {
+    await conn.close();
+    await ferret.stop();
+  }
+}
+
+const OPS = [
+  'dashboard page',
+  'agent registration',
+  'heartbeat',
+  'audit write',
+  'scheduler tick',
+  'scheduler tick, per database',
+  'retention sweep',
+  'retention sweep, per user',
+];
+
+function table(results) {
+  const base = results[0];
+  const head = `| operation | ${results.map((r) => `${r.scale}× (${r.backups.toLocaleString('en-US')} backups) ms`).join(' | ')} | ${results
+    .slice(1)
+    .map((r) => `ratio ${r.scale}×`)
+    .join(' | ')} |`;
+  const sep = `|${' --- |'.repeat(1 + results.length * 2 - 1)}`;
+  const rows = OPS.map(
+    (op) =>
+      `| ${op} | ${results.map((r) => r[op].toFixed(op.includes('per ') ? 3 : 1)).join(' | ')} | ${results
+        .slice(1)
+        .map((r) => (r[op] / base[op]).toFixed(2))
+        .join(' | ')} |`,
+  );
+  return [head, sep, ...rows].join('\n');
+}
+
+const results = [];
+for (const scale of scales) {
+  const r = await measure(scale);
+  console.error(`[growth] ${scale}×: ${JSON.stringify(r)}`);
+  results.push(r);
+}
+const md = table(results);
+console.log(md);
+fs.mkdirSync(path.join(REPO, 'bench/out'), { recursive: true });
+fs.writeFileSync(path.join(REPO, 'bench/out/growth.json'), JSON.stringify(results, null, 2));
+if (!opts['no-write']) {
+  const doc = fs.readFileSync(opts.out, 'utf8');
+  const start = doc.indexOf('<!-- growth:start -->');
+  const end = doc.indexOf('<!-- growth:end -->');
+  if (start < 0 || end < 0)
+    throw new Error(`${opts.out} has no <!-- growth:start --> ... <!-- growth:end --> block`);
+  fs.writeFileSync(opts.out, `${doc.slice(0, start)}<!-- growth:start -->\n\n${md}\n\n${doc.slice(end)}`);
+}

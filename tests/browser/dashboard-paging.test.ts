@@ -1,0 +1,129 @@
+// Issue 22 in the browser: a user with more backups (restores) than the list's plain call answers
+// (its newest 500, 200) sees the older ones as the list scrolls to its end, a page at a time. The
+// rows are those the orchestrator would have written after real runs, straight into its database.
+import crypto from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { LIST_NEWEST } from '@coffer/contracts';
+import { launch, newSession, registeredUser, signIn, visible } from './helpers';
+import { eventually } from '../integration/helpers';
+
+jest.setTimeout(600_000);
+
+const OLDER = 70; // more than one page (50) beyond the newest 500
+
+let browser: Browser;
+let mongo: MongoClient;
+beforeAll(async () => {
+  browser = await launch();
+  mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+});
+afterAll(async () => {
+  await mongo?.close();
+  await browser?.close();
+});
+
+/** Scrolls the page to its end until `rows` counts `total` and no "load more" is left. */
+async function scrollUntilAll(page: Page, rows: Locator, total: number) {
+  const more = page.getByTestId('load-more');
+  await eventually(
+    async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      // A page that failed (a busy shared stack) is asked for again, as a user would.
+      if (await more.getByText('could not be loaded').count()) await more.getByRole('button').click();
+      expect(await rows.count()).toBe(total);
+      expect(await more.count()).toBe(0);
+    },
+    // generous: rendering 500 rows and more takes a loaded machine a while
+    180_000,
+    500,
+  );
+}
+
+it('loads older backups as the list scrolls to its end, until there are none', async () => {
+  const user = await registeredUser('paging');
+  const total = LIST_NEWEST.backups + OLDER;
+  const t0 = Date.now() - total * 60_000;
+  await mongo
+    .db('coffer_orchestrator')
+    .collection('backups')
+    .insertMany(
+      Array.from({ length: total }, (_, i) => {
+        const at = new Date(t0 + i * 60_000);
+        return {
+          userId: user.id,
+          databaseName: 'shop',
+          agentId: crypto.randomBytes(12).toString('hex'),
+          createdAt: at,
+          commandId: crypto.randomUUID(),
+          commandSentAt: at,
+          startedAt: at,
+          completedAt: at,
+          absentSince: null,
+          status: 'completed',
+          error: null,
+          type: 'auto',
+          size: 1000 + i,
+          keyFingerprint: null,
+          scheduleSlot: `manual:${crypto.randomUUID()}`,
+          deletingSince: null,
+          lockedUntil: null,
+        };
+      }),
+    );
+  const { page, errors } = await newSession(browser);
+  try {
+    await signIn(page, user);
+    const rows = page.getByTestId('backup-row');
+    await eventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(LIST_NEWEST.backups));
+    // Scrolling to the end loads the next pages (the button stands for the same, and goes once
+    // the last page was short): every backup once, the newest 500, then two pages (50, 20).
+    await scrollUntilAll(page, rows, total);
+    await visible(rows.last());
+    expect(errors).toEqual([]);
+  } finally {
+    await page.context().close();
+  }
+});
+
+it('loads older restores in the restore history the same way', async () => {
+  const user = await registeredUser('paging');
+  const total = LIST_NEWEST.restores + OLDER;
+  const t0 = Date.now() - total * 60_000;
+  await mongo
+    .db('coffer_orchestrator')
+    .collection('restores')
+    .insertMany(
+      Array.from({ length: total }, (_, i) => {
+        const at = new Date(t0 + i * 60_000);
+        return {
+          userId: user.id,
+          backupId: crypto.randomBytes(12).toString('hex'),
+          backupTimestamp: at,
+          databaseName: 'shop',
+          agentId: crypto.randomBytes(12).toString('hex'),
+          createdAt: at,
+          commandId: crypto.randomUUID(),
+          commandSentAt: at,
+          startedAt: at,
+          completedAt: at,
+          absentSince: null,
+          status: 'completed',
+          error: null,
+          documentsRestored: i,
+          documentsFailed: 0,
+        };
+      }),
+    );
+  const { page, errors } = await newSession(browser);
+  try {
+    await signIn(page, user);
+    await page.getByRole('tab', { name: 'Restore History' }).click();
+    const rows = page.getByTestId('restore-row');
+    await eventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(LIST_NEWEST.restores));
+    await scrollUntilAll(page, rows, total);
+    expect(errors).toEqual([]);
+  } finally {
+    await page.context().close();
+  }
+});
