@@ -5,6 +5,8 @@ NATS_SERVER_VERSION=v2.15.2
 NATSCLI_VERSION=v0.5.1
 FERRETDB_VERSION=v1.24.2
 MONGO_TOOLS_VERSION=v0.0.0-20250715155915-887641268977
-MINIO_VERSION=latest
+# MinIO tags no semver releases: a pinned commit of its main branch (12 Feb 2026), after the fix of
+# CVE-2025-62506 (RELEASE.2025-10-15T17-29-55Z), instead of whatever `latest` resolved to on the day.
+MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 # Stripe's own API stand-in, for the billing tests' Checkout calls (no network, no account).
 STRIPE_MOCK_VERSION=v0.203.0
