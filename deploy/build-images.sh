@@ -13,12 +13,14 @@ push=0
 if [ "${1:-}" = --push ]; then push=1; shift; fi
 prefix=${1:-coffer}
 tag=${2:-dev}
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 for main in services/*/src/main.ts; do
   svc=$(basename "$(dirname "$(dirname "$main")")")
   target=service
   [ "$svc" = gateway ] && target=gateway
   echo "[images] $prefix/$svc:$tag" >&2
   DOCKER_BUILDKIT=1 docker build -f deploy/Dockerfile --target "$target" --build-arg "SERVICE=$svc" \
+    --build-arg "COFFER_COMMIT=$commit" \
     -t "$prefix/$svc:$tag" .
   if [ $push = 1 ]; then docker push "$prefix/$svc:$tag"; fi
 done

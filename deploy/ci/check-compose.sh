@@ -38,6 +38,11 @@ done
 [ $bad = 0 ] || { echo "docker-compose.yml: problems"; exit 1; }
 echo "compose refuses to start without each of: ${required[*]}"
 
+# The quick start's generated .env (deploy/compose/make-env.sh) is all compose needs.
+bash deploy/compose/make-env.sh "$tmp/generated.env" 2>/dev/null
+deploycheck compose docker-compose.yml --env-file "$tmp/generated.env" >/dev/null
+echo "compose loads with the .env make-env.sh generates: ok"
+
 if ! haproxy -c -q -f deploy/compose/haproxy.cfg >"$tmp/haproxy.txt" 2>&1; then
   cat "$tmp/haproxy.txt"; echo "deploy/compose/haproxy.cfg: invalid"; exit 1
 fi

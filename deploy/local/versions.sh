@@ -11,6 +11,8 @@ FERRETDB_BUILD=coffer2
 # without root (architecture §6).
 EMBEDDED_POSTGRES_VERSION=17.7.0-beta.16
 MONGO_TOOLS_VERSION=v0.0.0-20250715155915-887641268977
-MINIO_VERSION=latest
+# MinIO tags no semver releases: a pinned commit of its main branch (12 Feb 2026), after the fix of
+# CVE-2025-62506 (RELEASE.2025-10-15T17-29-55Z), instead of whatever `latest` resolved to on the day.
+MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 # Stripe's own API stand-in, for the billing tests' Checkout calls (no network, no account).
 STRIPE_MOCK_VERSION=v0.203.0

@@ -386,6 +386,9 @@ const injectedRtkApi = api.injectEndpoints({
     getPublicConfig: build.query<GetPublicConfigApiResponse, GetPublicConfigApiArg>({
       query: () => ({ url: `/api/config` }),
     }),
+    getServerVersion: build.query<GetServerVersionApiResponse, GetServerVersionApiArg>({
+      query: () => ({ url: `/api/version` }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -895,6 +898,8 @@ export type DeleteArticleApiArg = {
 };
 export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
 export type GetPublicConfigApiArg = void;
+export type GetServerVersionApiResponse = /** status 200 OK */ ServerVersion;
+export type GetServerVersionApiArg = void;
 export type SessionUser = {
   id: string;
   email: string;
@@ -1275,6 +1280,12 @@ export type PublicConfig = {
   supportEmail: string;
   /** invite link to the community chat (COMMUNITY_CHAT_URL) */
   communityChatUrl: string;
+};
+export type ServerVersion = {
+  /** the release this gateway runs (COFFER_VERSION, else the package version) */
+  version: string;
+  /** the commit it was built from, or 'unknown' */
+  commit: string;
 };
 
 /** Every operation by `METHOD /path` (path as documented, e.g. /api/backups/{id}). */
@@ -1673,6 +1684,12 @@ export interface ApiPaths {
     operationId: 'getPublicConfig';
     arg: GetPublicConfigApiArg;
     response: GetPublicConfigApiResponse;
+    errors: never;
+  };
+  'GET /api/version': {
+    operationId: 'getServerVersion';
+    arg: GetServerVersionApiArg;
+    response: GetServerVersionApiResponse;
     errors: never;
   };
 }

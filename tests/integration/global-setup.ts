@@ -54,6 +54,7 @@ export default async function globalSetup(): Promise<void> {
     COFFER_GATEWAY_URLS: stack.urls.gateways.join(','),
     COFFER_MAILDEV_URL: stack.urls.mailWeb,
     COFFER_NATS_URL: stack.urls.nats,
+    COFFER_NATS_MONITOR_URL: stack.urls.natsMonitor,
     COFFER_MONGO_URL: stack.urls.mongo,
     COFFER_REDIS_URL: stack.urls.redis,
     COFFER_DATA_DIR: dataDir,

@@ -78,6 +78,9 @@ async function main() {
   if (generatedAdmin) console.log(`  Admin password (generated, shown once): ${secrets.adminPassword}`);
   else console.log(`  Admin password: as set, or in ${path.join(dataDir, 'local-secrets.json')}`);
   console.log(`  Logs:         ${stack.logDir}`);
+  console.log(
+    `  NATS:         ${stack.urls.natsMonitor}/jsz (monitoring); \`nats\` CLI settings in ${path.join(dataDir, 'nats-ops.env')} (docs/runbook.md)`,
+  );
   console.log('\nPress Ctrl-C to stop.');
   let stopping = false;
   const stop = () => {

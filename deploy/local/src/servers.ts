@@ -319,18 +319,35 @@ function privateSocketFolder(dataDir: string, name: string): { path: string; rem
   return { path: folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
-/** NATS with JetStream (file storage under the data folder). */
-export function startNats(opts: ServerOptions & { users?: NatsUser[] } = {}): Promise<RunningServer> {
-  return launch('nats', opts, ({ port, dir }) => {
-    const args = ['-js', '-sd', dir('nats'), '-a', '127.0.0.1', '-p', String(port)];
+/**
+ * NATS with JetStream (file storage under the data folder), and its monitoring endpoints
+ * (`/varz`, `/jsz`, …) on `monitorUrl`, on the loopback address like the client port.
+ */
+export async function startNats(
+  opts: ServerOptions & { users?: NatsUser[]; monitorPort?: number } = {},
+): Promise<RunningServer & { monitorUrl: string }> {
+  const monitorPort = opts.monitorPort ?? (await freePort());
+  const server = await launch('nats', opts, ({ port, dir }) => {
+    const args = [
+      '-js',
+      '-sd',
+      dir('nats'),
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-m',
+      String(monitorPort),
+    ];
     if (opts.users?.length) {
       // An authorization block: only the listed users connect (the flags above still apply).
       const conf = path.join(dir('nats-conf'), 'nats.conf');
-      fs.writeFileSync(conf, natsAuthorization(opts.users), { mode: 0o600 });
+      fs.writeFileSync(conf, natsAuthorization(opts.users, ['ops']), { mode: 0o600 });
       args.unshift('-c', conf);
     }
     return { cmd: which('nats-server'), args, url: `nats://127.0.0.1:${port}`, ready: listening(port) };
   });
+  return { ...server, monitorUrl: `http://127.0.0.1:${monitorPort}` };
 }
 
 /** A user of a server (NATS, Redis): one per service, plus `client` for tools and tests. */
@@ -338,6 +355,25 @@ export interface ServerUser {
   user: string;
   password: string;
 }
+
+/**
+ * What the read-only `ops` NATS user may ask JetStream (docs/runbook.md, "NATS by hand"): list and
+ * describe streams and consumers, and read single messages, nothing that changes or consumes.
+ */
+export const NATS_READ_ONLY = {
+  publish: [
+    '$JS.API.INFO',
+    '$JS.API.STREAM.NAMES',
+    '$JS.API.STREAM.LIST',
+    '$JS.API.STREAM.INFO.*',
+    '$JS.API.STREAM.MSG.GET.*',
+    '$JS.API.DIRECT.GET.>',
+    '$JS.API.CONSUMER.NAMES.*',
+    '$JS.API.CONSUMER.LIST.*',
+    '$JS.API.CONSUMER.INFO.*.*',
+  ],
+  subscribe: ['_INBOX.>'],
+};
 export type NatsUser = ServerUser;
 
 /** One random password per name, for a stack's server users. */
@@ -346,9 +382,14 @@ export const serverUsers = (names: readonly string[]): ServerUser[] =>
 export const natsUsers = serverUsers;
 
 /** nats-server's `authorization` block for these users (JSON strings are valid in its config). */
-export const natsAuthorization = (users: NatsUser[]) =>
+export const natsAuthorization = (users: NatsUser[], readOnly: readonly string[] = []) =>
   `authorization {\n  users = [\n${users
-    .map((u) => `    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`)
+    .map((u) => {
+      const perms = readOnly.includes(u.user)
+        ? `, permissions: { publish: { allow: ${JSON.stringify(NATS_READ_ONLY.publish)} }, subscribe: { allow: ${JSON.stringify(NATS_READ_ONLY.subscribe)} } }`
+        : '';
+      return `    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)}${perms} }`;
+    })
     .join('\n')}\n  ]\n}\n`;
 
 /** `scheme://user:password@host:port`: the form the kit's NATS and Redis clients accept. */
@@ -510,7 +551,7 @@ export async function startServers(
   dataDir: string,
   ports: ServerPorts,
   opts: { natsUsers?: NatsUser[]; redisUsers?: ServerUser[]; durable?: boolean } = {},
-): Promise<{ procs: Proc[]; mongoUrl: string }> {
+): Promise<{ procs: Proc[]; mongoUrl: string; natsMonitorUrl: string }> {
   for (const [name, port] of Object.entries(ports)) {
     if (await listening(port)())
       throw new Error(`port ${port} (${name}) is already in use; is Coffer already running?`);
@@ -530,5 +571,10 @@ export async function startServers(
     throw failed.reason;
   }
   const { postgres, url: mongoUrl } = await ferretDb;
-  return { procs: [...servers.map((s) => s.proc), ...(postgres ? [postgres.proc] : [])], mongoUrl };
+  const nats = started[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof startNats>>>;
+  return {
+    procs: [...servers.map((s) => s.proc), ...(postgres ? [postgres.proc] : [])],
+    mongoUrl,
+    natsMonitorUrl: nats.value.monitorUrl,
+  };
 }

@@ -48,6 +48,8 @@ export interface Stack {
     mailWeb: string;
     s3?: string;
     nats: string;
+    /** NATS's monitoring endpoints (/varz, /jsz, …). */
+    natsMonitor: string;
     mongo: string;
     redis: string;
   };
@@ -125,7 +127,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const s3 = opts.storageBackend === 's3';
   // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
-  const nats = natsUsers([...SERVICES, 'client']);
+  // `ops`: read-only, for the runbook's `nats` commands (its settings in nats-ops.env, below).
+  const nats = natsUsers([...SERVICES, 'client', 'ops']);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
   // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
   const redisUsers = serverUsers(['gateway', 'client']);
@@ -240,6 +243,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     throw err;
   }
 
+  // The `nats` CLI's settings (the variables it reads) for the runbook (docs/runbook.md, "NATS by
+  // hand"): the read-only `ops` user, and `client` for replaying and purging. Owner-only, like
+  // local-secrets.json beside them; written anew at each start with the new passwords.
+  for (const [file, user] of [
+    ['nats-ops.env', natsUser('ops')],
+    ['nats-admin.env', natsUser('client')],
+  ] as const) {
+    const text = `NATS_URL=${env.NATS_URL}\nNATS_USER=${user.user}\nNATS_PASSWORD=${user.password}\nNATS_MONITOR=${servers.natsMonitorUrl}\n`;
+    fs.writeFileSync(path.join(opts.dataDir, file), text, { mode: 0o600 });
+  }
+
   return {
     urls: {
       app: appUrl,
@@ -248,6 +262,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       s3: minio?.url,
       // With the tools' credentials in it (natsConnectOptions takes them out again).
       nats: natsUrlFor(env.NATS_URL!, natsUser('client')),
+      natsMonitor: servers.natsMonitorUrl,
       mongo: env.MONGODB_URI!,
       redis: urlWithUser(`redis://127.0.0.1:${ports.redis}`, redisUser('client')),
     },

@@ -5,6 +5,8 @@ import {
   connectServiceBus,
   connectMongo,
   startGrpcServer,
+  watchOverdueBackups,
+  zeroJobMetrics,
   type Logger,
   type ServiceContext,
   type StartedService,
@@ -28,6 +30,7 @@ import { agents as agentsFactory } from './domain/agents.js';
 import { backups as backupsFactory } from './domain/backups.js';
 import { databases as databasesFactory } from './domain/databases.js';
 import { dispatcher } from './domain/dispatch.js';
+import { cachedCount, overdueBackups } from './domain/overdue.js';
 import { watched } from './domain/jobs.js';
 import { restores as restoresFactory } from './domain/restores.js';
 import { retentionInForce, retentionPolicyInForce } from './domain/retention-in-force.js';
@@ -42,6 +45,7 @@ import { watchdog as watchdogFactory } from './jobs/watchdog.js';
 import { orchestratorHandlers } from './handlers.js';
 
 const PLAN_CACHE_MS = 60_000;
+const OVERDUE_CACHE_MS = 60_000;
 const DEFAULT_LOCK_OFF_DELAY_MS = 7 * 24 * 3_600_000;
 
 export interface OrchestratorLimits {
@@ -78,6 +82,7 @@ export function buildOrchestrator(deps: {
   const { stores, events, plans, blobs, now, log, limits } = deps;
   const jobPlans = deps.jobPlans ?? plans;
   const { heartbeatTimeoutMs } = limits;
+  zeroJobMetrics();
 
   const lock = retentionLockFactory({
     store: stores.settings,
@@ -160,6 +165,7 @@ export function buildOrchestrator(deps: {
     log,
   });
   const cleanup = accountCleanup({ stores, now, log });
+  const overdue = overdueBackups({ stores, plans: jobPlans, now, hourMs: limits.hourMs });
   const preview = retentionPreview({
     backups: stores.backups,
     plans,
@@ -179,6 +185,7 @@ export function buildOrchestrator(deps: {
     retention,
     cleanup,
     preview,
+    overdue,
   };
 }
 export type Orchestrator = ReturnType<typeof buildOrchestrator>;
@@ -215,6 +222,8 @@ export async function startOrchestrator(
     },
     log,
   });
+
+  watchOverdueBackups(cachedCount(o.overdue, OVERDUE_CACHE_MS));
 
   const grpc = await startGrpcServer(
     config.GRPC_LISTEN,

@@ -4,6 +4,8 @@ import { auth, storage } from '@coffer/proto';
 
 /** The plan limits the orchestrator enforces (hours and bytes, as auth keeps them). */
 export interface PlanLimits {
+  /** The plan's id (`free`, `pro`, …): labels the overdue gauge; absent in tests' plans. */
+  id?: string;
   dbLimit: number;
   retentionLimit: number;
   storageLimit: number;
@@ -36,6 +38,7 @@ export function authPlans(address: string, identity: ServiceIdentity): PlanSourc
     async planOf(userId) {
       const p = await client.getUserPlan({ userId }, { timeoutMs: 5_000 });
       return {
+        id: p.id,
         dbLimit: p.dbLimit,
         retentionLimit: p.retentionLimit,
         storageLimit: p.storageLimit,

@@ -255,15 +255,21 @@ export interface EventEnvelope<S extends EventSubject = EventSubject> {
 /** The envelope of one of the subjects `S`, as a union a handler can narrow on `subject`. */
 export type EnvelopeOf<S extends EventSubject> = { [K in S]: EventEnvelope<K> }[S];
 
-/** One JetStream stream per domain. */
+const MiB = 1024 * 1024;
+
+/**
+ * One JetStream stream per domain, each bounded by age and size (the oldest events go first), so
+ * a consumer that stopped cannot fill the NATS server's disk. Events are a few hundred bytes: the
+ * sizes hold far more than a week of them.
+ */
 export const STREAMS = {
-  AUTH: { subjects: ['auth.>'], maxAgeHours: 24 * 7 },
-  BACKUP: { subjects: ['backup.>'], maxAgeHours: 24 * 7 },
-  RESTORE: { subjects: ['restore.>'], maxAgeHours: 24 * 7 },
-  AGENT: { subjects: ['agent.>'], maxAgeHours: 24 * 7 },
-  SETTINGS: { subjects: ['settings.>'], maxAgeHours: 24 * 7 },
-  STORAGE: { subjects: ['storage.>'], maxAgeHours: 24 * 7 },
-  KB: { subjects: ['kb.>'], maxAgeHours: 24 * 7 },
-} as const satisfies Record<string, { subjects: readonly string[]; maxAgeHours: number }>;
+  AUTH: { subjects: ['auth.>'], maxAgeHours: 24 * 7, maxBytes: 512 * MiB },
+  BACKUP: { subjects: ['backup.>'], maxAgeHours: 24 * 7, maxBytes: 1024 * MiB },
+  RESTORE: { subjects: ['restore.>'], maxAgeHours: 24 * 7, maxBytes: 256 * MiB },
+  AGENT: { subjects: ['agent.>'], maxAgeHours: 24 * 7, maxBytes: 512 * MiB },
+  SETTINGS: { subjects: ['settings.>'], maxAgeHours: 24 * 7, maxBytes: 256 * MiB },
+  STORAGE: { subjects: ['storage.>'], maxAgeHours: 24 * 7, maxBytes: 256 * MiB },
+  KB: { subjects: ['kb.>'], maxAgeHours: 24 * 7, maxBytes: 64 * MiB },
+} as const satisfies Record<string, { subjects: readonly string[]; maxAgeHours: number; maxBytes: number }>;
 
 export type StreamName = keyof typeof STREAMS;

@@ -24,3 +24,6 @@ export * from './retention-lock.js';
 export * from './session-token.js';
 export * from './value-sets.js';
 export * from './observability/index.js';
+export * from './event-schemas.js';
+export * from './nats/dead-letters.js';
+export * from './event-catalogue.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { metricsRegistry } from './observability/metrics.js';
+import { buildInfoMetric, metricsRegistry } from './observability/metrics.js';
 import { stopTracing } from './observability/tracing.js';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
@@ -27,6 +27,7 @@ export async function startOpsServer(opts: {
   registry.setDefaultLabels({ service: opts.service });
   metricsRegistry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
+  buildInfoMetric();
   // The service's own registry and the process-wide one (observability/metrics.ts) hold different
   // names, so their texts concatenate into one valid exposition.
   const metrics = async () =>

@@ -112,6 +112,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   listArticleTags: { access: 'public' },
   getArticle: { access: 'public' },
   getPublicConfig: { access: 'public' },
+  getServerVersion: { access: 'public' },
   // Unsigned here: the signature, not a session, is what admits a webhook.
   billingWebhook: { access: 'public' },
 

@@ -344,6 +344,9 @@ const injectedRtkApi = api.injectEndpoints({
     getPublicConfig: build.query<GetPublicConfigApiResponse, GetPublicConfigApiArg>({
       query: () => ({ url: `/api/config` }),
     }),
+    getServerVersion: build.query<GetServerVersionApiResponse, GetServerVersionApiArg>({
+      query: () => ({ url: `/api/version` }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -765,6 +768,8 @@ export type DeleteArticleApiResponse = /** status 200 OK */ {
 export type DeleteArticleApiArg = /** the article's id */ string;
 export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
 export type GetPublicConfigApiArg = void;
+export type GetServerVersionApiResponse = /** status 200 OK */ ServerVersion;
+export type GetServerVersionApiArg = void;
 export type SessionUser = {
   id: string;
   email: string;
@@ -1146,6 +1151,12 @@ export type PublicConfig = {
   /** invite link to the community chat (COMMUNITY_CHAT_URL) */
   communityChatUrl: string;
 };
+export type ServerVersion = {
+  /** the release this gateway runs (COFFER_VERSION, else the package version) */
+  version: string;
+  /** the commit it was built from, or 'unknown' */
+  commit: string;
+};
 export const {
   useLoginMutation,
   useLoginSecondFactorMutation,
@@ -1209,4 +1220,5 @@ export const {
   useUpdateArticleMutation,
   useDeleteArticleMutation,
   useGetPublicConfigQuery,
+  useGetServerVersionQuery,
 } = injectedRtkApi;

@@ -1,4 +1,4 @@
-import type { EventMap, Logger } from '@coffer/common';
+import { recordSchedulerSkip, zeroSchedulerSkips, type EventMap, type Logger } from '@coffer/common';
 import type { AccountSource, PlanSource } from '../clients.js';
 import { scheduleMessageId, type OrchestratorEvents } from '../events.js';
 import type { Backups } from '../domain/backups.js';
@@ -62,6 +62,7 @@ export function scheduler(deps: {
   log: Pick<Logger, 'info' | 'debug'>;
 }) {
   const { stores, hourMs } = deps;
+  zeroSchedulerSkips();
   const inGrace = (db: { createdAt: Date }, now: Date) =>
     firstAutoBackupAt(db.createdAt, deps.firstBackupGraceMinutes, hourMs) > now;
 
@@ -120,6 +121,7 @@ export function scheduler(deps: {
       // until its disconnect is recorded: the ban is read fresh here, so nothing is sent to it.
       if (await deps.accounts?.suspended(userId)) {
         await handled();
+        recordSchedulerSkip('suspended');
         deps.log.info({ userId, databaseName, slot }, 'scheduled backup skipped: the account is suspended');
         return 'suspended';
       }
@@ -127,6 +129,7 @@ export function scheduler(deps: {
       const view = (await deps.databases.list(userId, plan)).find((d) => d.name === databaseName);
       if (!view?.isActive) {
         await handled();
+        recordSchedulerSkip('inactive');
         return 'inactive';
       }
       // A plan that shrank below the saved schedule: the plan's interval wins.
@@ -134,12 +137,14 @@ export function scheduler(deps: {
         const latest = await stores.backups.latestStarted(userId, databaseName);
         if (!backupInterval(latest?.createdAt, plan.frequencyLimit, now, hourMs).allowed) {
           await handled();
+          recordSchedulerSkip('over_limit');
           return 'plan-interval';
         }
       }
       const agent = await deps.dispatch.pickAgent(userId, databaseName);
       if (!agent) {
         // Not marked: the next tick enqueues the slot again once the duplicate window has passed.
+        recordSchedulerSkip('no_agent');
         deps.log.info({ userId, databaseName, slot }, 'scheduled backup waits for a connected agent');
         return 'no-agent';
       }

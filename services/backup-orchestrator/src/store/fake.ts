@@ -123,6 +123,12 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
         .sort((a, b) => byCreated(b, a))[0];
       return r ? copy(r) : null;
     },
+    async latestCompleted(userId, databaseName) {
+      const r = all()
+        .filter((x) => x.userId === userId && x.databaseName === databaseName && x.status === 'completed')
+        .sort((a, b) => byCreated(b, a))[0];
+      return r ? copy(r) : null;
+    },
     async usersWithFinishedBefore(before) {
       return [
         ...new Set(

@@ -103,6 +103,12 @@ export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): Bac
         .lean<Lean>();
       return d ? shape(d) : null;
     },
+    async latestCompleted(userId, databaseName) {
+      const d = await Backup.findOne({ userId, databaseName, status: 'completed' })
+        .sort({ createdAt: -1, _id: -1 })
+        .lean<Lean>();
+      return d ? shape(d) : null;
+    },
     async usersWithFinishedBefore(before) {
       return Backup.distinct('userId', { status: { $in: FINISHED }, createdAt: { $lt: before } });
     },

@@ -161,6 +161,8 @@ export interface BackupStore extends JobStore<BackupRecord> {
   startedSince(userId: string, databaseName: string, since: Date): Promise<BackupRecord[]>;
   /** The newest backup of the database that did not fail (nor is being deleted). */
   latestStarted(userId: string, databaseName: string): Promise<BackupRecord | null>;
+  /** The newest completed backup of the database (the overdue gauge's clock). */
+  latestCompleted(userId: string, databaseName: string): Promise<BackupRecord | null>;
   /** Users owning completed or failed backups created before `before`. */
   usersWithFinishedBefore(before: Date): Promise<string[]>;
   /**

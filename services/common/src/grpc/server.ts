@@ -139,7 +139,14 @@ export async function startGrpcServer(
     publicKeys: access.identity.publicKeys,
     allowed: ALLOWED_CALLERS[access.identity.name],
   });
-  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    // Clients keep one connection per pod for good: without an age limit, pods an autoscaler adds
+    // get no calls from the clients that were there before. After 5 minutes (grpc-js adds ±10%
+    // jitter) the server sends GOAWAY; clients take new calls to a fresh connection (picking up
+    // new pods through DNS) while calls in flight, uploads included, finish (no grace limit).
+    'grpc.max_connection_age_ms': 5 * 60_000,
+  });
   let serving = true;
   for (const s of services) {
     const impl: UntypedServiceImplementation = {};

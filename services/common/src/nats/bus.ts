@@ -25,7 +25,9 @@ import {
   requestIdFrom,
   runInRequest,
 } from '../observability/context.js';
-import { watchConsumerLag } from '../observability/metrics.js';
+import { watchConsumerLag, watchDeadLetters } from '../observability/metrics.js';
+import { eventProblem } from '../event-schemas.js';
+import { countDeadLetters, ensureDeadLetterStream } from './dead-letters.js';
 import { injectTraceContext, withConsumerSpan } from '../observability/trace-context.js';
 import { hasNatsCredentials, natsConnectOptions, type NatsCredentials } from './connect-options.js';
 
@@ -49,6 +51,22 @@ export interface Consumption {
   stop(): Promise<void>;
 }
 
+/**
+ * How often an event whose handler fails is tried, and how long between tries: the delay doubles
+ * from `firstDelayMs` up to `maxDelayMs`. The defaults retry for about half an hour (a database or
+ * a service restarting), then the event goes to the dead letters.
+ */
+export interface RetryPolicy {
+  maxDeliver: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+export const DEFAULT_RETRY: RetryPolicy = { maxDeliver: 12, firstDelayMs: 5_000, maxDelayMs: 300_000 };
+
+/** The wait before the next try after the `deliveryCount`-th one failed. */
+export const retryDelayMs = (deliveryCount: number, retry: RetryPolicy = DEFAULT_RETRY): number =>
+  Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, deliveryCount - 1));
+
 /** Typed publish/consume over NATS (events.ts's EventMap) with idempotent stream and consumer creation. */
 export interface EventBus {
   nc: NatsConnection;
@@ -59,6 +77,8 @@ export interface EventBus {
     durable: string;
     subjects: readonly S[];
     handler: (event: EnvelopeOf<S>) => Promise<void>;
+    /** Tests shorten it; services keep DEFAULT_RETRY. */
+    retry?: RetryPolicy;
   }): Promise<Consumption>;
   /** Plain NATS publish, for high-rate messages nobody needs replayed (live progress). */
   publishLive<S extends LiveSubject>(subject: S, data: EventMap[S]): void;
@@ -83,6 +103,7 @@ export async function ensureStreams(jsm: JetStreamManager, names: StreamName[], 
       name,
       subjects: [...def.subjects],
       max_age: def.maxAgeHours * NS_PER_HOUR,
+      max_bytes: def.maxBytes,
       duplicate_window: DUPLICATE_WINDOW_NS,
     };
     const existing = await jsm.streams.info(name).catch(() => undefined);
@@ -136,6 +157,7 @@ export async function connectEventBus(opts: {
   const js: JetStreamClient = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   await ensureStreams(jsm, opts.streams, opts.replicas ?? 1);
+  let deadLettersReady: Promise<void> | undefined;
   const consumptions = new Set<Consumption>();
 
   return {
@@ -153,14 +175,16 @@ export async function connectEventBus(opts: {
       await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id, headers: h });
     },
 
-    async consume({ stream, durable, subjects, handler }) {
+    async consume({ stream, durable, subjects, handler, retry = DEFAULT_RETRY }) {
+      // Before the consumer exists: its first dead letter must have a stream to land in.
+      await (deadLettersReady ??= ensureDeadLetterStream(jsm, opts.replicas ?? 1));
       const config = {
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         filter_subjects: [...subjects],
         ack_wait: 30 * 1_000_000_000,
-        max_deliver: -1,
+        max_deliver: retry.maxDeliver,
       };
       try {
         await jsm.consumers.info(stream, durable);
@@ -170,18 +194,31 @@ export async function connectEventBus(opts: {
       }
       const consumer = await js.consumers.get(stream, durable);
       const unwatch = watchConsumerLag(stream, durable, (st, c) => jsm.consumers.info(st, c));
+      const unwatchDead = watchDeadLetters(() => countDeadLetters(jsm, stream, durable));
       const messages = await consumer.consume({ max_messages: 64 });
       const done = (async () => {
         for await (const m of messages) {
-          // Typed by the subject filter: only `subjects` reach this consumer.
-          let event: EnvelopeOf<(typeof subjects)[number]>;
+          // Checked against the subject's schema (event-schemas.ts) first: a malformed event can
+          // never succeed, so it is terminated at once (JetStream's MSG_TERMINATED advisory puts it
+          // in the dead letters) instead of failing the handler on every redelivery.
+          let problem: string | null;
+          let raw: unknown;
           try {
-            event = m.json<EnvelopeOf<(typeof subjects)[number]>>();
+            raw = m.json<unknown>();
+            problem = eventProblem(m.subject, raw);
           } catch {
-            opts.log.error({ subject: m.subject, seq: m.seq }, 'dropping an event that is not JSON');
-            m.term();
+            problem = 'not JSON';
+          }
+          if (problem !== null) {
+            opts.log.error(
+              { subject: m.subject, seq: m.seq, stream, consumer: durable, problem },
+              'malformed event: moved to the dead letters',
+            );
+            m.term(`malformed: ${problem}`.slice(0, 256));
             continue;
           }
+          // Typed by the subject filter and the schema: only valid `subjects` reach the handler.
+          const event = raw as EnvelopeOf<(typeof subjects)[number]>;
           // An event with no request behind it (a timer, an older publisher) gets an id of its own.
           const ctx = { requestId: requestIdFrom(m.headers?.get(REQUEST_ID_HEADER)) };
           try {
@@ -193,19 +230,25 @@ export async function connectEventBus(opts: {
             m.ack();
           } catch (err) {
             // Redelivered later; handlers are idempotent, so a partial first attempt is harmless.
+            // After the last try JetStream's MAX_DELIVERIES advisory puts it in the dead letters.
+            const attempt = m.info.deliveryCount;
+            const last = attempt >= retry.maxDeliver;
             runInRequest(ctx, () =>
               opts.log.warn(
-                { err, subject: m.subject, eventId: event.id },
-                'event handler failed; will retry',
+                { err, subject: m.subject, eventId: event.id, attempt, of: retry.maxDeliver },
+                last
+                  ? 'event handler failed for the last time: moved to the dead letters'
+                  : 'event handler failed; will retry',
               ),
             );
-            m.nak(5_000);
+            m.nak(retryDelayMs(attempt, retry));
           }
         }
       })();
       const c: Consumption = {
         async stop() {
           unwatch();
+          unwatchDead();
           await messages.close();
           await done;
           consumptions.delete(c);

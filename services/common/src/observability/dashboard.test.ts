@@ -1,16 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { collectDefaultMetrics, Registry } from 'prom-client';
-import {
-  agentsConnected,
-  grpcClientHandling,
-  grpcServerHandling,
-  httpRequestDuration,
-  METRIC_NAMES,
-  metricsRegistry,
-  recordJobOutcome,
-  watchConsumerLag,
-} from './metrics';
+import { METRIC_NAMES } from './metrics';
+import { exportedSeries, metricNamesIn } from '../testing/promql-names';
 
 // deploy/grafana/coffer-dashboard.json must only chart metrics the services export: a renamed
 // metric otherwise leaves an empty panel nobody notices until the day it is needed.
@@ -22,69 +13,6 @@ interface Panel {
   datasource?: { type: string; uid: string };
   targets?: Array<{ expr?: string; datasource?: { uid: string } }>;
   panels?: Panel[];
-}
-
-// PromQL words that are not metric names.
-const PROMQL_WORDS = new Set([
-  'sum',
-  'max',
-  'min',
-  'avg',
-  'count',
-  'topk',
-  'bottomk',
-  'by',
-  'without',
-  'on',
-  'ignoring',
-  'group_left',
-  'group_right',
-  'rate',
-  'irate',
-  'increase',
-  'delta',
-  'histogram_quantile',
-  'absent',
-  'and',
-  'or',
-  'unless',
-  'clamp_min',
-  'clamp_max',
-  'offset',
-  'bool',
-  'le',
-  'vector',
-  'time',
-]);
-
-/** The metric names an expression reads: identifiers outside label matchers, ranges and strings. */
-function metricNamesIn(expr: string): string[] {
-  const bare = expr
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\{[^}]*\}/g, ' ')
-    .replace(/\[[^\]]*\]/g, ' ')
-    // Grouping clauses name labels, not metrics.
-    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, ' ');
-  return (bare.match(/[A-Za-z_:][A-Za-z0-9_:]*/g) ?? []).filter((w) => !PROMQL_WORDS.has(w));
-}
-
-/** Every series name the services export: the process metrics and Node's defaults. */
-function exportedSeries(): Set<string> {
-  httpRequestDuration();
-  grpcServerHandling();
-  grpcClientHandling();
-  agentsConnected();
-  recordJobOutcome('backup', { status: 'failed' });
-  watchConsumerLag('S', 'c', () => Promise.resolve({ num_pending: 0, num_ack_pending: 0 }))();
-  const defaults = new Registry();
-  collectDefaultMetrics({ register: defaults });
-  const names = new Set<string>();
-  for (const m of [...metricsRegistry.getMetricsAsArray(), ...defaults.getMetricsAsArray()]) {
-    const { name, type } = m as unknown as { name: string; type: string };
-    if (type === 'histogram') for (const s of ['_bucket', '_count', '_sum']) names.add(name + s);
-    else names.add(name);
-  }
-  return names;
 }
 
 const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { startOpsServer } from '../ops-server';
 import {
   agentsConnected,
+  buildInfoMetric,
   grpcClientHandling,
   grpcCodeName,
   grpcPathLabels,
@@ -11,7 +12,11 @@ import {
   metricsRegistry,
   recordJobOutcome,
   watchConsumerLag,
+  watchDeadLetters,
+  watchOverdueBackups,
+  zeroSchedulerSkips,
 } from './metrics';
+import { buildInfo } from './build-info';
 
 const scrape = (port: number) =>
   new Promise<string>((resolve, reject) => {
@@ -54,6 +59,10 @@ describe('process metrics', () => {
     recordJobOutcome('backup', { status: 'failed' });
     const stop = watchConsumerLag('S', 'c', () => Promise.resolve({ num_pending: 0, num_ack_pending: 0 }));
     stop();
+    buildInfoMetric();
+    zeroSchedulerSkips();
+    watchOverdueBackups(() => Promise.resolve([]));
+    watchDeadLetters(() => Promise.resolve([]))();
     const registered = metricsRegistry.getMetricsAsArray().map((m) => m.name);
     expect([...registered].sort()).toEqual([...METRIC_NAMES].sort());
   });
@@ -123,6 +132,48 @@ describe('process metrics', () => {
       expect(sample(text, 'nats_consumer_pending_messages', { consumer: 'lag-test' })).toBeUndefined();
     } finally {
       stop();
+      await ops.close();
+    }
+  });
+
+  it('serves which build runs, on every ops port', async () => {
+    const ops = await startOpsServer({ service: 'build-test', port: 0, ready: () => true });
+    try {
+      const { version, commit } = buildInfo();
+      expect(version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(commit).toMatch(/^([0-9a-f]{7,40}|unknown)$/);
+      expect(
+        sample(await scrape(ops.port), 'coffer_build_info', { version, commit, service: 'build-test' }),
+      ).toBe(1);
+    } finally {
+      await ops.close();
+    }
+  });
+
+  it('takes the version and commit from the environment when the image sets them', () => {
+    expect(buildInfo({ COFFER_VERSION: '0.3.0', COFFER_COMMIT: 'ABCDEF1234567' })).toEqual({
+      version: '0.3.0',
+      commit: 'abcdef1234567',
+    });
+  });
+
+  it('reads overdue databases by plan at scrape time, and drops them when the read fails', async () => {
+    let answer: () => Promise<Array<{ plan: string; scheduled: number; overdue: number }>> = () =>
+      Promise.resolve([
+        { plan: 'free', scheduled: 4, overdue: 1 },
+        { plan: 'pro', scheduled: 2, overdue: 0 },
+      ]);
+    watchOverdueBackups(() => answer());
+    const ops = await startOpsServer({ service: 'overdue-test', port: 0, ready: () => true });
+    try {
+      let text = await scrape(ops.port);
+      expect(sample(text, 'coffer_backup_overdue_databases', { plan: 'free' })).toBe(1);
+      expect(sample(text, 'coffer_backup_scheduled_databases', { plan: 'free' })).toBe(4);
+      expect(sample(text, 'coffer_backup_overdue_databases', { plan: 'pro' })).toBe(0);
+      answer = () => Promise.reject(new Error('database away'));
+      text = await scrape(ops.port);
+      expect(sample(text, 'coffer_backup_overdue_databases', { plan: 'free' })).toBeUndefined();
+    } finally {
       await ops.close();
     }
   });

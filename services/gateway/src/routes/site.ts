@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { buildInfo } from '@coffer/common';
 import type { GatewayConfig } from '../config.js';
 import type { RouteTable } from '../http/route.js';
 
@@ -8,6 +9,13 @@ const publicConfigView = z
     communityChatUrl: z.string().describe('invite link to the community chat (COMMUNITY_CHAT_URL)'),
   })
   .meta({ id: 'PublicConfig' });
+
+const versionView = z
+  .object({
+    version: z.string().describe('the release this gateway runs (COFFER_VERSION, else the package version)'),
+    commit: z.string().describe("the commit it was built from, or 'unknown'"),
+  })
+  .meta({ id: 'ServerVersion' });
 
 /**
  * /api/config: the deployment's public settings the web app shows (contact page). They are the
@@ -27,5 +35,16 @@ export function siteRoutes(t: RouteTable, deps: { config: GatewayConfig }) {
       supportEmail: deps.config.SUPPORT_EMAIL,
       communityChatUrl: deps.config.COMMUNITY_CHAT_URL,
     }),
+  });
+
+  t.add({
+    method: 'get',
+    path: '/api/version',
+    operationId: 'getServerVersion',
+    summary: 'The release and commit this gateway runs (during a rolling update, of the one that answered)',
+    tag: 'site',
+    access: 'public',
+    response: versionView,
+    handler: async () => ({ ...buildInfo() }),
   });
 }
