@@ -25,6 +25,7 @@ export function buildDeb({ out, version, target, agent, tools, unitTemplate, scr
   if (!arch) return undefined;
   const name = `coffer-agent_${version}_${arch}.deb`;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-deb-'));
+  fs.chmodSync(root, 0o755); // the package's ./ (mkdtemp makes it 0700)
   try {
     /** Writes `content` (a Buffer or text) at `file` in the package. */
     const put = (file, content, mode) => {
@@ -63,7 +64,7 @@ export function buildDeb({ out, version, target, agent, tools, unitTemplate, scr
       0o644,
     );
     // gzip: every dpkg reads it (zstd needs dpkg 1.21.18, Debian 12 and later).
-    execFileSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '--build', root, path.join(out, name)], {
+    execFileSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '-z6', '--build', root, path.join(out, name)], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     return name;

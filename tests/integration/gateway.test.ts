@@ -4,6 +4,9 @@ import path from 'node:path';
 import { io } from 'socket.io-client';
 import { api, baseUrl, newUser } from './helpers';
 
+const AGENT_VERSION = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../agent/package.json'), 'utf8'))
+  .version as string;
+
 describe('gateway', () => {
   it('serves an OpenAPI document listing every route it serves', async () => {
     const res = await api('GET', '/api/openapi.json');
@@ -87,6 +90,8 @@ describe('agent downloads', () => {
       'coffer-agent-service.exe',
       'coffer-agent-windows-x64.exe',
       'coffer-agent-windows-x64.exe.zst',
+      `coffer-agent_${AGENT_VERSION}_amd64.deb`,
+      `coffer-agent_${AGENT_VERSION}_arm64.deb`,
       'install.ps1',
       'install.sh',
       ...['mongodump', 'mongorestore'].flatMap((tool) => [

@@ -7,7 +7,7 @@ import { chmod, rm } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { releaseUrl, UpdateError, type ReleaseFile } from './release.js';
+import { networkReason, releaseUrl, UpdateError, type ReleaseFile } from './release.js';
 
 /** Passes bytes through while hashing and counting them. */
 class Digest extends Transform {
@@ -45,7 +45,7 @@ export async function downloadVerified(
     try {
       res = await fetchImpl(url, { signal: AbortSignal.timeout(30 * 60_000) });
     } catch (e) {
-      throw new UpdateError(`cannot download ${wire.name} (${(e as Error).message})`);
+      throw new UpdateError(`cannot download ${wire.name} (${networkReason(e)})`);
     }
     if (!res.ok || !res.body) throw new UpdateError(`cannot download ${wire.name} (HTTP ${res.status})`);
     const received = new Digest();

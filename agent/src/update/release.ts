@@ -44,6 +44,16 @@ export function releaseUrl(server: string, name: string, version?: string): stri
   return new URL(`/downloads/${version ? `${encodeURIComponent(version)}/` : ''}${name}`, server).toString();
 }
 
+/**
+ * Why a request failed, in words: fetch says only "fetch failed" and keeps the reason (a refused
+ * connection, an untrusted certificate, a proxy that said no) in its cause.
+ */
+export function networkReason(e: unknown): string {
+  const err = e as Error & { cause?: { message?: string; code?: string } };
+  const cause = err.cause?.message || err.cause?.code;
+  return cause ? `${err.message}: ${cause}` : err.message;
+}
+
 /** One small file of the release, or undefined when the server has none (404). */
 async function fetchSmall(
   server: string,
@@ -57,7 +67,7 @@ async function fetchSmall(
   try {
     res = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) });
   } catch (e) {
-    throw new UpdateError(`cannot reach ${new URL(server).origin} for ${what} (${(e as Error).message})`);
+    throw new UpdateError(`cannot reach ${new URL(server).origin} for ${what} (${networkReason(e)})`);
   }
   if (res.status === 404) return undefined;
   if (!res.ok) throw new UpdateError(`cannot download ${name} (HTTP ${res.status})`);
