@@ -326,8 +326,9 @@ async function main() {
         files[target].compressed = info(path.join(out, `${name}.zst`));
       }
       files[target].tools = copyTools(target, out, toolsVersion, info);
-      // A package needs dpkg-deb (Debian's dpkg); a machine without it builds the rest.
-      if (has('dpkg-deb')) {
+      // Packages are release files (not for the local run's host-only build or the update tests'
+      // older agent); they need dpkg-deb (Debian's dpkg): a machine without it builds the rest.
+      if (compress && has('dpkg-deb')) {
         const deb = buildDeb({
           out,
           version,
@@ -338,7 +339,7 @@ async function main() {
           scriptsDir: path.join(agentDir, 'install', 'deb'),
         });
         if (deb) files[target].deb = info(path.join(out, deb));
-      } else log(`dpkg-deb not found: no .deb for ${target}`);
+      } else if (compress) log(`dpkg-deb not found: no .deb for ${target}`);
     }
     const windows = {};
     if (targets.includes('windows-x64')) {
