@@ -6,9 +6,12 @@
   Run from an elevated PowerShell (Windows PowerShell 5.1 or later), in the folder where the
   wizard saved coffer-agent-windows-x64.exe (it is downloaded when it is not there):
 
-    powershell -ExecutionPolicy Bypass -File .\install.ps1 -Server https://COFFER -ApiKey KEY
+    powershell -ExecutionPolicy Bypass -File .\install.ps1 -Server https://COFFER
 
-  Installs the agent (no Node.js needed) and the service wrapper (WinSW) to
+  It asks for the API key (or takes it from $env:COFFER_API_KEY): a -ApiKey on the command line is
+  visible to every user of the computer in the process list. Installs the agent (no Node.js
+  needed), the MongoDB Database Tools built for it (mongodump.exe, mongorestore.exe, in
+  "$env:ProgramFiles\Coffer\tools", where the agent looks first) and the service wrapper (WinSW) to
   "$env:ProgramFiles\Coffer", both verified against the SHA-256 hashes written into this script
   when the release was built (it is itself listed in the release's signed SHA256SUMS; Windows
   PowerShell cannot check an Ed25519 signature without extra modules, see docs/releases.md); writes the
@@ -22,11 +25,12 @@
 .PARAMETER Server
   The Coffer address, e.g. https://coffer.example.com. An upgrade reads it from the configuration.
 .PARAMETER ApiKey
-  Your API key (Settings -> Security). Needed for a first install.
+  Your API key (Settings -> Security). Better left out: the installer asks for it, or reads
+  $env:COFFER_API_KEY.
 .PARAMETER Name
   The agent's name on the dashboard (default: this computer's name).
 .PARAMETER ToolsDir
-  The folder with mongodump.exe and mongorestore.exe when they are not on the system PATH.
+  Use your own mongodump.exe and mongorestore.exe from this folder instead of the bundled ones.
 .PARAMETER Uninstall
   Remove the service and "$env:ProgramFiles\Coffer"; keeps "$env:ProgramData\Coffer" (your key).
 .PARAMETER Purge
@@ -95,6 +99,16 @@ function Invoke-Native([string]$FilePath, [string[]]$ArgumentList) {
     $ErrorActionPreference = $saved
   }
   return [pscustomobject]@{ Code = $code; Output = $output }
+}
+
+# init with the API key in its environment: a command line is visible to every user of the computer.
+function Invoke-Init([string[]]$InitArgs, [string]$Key) {
+  $env:COFFER_API_KEY = $Key
+  try {
+    return Invoke-Native $AgentExe ($InitArgs + @('--server', $Server))
+  } finally {
+    Remove-Item Env:COFFER_API_KEY -ErrorAction SilentlyContinue
+  }
 }
 
 function Get-AgentService {
@@ -183,8 +197,14 @@ function Get-ConfigValue([string]$Property) {
   return ''
 }
 
+if (-not $ApiKey -and $env:COFFER_API_KEY) { $ApiKey = $env:COFFER_API_KEY }
+if (-not $upgrade -and -not $ApiKey -and [Environment]::UserInteractive) {
+  $secure = Read-Host -AsSecureString 'Coffer API key (Settings -> Security on the dashboard)'
+  $ApiKey = [Runtime.InteropServices.Marshal]::PtrToStringBSTR([Runtime.InteropServices.Marshal]::SecureStringToBSTR($secure))
+}
+$ApiKey = $ApiKey.Trim()
 if (-not $upgrade -and (-not $Server -or -not $ApiKey)) {
-  Fail '-Server and -ApiKey are needed for a first install (Settings -> Security shows your key): .\install.ps1 -Server https://COFFER -ApiKey KEY'
+  Fail '-Server and the API key are needed for a first install (Settings -> Security shows your key: paste it when asked, or set $env:COFFER_API_KEY)'
 }
 $serverGiven = [bool]$Server
 if (-not $Server) {
@@ -260,6 +280,10 @@ function Install-File([string]$Source, [string]$Target) {
   Unblock-File -LiteralPath $Target
 }
 
+# The agent finds the Database Tools in tools\ beside its exe (agent/src/pipeline/tools.ts).
+$BundledTools = Join-Path $InstallDir 'tools'
+$ToolFiles = @{ 'mongodump.exe' = 'mongodump-windows-x64.exe'; 'mongorestore.exe' = 'mongorestore-windows-x64.exe' }
+
 function Test-ToolsIn([string]$Dir) {
   try {
     return (Test-Path -LiteralPath (Join-Path $Dir 'mongodump.exe') -PathType Leaf) -and
@@ -269,9 +293,7 @@ function Test-ToolsIn([string]$Dir) {
   }
 }
 
-# What the service will use as COFFER_TOOLS_DIR: -ToolsDir, else the previous install's, else none
-# when the tools are on the system PATH (the service does not see a user's PATH), else the
-# MongoDB Database Tools installer's default folder.
+# What the service will use as COFFER_TOOLS_DIR: -ToolsDir, else none (the bundled tools).
 function Resolve-ToolsDir {
   if ($ToolsDir) {
     # The service starts in another folder: make a relative path absolute (from this prompt's folder).
@@ -279,30 +301,6 @@ function Resolve-ToolsDir {
     if (-not (Test-ToolsIn $dir)) { Warn "mongodump.exe and mongorestore.exe are not both in $dir" }
     return $dir
   }
-  if (Test-Path -LiteralPath $WrapperXml -PathType Leaf) {
-    try {
-      $doc = New-Object Xml.XmlDocument
-      $doc.Load($WrapperXml)
-      $node = $doc.SelectSingleNode("//env[@name='COFFER_TOOLS_DIR']")
-      if ($null -ne $node) { return $node.GetAttribute('value') }
-    } catch {
-      Warn "cannot read $WrapperXml; it is written again"
-    }
-  }
-  $machinePath = [Environment]::GetEnvironmentVariable('Path', 'Machine')
-  foreach ($entry in ($machinePath -split ';')) {
-    $dir = [Environment]::ExpandEnvironmentVariables($entry.Trim().Trim('"'))
-    if ($dir -and (Test-ToolsIn $dir)) { return '' }
-  }
-  $found = @(Get-ChildItem -Path (Join-Path $env:ProgramFiles 'MongoDB\Tools\*\bin\mongodump.exe') -ErrorAction SilentlyContinue |
-      Sort-Object -Property FullName -Descending)
-  foreach ($file in $found) {
-    if (Test-ToolsIn $file.DirectoryName) {
-      Say "the service will use the MongoDB Database Tools in $($file.DirectoryName) (-ToolsDir DIR chooses another folder)"
-      return $file.DirectoryName
-    }
-  }
-  Warn 'mongodump.exe and mongorestore.exe are not on the system PATH: the agent will not start until the MongoDB Database Tools are installed (run the installer again afterwards, or pass -ToolsDir DIR)'
   return ''
 }
 
@@ -392,6 +390,10 @@ try {
   $version = ($result.Output -join ' ').Trim()
 
   $tools = Resolve-ToolsDir
+  $toolSources = @{}
+  if (-not $tools) {
+    foreach ($tool in $ToolFiles.Keys) { $toolSources[$tool] = Get-VerifiedFile $ToolFiles[$tool] }
+  }
   Protect-DataDir
 
   $wasRunning = $false
@@ -402,13 +404,18 @@ try {
   Install-File $agentSource $AgentExe
   Install-File $wrapperSource $WrapperExe
   Say "installed ${AgentExe}: $version"
+  if ($toolSources.Count -gt 0) {
+    $null = New-Item -ItemType Directory -Path $BundledTools -Force
+    foreach ($tool in $toolSources.Keys) { Install-File $toolSources[$tool] (Join-Path $BundledTools $tool) }
+    Say "installed the MongoDB Database Tools in $BundledTools"
+  }
 
   $agentName = $Name
   if (-not $agentName) { $agentName = Get-ConfigValue 'name' }
   $initArgs = @('init', '--config', $Config, '--state-dir', $StateDir)
   if ($agentName) { $initArgs += @('--name', $agentName) }
   if (-not $upgrade) {
-    $result = Invoke-Native $AgentExe ($initArgs + @('--server', $Server, '--api-key', $ApiKey))
+    $result = Invoke-Init $initArgs $ApiKey
     if ($result.Code -ne 0) { Fail "coffer-agent init failed (exit code $($result.Code)); see its message above, then run the installer again" }
     Say "created the encryption key; it is in $Config (readable by SYSTEM and Administrators only)"
     foreach ($line in $result.Output) {
@@ -424,7 +431,7 @@ try {
     # init keeps the existing encryption key; only server, API key or name change.
     $key = $ApiKey
     if (-not $key) { $key = Get-ConfigValue 'apiKey' }
-    $result = Invoke-Native $AgentExe ($initArgs + @('--server', $Server, '--api-key', $key))
+    $result = Invoke-Init $initArgs $key
     if ($result.Code -ne 0) { Fail "coffer-agent init failed (exit code $($result.Code)); $Config was not changed" }
     Say "updated $Config; kept the encryption key and the databases"
   } else {

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Coffer agent installer for Linux, served at /downloads/install.sh (the setup wizard's command):
 #
-#   curl -fsSL https://COFFER/downloads/install.sh | sudo bash -s -- --server https://COFFER --api-key KEY
+#   curl -fsSL https://COFFER/downloads/install.sh | sudo bash -s -- --server https://COFFER
 #
-# Installs the agent binary (no Node.js needed) to /usr/local/bin/coffer-agent, verified against
+# It asks for the API key in the terminal; without one it takes it from COFFER_API_KEY or
+# --api-key-file FILE, never from its command line, which every user of the host can read (ps,
+# shell history). Before it changes anything it checks the host (architecture, glibc 2.28+,
+# systemd, free disk space) and names what is missing in one line.
+# Installs the agent binary (no Node.js needed) to /usr/local/bin/coffer-agent and the MongoDB
+# Database Tools built for it (mongodump, mongorestore) to /usr/local/lib/coffer/tools, verified against
 # SHA256SUMS after checking SHA256SUMS's signature (SHA256SUMS.minisig) with openssl and the release
 # keys written into this script when it was built (docs/releases.md); creates the system user `coffer`; writes the configuration (server, API
 # key, the new encryption key) to /etc/coffer/agent.json, readable by that user only; and runs the
@@ -16,6 +21,7 @@ BIN=/usr/local/bin/coffer-agent
 CONFIG_DIR=/etc/coffer
 CONFIG=$CONFIG_DIR/agent.json
 STATE_DIR=/var/lib/coffer
+TOOLS_DIR=/usr/local/lib/coffer/tools
 UNIT=/etc/systemd/system/coffer-agent.service
 SERVICE_USER=coffer
 # The release keys this installer trusts, written in by the build (agent/scripts/build-binaries.mjs):
@@ -24,11 +30,18 @@ RELEASE_KEYS=""
 
 usage() {
   cat >&2 <<USAGE
-usage: install.sh --server URL --api-key KEY [--name NAME] [--tools-dir DIR]
+usage: install.sh --server URL [--api-key-file FILE] [--name NAME] [--tools-dir DIR] [--no-service]
        install.sh [--server URL]        upgrade an installed agent (keeps key and databases)
        install.sh --uninstall [--purge]
+  The API key (Settings → Security) is asked for in the terminal, or read from the environment
+  variable COFFER_API_KEY or from --api-key-file FILE (--api-key KEY works too, but every user of
+  this host can read it in the process list).
   --name NAME        the agent's name on the dashboard (default: this host's name)
-  --tools-dir DIR    where mongodump and mongorestore are, when they are not on PATH
+  --tools-dir DIR    use your own mongodump and mongorestore from DIR instead of the bundled ones
+  --no-service       on a host without systemd (a container): install, but start the agent yourself
+  --proxy URL        reach Coffer through this HTTP(S) proxy (the installer and the service; an
+                     upgrade keeps the one set before); --no-proxy HOSTS: hosts to reach directly
+  --ca-file FILE     trust this CA certificate (PEM) for Coffer's address: a private CA
   --uninstall        remove the service and the binary; keeps $CONFIG (your key) and $STATE_DIR
   --purge            with --uninstall: also delete the configuration, the key and the state
 USAGE
@@ -36,13 +49,25 @@ USAGE
 }
 
 say() { echo "coffer: $*"; }
+# The systemd unit, agent/install/coffer-agent.service, written in by the build.
+unit_template() {
+  cat <<'UNIT'
+@COFFER_UNIT@
+UNIT
+}
 die() { echo "coffer: $*" >&2; exit 1; }
 
-server=""; api_key=""; name=""; tools_dir=""; uninstall=0; purge=0
+server=""; api_key=""; api_key_file=""; name=""; tools_dir=""; uninstall=0; purge=0; no_service=0
+proxy=""; no_proxy=""; ca_file=""
 while [ $# -gt 0 ]; do
   case $1 in
     --server) [ $# -ge 2 ] || usage; server=${2%/}; shift 2 ;;
     --api-key) [ $# -ge 2 ] || usage; api_key=$2; shift 2 ;;
+    --api-key-file) [ $# -ge 2 ] || usage; api_key_file=$2; shift 2 ;;
+    --no-service) no_service=1; shift ;;
+    --proxy) [ $# -ge 2 ] || usage; proxy=$2; shift 2 ;;
+    --no-proxy) [ $# -ge 2 ] || usage; no_proxy=$2; shift 2 ;;
+    --ca-file) [ $# -ge 2 ] || usage; ca_file=$2; shift 2 ;;
     --name) [ $# -ge 2 ] || usage; name=$2; shift 2 ;;
     --tools-dir) [ $# -ge 2 ] || usage; tools_dir=$2; shift 2 ;;
     --uninstall) uninstall=1; shift ;;
@@ -60,8 +85,9 @@ if [ $uninstall = 1 ]; then
     systemctl disable --now coffer-agent.service >/dev/null 2>&1 || true
   fi
   rm -f "$UNIT" "$BIN"
+  rm -rf "${TOOLS_DIR%/tools}"
   systemd_running && systemctl daemon-reload || true
-  say "removed the coffer-agent service and $BIN"
+  say "removed the coffer-agent service, $BIN and its Database Tools"
   if [ $purge = 1 ]; then
     rm -rf "$CONFIG_DIR" "$STATE_DIR"
     id "$SERVICE_USER" >/dev/null 2>&1 && userdel "$SERVICE_USER" >/dev/null 2>&1 || true
@@ -72,10 +98,50 @@ if [ $uninstall = 1 ]; then
   exit 0
 fi
 
+# ---- Preflight: what this host lacks, found before anything is changed, one line each.
+case $(uname -m) in
+  x86_64|amd64) platform=linux-x64 ;;
+  aarch64|arm64) platform=linux-arm64 ;;
+  *) die "preflight: no Coffer agent for $(uname -m) (there are x86_64 and aarch64 builds); nothing was installed" ;;
+esac
+# The agent is Node.js 24 inside, linked against glibc 2.28 or newer (no musl: Alpine needs the container image).
+glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}') || glibc=""
+[ -n "$glibc" ] || die "preflight: this host has no glibc (musl, e.g. Alpine?); the agent needs glibc 2.28 or newer; nothing was installed"
+glibc_major=${glibc%%.*}; glibc_minor=${glibc#*.}; glibc_minor=${glibc_minor%%.*}
+if [ "$glibc_major" -lt 2 ] || { [ "$glibc_major" = 2 ] && [ "$glibc_minor" -lt 28 ]; }; then
+  die "preflight: glibc $glibc is too old; the agent needs glibc 2.28 or newer (Debian 10, Ubuntu 18.10, RHEL 8 and later); nothing was installed"
+fi
+if [ $no_service = 0 ] && ! systemd_running; then
+  die "preflight: systemd is not running on this host; run again with --no-service to install without a service and start the agent yourself; nothing was installed"
+fi
+free_mb() { # the MB free where a path is (or would be) created
+  local p=$1; while [ ! -e "$p" ]; do p=$(dirname "$p"); done
+  df -Pk "$p" | awk 'NR==2 {print int($4/1024)}'
+}
+need_space() { # path MB what
+  local free; free=$(free_mb "$1")
+  [ -z "$free" ] || [ "$free" -ge "$2" ] ||
+    die "preflight: $3 needs $2 MB free on $1, which has $free MB; nothing was installed"
+}
+need_space "${TMPDIR:-/tmp}" 250 "the download"
+need_space "$(dirname "$BIN")" 300 "the agent and its Database Tools"
+
 upgrade=0
 [ -f "$CONFIG" ] && upgrade=1
+if [ -n "$api_key_file" ]; then
+  [ -r "$api_key_file" ] || die "cannot read the API key from $api_key_file"
+  api_key=$(grep -m1 -v '^[[:space:]]*$' "$api_key_file" | tr -d '[:space:]') || true
+  [ -n "$api_key" ] || die "$api_key_file holds no API key"
+fi
+[ -n "$api_key" ] || api_key=${COFFER_API_KEY:-}
+if [ $upgrade = 0 ] && [ -z "$api_key" ] && [ -r /dev/tty ] && { : </dev/tty; } 2>/dev/null; then
+  # The script itself comes through stdin (curl | bash): the key is read from the terminal, unechoed.
+  IFS= read -rs -p "Coffer API key (Settings → Security on the dashboard): " api_key </dev/tty || true
+  echo >&2
+  api_key=$(printf %s "$api_key" | tr -d '[:space:]')
+fi
 if [ $upgrade = 0 ] && { [ -z "$server" ] || [ -z "$api_key" ]; }; then
-  echo "coffer: --server and --api-key are needed for a first install (Settings → Security shows your key)" >&2
+  echo "coffer: --server and the API key are needed for a first install (Settings → Security shows your key: paste it when asked, or set COFFER_API_KEY, or pass --api-key-file FILE)" >&2
   usage
 fi
 if [ -z "$server" ]; then
@@ -84,17 +150,26 @@ if [ -z "$server" ]; then
   [ -n "$server" ] || die "$CONFIG names no server; pass --server URL"
 fi
 
-case $(uname -m) in
-  x86_64|amd64) platform=linux-x64 ;;
-  aarch64|arm64) platform=linux-arm64 ;;
-  *) die "no Coffer agent for $(uname -m) yet (there are linux-x64 and linux-arm64 builds)" ;;
-esac
 file=coffer-agent-$platform
 
+# The proxy: given, else the one the service already uses (an upgrade), else the environment's.
+unit_env() { [ -f "$UNIT" ] && sed -n "s/^Environment=$1=//p" "$UNIT" | head -1; }
+[ -n "$proxy" ] || proxy=$(unit_env HTTPS_PROXY) || true
+[ -n "$no_proxy" ] || no_proxy=$(unit_env NO_PROXY) || true
+case $proxy in ''|http://*|https://*) ;; *) die "--proxy must be a URL such as http://proxy.example:3128" ;; esac
+if [ -n "$proxy" ]; then export https_proxy=$proxy HTTPS_PROXY=$proxy; fi
+if [ -n "$no_proxy" ]; then export no_proxy NO_PROXY=$no_proxy; fi
+if [ -n "$ca_file" ]; then
+  grep -q 'BEGIN CERTIFICATE' "$ca_file" 2>/dev/null || die "--ca-file $ca_file is not a PEM certificate"
+fi
+ca_args=()
+[ -n "$ca_file" ] && ca_args=(--cacert "$ca_file")
+[ -z "$ca_file" ] && [ -f "$CONFIG_DIR/ca.pem" ] && ca_args=(--cacert "$CONFIG_DIR/ca.pem")
+
 if command -v curl >/dev/null; then
-  fetch() { curl -fsSL --retry 3 -o "$2" "$server/downloads/$1"; }
+  fetch_url() { curl -fsSL --retry 3 "${ca_args[@]}" -o "$2" "$1"; }
 elif command -v wget >/dev/null; then
-  fetch() { wget -q -O "$2" "$server/downloads/$1"; }
+  fetch_url() { wget -q ${ca_args[1]:+--ca-certificate="${ca_args[1]}"} -O "$2" "$1"; }
 else
   die "curl or wget is needed to download the agent"
 fi
@@ -104,7 +179,17 @@ command -v openssl >/dev/null || die "openssl 3 is needed to check the agent's s
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fetch SHA256SUMS "$tmp/SHA256SUMS" || die "cannot download $server/downloads/SHA256SUMS"
+# Everything comes from the release release.json names, under its version: during a rolling update
+# two servers behind this address may serve different releases, and each answers only for its own.
+fetch_url "$server/downloads/release.json" "$tmp/release.json" || die "cannot download $server/downloads/release.json"
+release=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$tmp/release.json" | head -1)
+case $release in ''|*[!0-9A-Za-z.+-]*) die "$server/downloads/release.json names no release version" ;; esac
+fetch() { fetch_url "$server/downloads/$release/$1" "$2"; }
+for attempt in 1 2 3 4 5; do
+  fetch SHA256SUMS "$tmp/SHA256SUMS" 2>/dev/null && break
+  [ $attempt -lt 5 ] || die "cannot download release $release from $server (while Coffer is being updated its servers may offer different releases: try again in a minute)"
+  sleep 3
+done
 fetch SHA256SUMS.minisig "$tmp/sig" 2>/dev/null || die "refused: the server's release is not signed (no SHA256SUMS.minisig); nothing was installed"
 
 # SHA256SUMS.minisig is in minisign's format: line 2 is base64 of "ED", the key id (8 bytes) and the
@@ -140,18 +225,29 @@ verify() { # file-name local-path
   [ "$(sha256sum "$2" | cut -d' ' -f1)" = "$want" ] || die "$1 does not match its SHA-256 in the signed SHA256SUMS; nothing was installed"
 }
 
-if command -v zstd >/dev/null; then
-  say "downloading $file.zst"
-  fetch "$file.zst" "$tmp/$file.zst" || die "cannot download $server/downloads/$file.zst"
-  verify "$file.zst" "$tmp/$file.zst"
-  zstd -q -d "$tmp/$file.zst" -o "$tmp/$file" || die "cannot decompress $file.zst"
-else
-  say "downloading $file (install zstd for a download a quarter of the size)"
-  fetch "$file" "$tmp/$file" || die "cannot download $server/downloads/$file"
-fi
-verify "$file" "$tmp/$file"
-chmod 0755 "$tmp/$file"
+download() { # file-name: into $tmp, verified; the zstd copy when zstd is here and the server has one
+  if command -v zstd >/dev/null && [ -n "$(expected "$1.zst")" ]; then
+    say "downloading $1.zst"
+    fetch "$1.zst" "$tmp/$1.zst" || die "cannot download $server/downloads/$1.zst"
+    verify "$1.zst" "$tmp/$1.zst"
+    zstd -q -d "$tmp/$1.zst" -o "$tmp/$1" || die "cannot decompress $1.zst"
+  else
+    say "downloading $1"
+    fetch "$1" "$tmp/$1" || die "cannot download $server/downloads/$1"
+  fi
+  verify "$1" "$tmp/$1"
+  chmod 0755 "$tmp/$1"
+}
+download "$file"
 version=$("$tmp/$file" --version) || die "the downloaded agent does not run on this machine"
+# The MongoDB Database Tools built for this agent, unless the host brings its own (--tools-dir).
+tools=(mongodump mongorestore)
+if [ -z "$tools_dir" ]; then
+  for tool in "${tools[@]}"; do
+    download "$tool-$platform"
+    "$tmp/$tool-$platform" --version >/dev/null || die "the downloaded $tool does not run on this machine"
+  done
+fi
 
 if ! id "$SERVICE_USER" >/dev/null 2>&1; then
   nologin=$(command -v nologin || echo /usr/sbin/nologin)
@@ -169,9 +265,22 @@ fi
 install -m 0755 "$tmp/$file" "$BIN.new"
 mv -f "$BIN.new" "$BIN"
 say "installed $BIN: $version"
+if [ -z "$tools_dir" ]; then
+  install -d -m 0755 "$TOOLS_DIR"
+  for tool in "${tools[@]}"; do
+    install -m 0755 "$tmp/$tool-$platform" "$TOOLS_DIR/$tool.new"
+    mv -f "$TOOLS_DIR/$tool.new" "$TOOLS_DIR/$tool"
+  done
+  say "installed the MongoDB Database Tools in $TOOLS_DIR: $("$TOOLS_DIR/mongodump" --version | head -1)"
+fi
 
 init_args=(init --config "$CONFIG" --state-dir "$STATE_DIR")
 [ -n "$name" ] && init_args+=(--name "$name")
+if [ -n "$ca_file" ]; then
+  # A copy the service user can read whatever the file's folder (ProtectHome hides /root and /home).
+  install -m 0600 -o "$SERVICE_USER" -g "$SERVICE_USER" "$ca_file" "$CONFIG_DIR/ca.pem"
+  init_args+=(--ca-file "$CONFIG_DIR/ca.pem")
+fi
 if [ $upgrade = 0 ]; then
   COFFER_API_KEY="$api_key" "$BIN" "${init_args[@]}" --server "$server" >"$tmp/init.out"
   say "created the encryption key; it is in $CONFIG (readable by $SERVICE_USER and root only)"
@@ -184,7 +293,7 @@ if [ $upgrade = 0 ]; then
   (then move coffer-master.key somewhere safe and delete it here)
 
 KEY
-elif [ -n "$api_key" ] || [ -n "$name" ]; then
+elif [ -n "$api_key" ] || [ -n "$name" ] || [ -n "$ca_file" ]; then
   # init keeps the encryption key, and the API key when none is given; only what was passed changes.
   # The key travels in the environment: a command line is visible to every user of the host.
   COFFER_API_KEY="$api_key" "$BIN" "${init_args[@]}" --server "$server" >/dev/null
@@ -195,56 +304,25 @@ fi
 chown "$SERVICE_USER:$SERVICE_USER" "$CONFIG"
 chmod 0600 "$CONFIG"
 
-env_lines="Environment=COFFER_AGENT_SUPERVISED=1
-Environment=TMPDIR=$STATE_DIR/tmp"
-[ -n "$tools_dir" ] && env_lines="$env_lines
-Environment=COFFER_TOOLS_DIR=$tools_dir"
-cat >"$UNIT" <<UNIT
-# Written by the Coffer installer (install.sh); re-running it rewrites this file.
-[Unit]
-Description=Coffer backup agent
-After=network-online.target
-Wants=network-online.target
+# Besides the unit's own (agent/install/coffer-agent.service, which the packages install too).
+env_lines=""
+add_env() { env_lines="${env_lines:+$env_lines
+}Environment=$1"; }
+[ -n "$tools_dir" ] && add_env "COFFER_TOOLS_DIR=$tools_dir"
+[ -n "$proxy" ] && add_env "HTTPS_PROXY=$proxy"
+[ -n "$no_proxy" ] && add_env "NO_PROXY=$no_proxy"
+unit=$(unit_template)
+unit=${unit//@BIN@/$BIN}
+unit=${unit//@ENVIRONMENT@/$env_lines}
+printf '%s\n' "# Written by the Coffer installer (install.sh); re-running it rewrites this file." "$unit" >"$UNIT"
 
-[Service]
-Type=simple
-User=$SERVICE_USER
-Group=$SERVICE_USER
-$env_lines
-# '+': runs as root, to install an update the agent asked for (it cannot write $BIN itself);
-# '-': a failed update never keeps the agent from starting.
-ExecStartPre=-+$BIN update --apply-request --config $CONFIG
-ExecStart=$BIN run --config $CONFIG
-Restart=always
-RestartSec=5
-UMask=0077
-NoNewPrivileges=true
-ProtectSystem=strict
-ProtectHome=true
-PrivateTmp=true
-PrivateDevices=true
-ProtectKernelTunables=true
-ProtectKernelModules=true
-ProtectKernelLogs=true
-ProtectControlGroups=true
-ProtectClock=true
-ProtectHostname=true
-RestrictSUIDSGID=true
-RestrictRealtime=true
-LockPersonality=true
-ReadWritePaths=$STATE_DIR
+if [ -n "$tools_dir" ]; then
+  missing=""
+  for tool in "${tools[@]}"; do [ -x "$tools_dir/$tool" ] || missing="$missing $tool"; done
+  [ -z "$missing" ] || echo "coffer: warning:$missing not found in $tools_dir: the agent will not start until they are there (or run again without --tools-dir for the bundled ones)" >&2
+fi
 
-[Install]
-WantedBy=multi-user.target
-UNIT
-
-missing=""
-for tool in mongodump mongorestore; do
-  if ! PATH="${tools_dir:+$tools_dir:}$PATH" command -v "$tool" >/dev/null; then missing="$missing $tool"; fi
-done
-[ -z "$missing" ] || echo "coffer: warning:$missing not found: the agent will not start until the MongoDB Database Tools are installed (or pass --tools-dir DIR)" >&2
-
-if systemd_running; then
+if systemd_running && [ $no_service = 0 ]; then
   systemctl daemon-reload
   systemctl enable coffer-agent.service >/dev/null 2>&1
   systemctl restart coffer-agent.service
@@ -255,7 +333,7 @@ if systemd_running; then
     echo "coffer: the service did not stay up; see: journalctl -u coffer-agent -n 20" >&2
   fi
 else
-  say "systemd is not running here: start the agent yourself as $SERVICE_USER with"
+  say "no service was set up (--no-service): start the agent yourself as $SERVICE_USER with"
   echo "    COFFER_AGENT_SUPERVISED=1 TMPDIR=$STATE_DIR/tmp $BIN run --config $CONFIG"
 fi
 [ $was_running = 1 ] && say "upgraded from the running version"

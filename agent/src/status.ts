@@ -17,6 +17,8 @@ export const AgentStatusSchema = z.looseObject({
   /** Connected to the gateway right now. */
   connected: z.boolean(),
   server: z.string().optional(),
+  /** The Database Tools it runs: "PATH (FIRST LINE OF --version)", one per tool. */
+  tools: z.array(z.string()).optional(),
   /** What the daemon is doing, if anything. */
   activity: z
     .object({

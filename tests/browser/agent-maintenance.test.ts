@@ -90,13 +90,19 @@ describe('Regenerate API Key', () => {
       await visible(notice, 30_000);
       await visible(notice.getByText("This agent's API key was replaced"));
       expect(await notice.getByTestId('new-api-key-command').innerText()).toBe(
-        `sudo /usr/local/bin/coffer-agent init --server ${new URL(appUrl()).origin} --api-key ${newKey}`,
+        `sudo /usr/local/bin/coffer-agent init --server ${new URL(appUrl()).origin}`,
       );
+      expect(await notice.getByTestId('new-api-key').innerText()).toBe(newKey);
 
-      // Given the new key, the agent comes back and the notice goes.
+      // Given the new key (on standard input, as pasted), the agent comes back and the notice goes.
       expect(
-        (await agentCli(['init', '--server', new URL(appUrl()).origin, '--api-key', newKey], agent.config))
-          .code,
+        (
+          await agentCli(
+            ['init', '--server', new URL(appUrl()).origin, '--api-key-file', '-'],
+            agent.config,
+            `${newKey}\n`,
+          )
+        ).code,
       ).toBe(0);
       await waitAgentActive(owner.token, agent.name, 30_000);
       await page.reload();

@@ -101,8 +101,10 @@ describe('dashboard without an agent', () => {
       await visible(wizard.getByText('Step 5 of 6'));
       const origin = new URL(page.url()).origin;
       expect(await wizard.getByTestId('install-command').innerText()).toBe(
-        `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${apiKey}`,
+        `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin}`,
       );
+      // The key is shown beside the command, never in it (ps, shell history): the installer asks for it.
+      expect(await wizard.getByTestId('wizard-api-key').innerText()).toBe(apiKey);
       await wizard.getByRole('button', { name: 'Previous' }).click();
       await visible(wizard.getByText('Step 3 of 6'));
       await wizard.getByText('Manual installation').click();
@@ -116,8 +118,9 @@ describe('dashboard without an agent', () => {
       const manual = await wizard.getByTestId('install-command').innerText();
       expect(manual).toContain(`sha256sum -c --ignore-missing SHA256SUMS`);
       expect(manual).toContain(
-        `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`,
+        `sudo /usr/local/bin/coffer-agent init --server ${origin} --config /etc/coffer/agent.json`,
       );
+      expect(manual).not.toContain(apiKey);
       // Each command is a block of its own with a hanging indent, so one that wraps in the narrow
       // box (a phone here) still reads as one command (issue 21, walk 11).
       await page.setViewportSize({ width: 375, height: 812 });
@@ -135,7 +138,7 @@ describe('dashboard without an agent', () => {
       await wizard.getByTestId('root-shell').click();
       const asRoot = await wizard.getByTestId('install-command').innerText();
       expect(asRoot).not.toContain('sudo');
-      expect(asRoot).toContain(`/usr/local/bin/coffer-agent init --server ${origin} --api-key ${apiKey}`);
+      expect(asRoot).toContain(`/usr/local/bin/coffer-agent init --server ${origin} --config`);
       await wizard.getByTestId('root-shell').click();
       await page.setViewportSize({ width: 1280, height: 900 });
       await wizard.getByRole('button', { name: 'Next' }).click();

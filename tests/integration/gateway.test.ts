@@ -4,6 +4,9 @@ import path from 'node:path';
 import { io } from 'socket.io-client';
 import { api, baseUrl, newUser } from './helpers';
 
+const AGENT_VERSION = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../agent/package.json'), 'utf8'))
+  .version as string;
+
 describe('gateway', () => {
   it('serves an OpenAPI document listing every route it serves', async () => {
     const res = await api('GET', '/api/openapi.json');
@@ -87,8 +90,18 @@ describe('agent downloads', () => {
       'coffer-agent-service.exe',
       'coffer-agent-windows-x64.exe',
       'coffer-agent-windows-x64.exe.zst',
+      `coffer-agent_${AGENT_VERSION}_amd64.deb`,
+      `coffer-agent_${AGENT_VERSION}_arm64.deb`,
       'install.ps1',
       'install.sh',
+      ...['mongodump', 'mongorestore'].flatMap((tool) => [
+        `${tool}-linux-arm64`,
+        `${tool}-linux-arm64.zst`,
+        `${tool}-linux-x64`,
+        `${tool}-linux-x64.zst`,
+        `${tool}-windows-x64.exe`,
+        `${tool}-windows-x64.exe.zst`,
+      ]),
       'release.json',
     ]);
     for (const [name, hash] of listed) {
@@ -110,6 +123,25 @@ describe('agent downloads', () => {
     expect((await signature.text()).split('\n')[2]).toMatch(
       /^trusted comment: timestamp:\d+\tfile:SHA256SUMS\t/,
     );
+  });
+
+  it('serves the same files under the release version and latest, and another version nowhere', async () => {
+    const { version } = await (await fetch(`${baseUrl()}/downloads/release.json`)).json();
+    const flat = await (await fetch(`${baseUrl()}/downloads/SHA256SUMS`)).text();
+    for (const prefix of [version, 'latest']) {
+      const res = await fetch(`${baseUrl()}/downloads/${prefix}/SHA256SUMS`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(flat);
+      const installer = await fetch(`${baseUrl()}/downloads/${prefix}/install.sh`);
+      expect(installer.status).toBe(200);
+    }
+    // Another gateway's release (a rolling update): 404, never this release's files.
+    const other = await api('GET', '/downloads/9.9.9/SHA256SUMS');
+    expect(other.status).toBe(404);
+    expect(other.body.message).toMatch(
+      new RegExp(`^release 9\\.9\\.9 is not on this server \\(it serves ${version.replace(/\./g, '\\.')}\\)`),
+    );
+    expect((await api('GET', `/downloads/${version}/agent.json`)).status).toBe(404);
   });
 
   it('serves nothing that SHA256SUMS does not list', async () => {

@@ -92,6 +92,47 @@ describe('coffer-agent init', () => {
     expect(cfg()).toMatchObject({ apiKey: 'ak_env' });
   });
 
+  it('takes the API key from a file or from standard input (--api-key-file)', async () => {
+    const file = path.join(dir, 'api-key');
+    writeFileSync(file, '\n  ak_file  \n', { mode: 0o600 });
+    expect(
+      (await run(withConfig('init', '--server', 'https://a.example', '--api-key-file', file))).code,
+    ).toBe(0);
+    expect(cfg()).toMatchObject({ apiKey: 'ak_file' });
+    const piped = await run(withConfig('init', '--api-key-file', '-'), 'ak_stdin\n');
+    expect(piped.code).toBe(0);
+    expect(cfg()).toMatchObject({ apiKey: 'ak_stdin', server: 'https://a.example' });
+    const empty = await run(withConfig('init', '--api-key-file', '-'), '\n');
+    expect(empty).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/standard input holds no API key/),
+    });
+    const missing = await run(withConfig('init', '--api-key-file', path.join(dir, 'nope')));
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/cannot read the API key from/) });
+  });
+
+  it('asks for the API key in a terminal, and says where it may come from otherwise', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let e = '';
+    stderr.on('data', (b: Buffer) => (e += b.toString()));
+    const tty = Object.assign(Readable.from(['ak_typed\n']), { isTTY: true });
+    const code = await main(withConfig('init', '--server', 'https://a.example'), {
+      stdin: tty,
+      stdout,
+      stderr,
+      env: { HOME: dir },
+    });
+    expect(code).toBe(0);
+    expect(e).toMatch(/^API key \(Settings → Security on the dashboard\): /);
+    expect(cfg()).toMatchObject({ apiKey: 'ak_typed' });
+
+    rmSync(config);
+    const none = await run(withConfig('init', '--server', 'https://a.example'));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/set COFFER_API_KEY or pass --api-key-file FILE/);
+  });
+
   it('keeps the key when run again, and replaces it only with --force', async () => {
     await run(withConfig('init', '--server', 'https://a.example', '--api-key', 'k1'));
     const first = cfg().masterKey;

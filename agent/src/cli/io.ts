@@ -1,3 +1,4 @@
+import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
 /** What a command may touch of the outside world; tests pass their own. */
@@ -43,6 +44,18 @@ export async function readStdin(io: CliIo, limit = 64 * 1024): Promise<string> {
     if (text.length > limit) throw new UserError('standard input is too large');
   }
   return text;
+}
+
+/** Asks for one line in a terminal (on stderr, so stdout stays the command's output). */
+export async function promptLine(io: CliIo, prompt: string): Promise<string> {
+  io.stderr.write(prompt);
+  const lines = readline.createInterface({ input: io.stdin, terminal: false });
+  try {
+    for await (const line of lines) return line.trim();
+    return '';
+  } finally {
+    lines.close();
+  }
 }
 
 export function formatBytes(n: number): string {

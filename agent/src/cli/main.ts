@@ -26,7 +26,7 @@ export const HELP = `coffer-agent — the Coffer backup agent
 
 Usage: coffer-agent COMMAND [options]
 
-  init --server URL --api-key KEY [--name NAME]   configure this agent (creates the master key)
+  init --server URL [--name NAME]                 configure this agent (asks for the API key, creates the master key)
   key export [--out FILE]                         print or save the master key — keep a copy!
   key import FILE|-                               use an exported master key on this machine
   key fingerprint                                 show the master key's fingerprint

@@ -77,6 +77,8 @@ export const AgentConfigSchema = z.looseObject({
    * A service install points it at a folder of its own, so the config can be read-only for it.
    */
   stateDir: z.string().min(1).max(1000).optional(),
+  /** A PEM file of CA certificates to trust besides the system's (a private CA; init --ca-file). */
+  caFile: z.string().min(1).max(1000).optional(),
   /** 'off': this host refuses updates the server asks for (`coffer-agent config updates off`). */
   updates: z.enum(['on', 'off']).optional(),
   databases: z
@@ -199,7 +201,7 @@ export async function loadConfig(file: string): Promise<AgentConfig> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new ConfigError(
-        `No agent config at ${file}. Run \`coffer-agent init --server URL --api-key KEY\` first (or pass --config PATH).`,
+        `No agent config at ${file}. Run \`coffer-agent init --server URL\` first (or pass --config PATH).`,
       );
     }
     if (code === 'EACCES') throw new ConfigError(`Cannot read the agent config ${file}: permission denied.`);

@@ -107,14 +107,14 @@ describe('connection', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({
         advice: expect.stringContaining(
-          '`coffer-agent init --server https://gw.example --api-key NEW_KEY` (or re-run the installer)',
+          '`coffer-agent init --server https://gw.example`, which asks for it (or re-run the installer)',
         ),
       }),
     );
     // `coffer-agent status` shows the advice too.
     expect(status.failures).toEqual([
       expect.stringMatching(
-        /^Cannot connect to https:\/\/gw\.example: Invalid API key\. The server does not accept this API key .*coffer-agent init --server https:\/\/gw\.example --api-key NEW_KEY/,
+        /^Cannot connect to https:\/\/gw\.example: Invalid API key\. The server does not accept this API key .*coffer-agent init --server https:\/\/gw\.example`, which asks for it/,
       ),
     ]);
     jest.advanceTimersByTime(59_999);

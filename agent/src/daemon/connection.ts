@@ -9,6 +9,7 @@ import {
   type AgentToGatewayEvents,
   type GatewayToAgentEvents,
 } from '@coffer/contracts';
+import type http from 'node:http';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { Backoff } from './backoff.js';
 import type { Logger } from './log.js';
@@ -44,6 +45,8 @@ export interface ConnectionDeps {
   onDisconnect: () => void;
   backoff?: Backoff;
   createSocket?: SocketFactory;
+  /** For the WebSocket: the proxy's tunnelling agent when there is a proxy (runtime/network.ts). */
+  agent?: http.Agent;
 }
 
 export interface Connection {
@@ -74,6 +77,8 @@ export function createConnection(deps: ConnectionDeps): Connection {
     reconnectionDelayMax: 30_000,
     randomizationFactor: 0.5,
     timeout: 20_000,
+    // engine.io-client hands it to ws; its type says string | boolean, from the browser's options.
+    ...(deps.agent ? { agent: deps.agent as unknown as string } : {}),
     auth: (cb) => cb(deps.handshake()),
   });
 

@@ -24,7 +24,8 @@ import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
 import { createRestoreVerifier, runRestore } from '../pipeline/restore.js';
 import { isSingleExecutable } from '../runtime/build-info.js';
-import type { ToolInfo } from '../runtime/preflight.js';
+import { socketAgent } from '../runtime/network.js';
+import { describeTool, type ToolInfo } from '../runtime/preflight.js';
 import { watchConfig, CONFIG_POLL_MS } from './config-watch.js';
 import { createConnection, displayServer } from './connection.js';
 import { commandListener } from './dispatch.js';
@@ -53,6 +54,8 @@ export interface DaemonOptions {
   env: NodeJS.ProcessEnv;
   /** What the start-up check found (logged once). */
   tools?: ToolInfo[];
+  /** The proxy and private CA in use (runtime/network.ts), already applied to the process. */
+  network?: { proxy?: string; caFile?: string };
 }
 
 export interface Daemon {
@@ -92,6 +95,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       version: opts.version,
       startedAt: new Date().toISOString(),
       server: displayServer(server),
+      ...(opts.tools ? { tools: opts.tools.map(describeTool) } : {}),
     },
     (e) => log.warn('could not write the status file', { err: e }),
   );
@@ -127,6 +131,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       instanceId = await renewInstanceId(instanceFile);
     },
     onDisconnect: () => heartbeat.stop(),
+    agent: socketAgent(server, opts.network?.proxy),
   });
   const { socket } = connection;
 
@@ -265,9 +270,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     version: opts.version,
     node: process.version,
     ...(process.execArgv.length ? { nodeOptions: process.execArgv } : {}),
-    ...(opts.tools ? { tools: opts.tools.map((t) => `${t.path} (${t.version})`) } : {}),
+    ...(opts.tools ? { tools: opts.tools.map(describeTool) } : {}),
     stateDir,
     server: displayServer(server),
+    ...opts.network,
     instanceId,
     databases: databaseNames(),
   });

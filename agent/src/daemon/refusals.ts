@@ -20,7 +20,7 @@ export function refusalHandling(code: ConnectRefusalCode | undefined, server = '
         action: 'retry-slowly',
         advice:
           'The server does not accept this API key (it was regenerated, or is wrong). Copy the current key from ' +
-          `Settings → Security and run \`coffer-agent init --server ${server} --api-key NEW_KEY\` ` +
+          `Settings → Security and run \`coffer-agent init --server ${server}\`, which asks for it ` +
           '(or re-run the installer); the running agent picks the new key up by itself.',
       };
     case 'ACCOUNT_SUSPENDED':

@@ -19,7 +19,13 @@ export class StatusFile {
 
   constructor(
     private readonly file: string,
-    private readonly base: { pid: number; version: string; startedAt: string; server?: string },
+    private readonly base: {
+      pid: number;
+      version: string;
+      startedAt: string;
+      server?: string;
+      tools?: string[];
+    },
     private readonly onError: (e: unknown) => void = () => undefined,
     private readonly now: () => Date = () => new Date(),
   ) {}

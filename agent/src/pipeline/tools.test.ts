@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PipelineError } from './errors.js';
 import {
   escapeNsPattern,
+  bundledToolsDir,
   findTool,
   mongodumpArgs,
   mongorestoreArgs,
@@ -199,8 +200,47 @@ describe('findTool', () => {
     await expect(findTool('mongorestore', { PATH: dir })).rejects.toMatchObject({
       code: 'TOOL_MISSING',
       message: expect.stringMatching(
-        /mongorestore was not found on PATH\. Install the MongoDB Database Tools/,
+        /mongorestore was not found on PATH\. The agent from your Coffer server brings its own.*Or install the MongoDB Database Tools/,
       ),
     });
+  });
+
+  it("prefers the tools that came with the agent to those on PATH, and the host's configured ones to both", async () => {
+    const bundled = mkdtempSync(path.join(tmpdir(), 'coffer-bundled-'));
+    const own = mkdtempSync(path.join(tmpdir(), 'coffer-own-'));
+    try {
+      for (const d of [bundled, own]) {
+        writeFileSync(path.join(d, 'mongodump'), '#!/bin/sh\n');
+        chmodSync(path.join(d, 'mongodump'), 0o755);
+      }
+      expect(await findTool('mongodump', { PATH: dir }, bundled)).toBe(path.join(bundled, 'mongodump'));
+      expect(await findTool('mongodump', { PATH: dir, COFFER_TOOLS_DIR: own }, bundled)).toBe(
+        path.join(own, 'mongodump'),
+      );
+      // Not bundled here: found on PATH.
+      expect(await findTool('mongodump', { PATH: dir }, path.join(bundled, 'missing'))).toBe(
+        path.join(dir, 'mongodump'),
+      );
+      await expect(findTool('mongorestore', { PATH: dir }, bundled)).rejects.toMatchObject({
+        message: expect.stringMatching(new RegExp(`^mongorestore was not found in ${bundled} or on PATH`)),
+      });
+    } finally {
+      rmSync(bundled, { recursive: true, force: true });
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bundledToolsDir', () => {
+  it('is lib/coffer/tools beside the bin folder on Linux, tools\\ beside the exe on Windows', () => {
+    expect(bundledToolsDir('/usr/local/bin/coffer-agent', 'linux', true)).toBe('/usr/local/lib/coffer/tools');
+    expect(bundledToolsDir('/usr/bin/coffer-agent', 'linux', true)).toBe('/usr/lib/coffer/tools');
+    expect(bundledToolsDir('C:\\Program Files\\Coffer\\coffer-agent.exe', 'win32', true)).toBe(
+      'C:\\Program Files\\Coffer\\tools',
+    );
+  });
+
+  it('is none for the agent run by Node.js from the repository', () => {
+    expect(bundledToolsDir('/usr/bin/node', 'linux', false)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isSea } from 'node:sea';
 import { assertDatabaseName, DatabaseNameError } from '../config/names.js';
 import { toolUri } from '../config/uri.js';
 import { isCollectionName } from '@coffer/contracts';
@@ -10,18 +11,41 @@ import { PipelineError } from './errors.js';
 export type ToolName = 'mongodump' | 'mongorestore';
 
 export const INSTALL_HINT =
-  'Install the MongoDB Database Tools (https://www.mongodb.com/docs/database-tools/installation/ — ' +
+  'The agent from your Coffer server brings its own: run the installer again (it puts them beside ' +
+  'the agent). Or install the MongoDB Database Tools (https://www.mongodb.com/docs/database-tools/installation/ — ' +
   'e.g. `apt install mongodb-database-tools` from the MongoDB repository, or the .tgz/.zip from ' +
   'https://www.mongodb.com/try/download/database-tools) and make sure they are on PATH ' +
   '(or set COFFER_TOOLS_DIR to their folder).';
 
 /**
- * Finds `name` in $COFFER_TOOLS_DIR, then on PATH (like `which`); a missing tool is a
+ * Where the installers put the Database Tools that come with the agent binary, relative to it:
+ * /usr/local/bin/coffer-agent → /usr/local/lib/coffer/tools (and /usr/bin → /usr/lib for the
+ * packages); on Windows %ProgramFiles%\Coffer\tools. Only a packaged agent (a single executable)
+ * has bundled tools: the agent run by Node.js from the repository uses the tools on PATH.
+ */
+export function bundledToolsDir(
+  execPath: string = process.execPath,
+  platform: NodeJS.Platform = process.platform,
+  packaged: boolean = isSea(),
+): string | undefined {
+  if (!packaged) return undefined;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const dir = p.dirname(execPath);
+  return platform === 'win32' ? p.join(dir, 'tools') : p.join(dir, '..', 'lib', 'coffer', 'tools');
+}
+
+/**
+ * Finds `name` in $COFFER_TOOLS_DIR (the host's own tools, when configured), then in the folder of
+ * the tools that came with the agent, then on PATH (like `which`); a missing tool is a
  * TOOL_MISSING error saying how to install it.
  */
-export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function findTool(
+  name: ToolName,
+  env: NodeJS.ProcessEnv = process.env,
+  bundled: string | undefined = bundledToolsDir(),
+): Promise<string> {
   const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE').split(';').filter(Boolean) : [''];
-  const dirs = [env.COFFER_TOOLS_DIR ?? '', ...(env.PATH ?? '').split(path.delimiter)];
+  const dirs = [env.COFFER_TOOLS_DIR ?? '', bundled ?? '', ...(env.PATH ?? '').split(path.delimiter)];
   for (const dir of dirs) {
     if (!dir) continue;
     for (const ext of exts) {
@@ -36,7 +60,10 @@ export async function findTool(name: ToolName, env: NodeJS.ProcessEnv = process.
   }
   throw new PipelineError(
     'TOOL_MISSING',
-    `${name} was not found${env.COFFER_TOOLS_DIR ? ` in ${env.COFFER_TOOLS_DIR} or` : ''} on PATH. ${INSTALL_HINT}`,
+    `${name} was not found${[env.COFFER_TOOLS_DIR, bundled]
+      .filter(Boolean)
+      .map((d) => ` in ${d} or`)
+      .join('')} on PATH. ${INSTALL_HINT}`,
   );
 }
 

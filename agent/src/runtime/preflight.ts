@@ -16,6 +16,9 @@ export interface ToolInfo {
   version: string;
 }
 
+/** How the log and `coffer-agent status` show a tool: where it is and which version. */
+export const describeTool = (t: ToolInfo): string => `${t.path} (${t.version})`;
+
 /** zstd streams arrived in node:zlib with Node.js 24 (22.15 behind a flag). */
 export function checkZstd(z: Partial<typeof zlib> = zlib, nodeVersion = process.version): void {
   if (typeof z.createZstdCompress !== 'function' || typeof z.createZstdDecompress !== 'function')

@@ -7,7 +7,7 @@ import { chmod, rm } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { UpdateError, type ReleaseFile } from './release.js';
+import { networkReason, releaseUrl, UpdateError, type ReleaseFile } from './release.js';
 
 /** Passes bytes through while hashing and counting them. */
 class Digest extends Transform {
@@ -32,6 +32,7 @@ const mismatch = (name: string) =>
  */
 export async function downloadVerified(
   server: string,
+  version: string,
   file: ReleaseFile,
   dest: string,
   fetchImpl: typeof fetch = fetch,
@@ -39,12 +40,12 @@ export async function downloadVerified(
   const wire = file.compressed ?? file;
   const wireDest = file.compressed ? `${dest}.download` : dest;
   try {
-    const url = new URL(`/downloads/${wire.name}`, server).toString();
+    const url = releaseUrl(server, wire.name, version);
     let res: Response;
     try {
       res = await fetchImpl(url, { signal: AbortSignal.timeout(30 * 60_000) });
     } catch (e) {
-      throw new UpdateError(`cannot download ${wire.name} (${(e as Error).message})`);
+      throw new UpdateError(`cannot download ${wire.name} (${networkReason(e)})`);
     }
     if (!res.ok || !res.body) throw new UpdateError(`cannot download ${wire.name} (HTTP ${res.status})`);
     const received = new Digest();

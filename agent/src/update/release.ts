@@ -34,19 +34,40 @@ export class UpdateError extends Error {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
+/**
+ * Where a file of a release is: under its version once release.json has named it. Behind one
+ * address two gateway versions may answer during a rolling update; each serves only its own
+ * release under /downloads/VERSION/, so a file never arrives from one release and its checksums
+ * from another.
+ */
+export function releaseUrl(server: string, name: string, version?: string): string {
+  return new URL(`/downloads/${version ? `${encodeURIComponent(version)}/` : ''}${name}`, server).toString();
+}
+
+/**
+ * Why a request failed, in words: fetch says only "fetch failed" and keeps the reason (a refused
+ * connection, an untrusted certificate, a proxy that said no) in its cause.
+ */
+export function networkReason(e: unknown): string {
+  const err = e as Error & { cause?: { message?: string; code?: string } };
+  const cause = err.cause?.message || err.cause?.code;
+  return cause ? `${err.message}: ${cause}` : err.message;
+}
+
 /** One small file of the release, or undefined when the server has none (404). */
 async function fetchSmall(
   server: string,
   name: string,
   fetchImpl: typeof fetch,
   what: string,
+  version?: string,
 ): Promise<Buffer | undefined> {
-  const url = new URL(`/downloads/${name}`, server).toString();
+  const url = releaseUrl(server, name, version);
   let res: Response;
   try {
     res = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) });
   } catch (e) {
-    throw new UpdateError(`cannot reach ${new URL(server).origin} for ${what} (${(e as Error).message})`);
+    throw new UpdateError(`cannot reach ${new URL(server).origin} for ${what} (${networkReason(e)})`);
   }
   if (res.status === 404) return undefined;
   if (!res.ok) throw new UpdateError(`cannot download ${name} (HTTP ${res.status})`);
@@ -108,9 +129,13 @@ export async function verifyRelease(
     throw refused(
       'this agent was built without a release key, so it cannot check a release; install the coffer-agent binary from the setup wizard',
     );
-  const sums = await fetchSmall(server, SUMS_FILE, fetchImpl, 'the release checksums');
-  if (!sums) throw refused(`the server has no ${SUMS_FILE}`);
-  const signature = await fetchSmall(server, SIGNATURE_FILE, fetchImpl, 'the release signature');
+  const sums = await fetchSmall(server, SUMS_FILE, fetchImpl, 'the release checksums', version);
+  if (!sums)
+    throw new UpdateError(
+      `the server that answered has no release ${version} (its ${SUMS_FILE}: HTTP 404); while Coffer is being ` +
+        'updated its servers may offer different releases: try again in a minute',
+    );
+  const signature = await fetchSmall(server, SIGNATURE_FILE, fetchImpl, 'the release signature', version);
   if (!signature) throw refused(`it is not signed (the server has no ${SIGNATURE_FILE})`);
   try {
     verifyMessage(sums, signature.toString('utf8'), trusted, SUMS_FILE);

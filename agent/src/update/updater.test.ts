@@ -41,6 +41,8 @@ let served: Map<string, Buffer>;
 /** What the release's publisher made (name → bytes): what SHA256SUMS lists and the key signs. */
 let genuine: Map<string, Buffer>;
 let requested: string[];
+/** The release of the gateway that answers the versioned paths, when not the one release.json names. */
+let otherGateway: string | undefined;
 let server: http.Server;
 let base: string;
 let dir: string;
@@ -49,7 +51,15 @@ let target: string;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     requested.push(req.url ?? '');
-    const body = served.get(req.url ?? '');
+    // As the gateway does: /downloads/VERSION/NAME only for the release it serves.
+    const versioned = (req.url ?? '').match(/^\/downloads\/([^/]+)\/([^/]+)$/);
+    const release = served.get('/downloads/release.json');
+    const own = otherGateway ?? (release && JSON.parse(release.toString()).version);
+    const body = versioned
+      ? versioned[1] === own
+        ? served.get(`/downloads/${versioned[2]}`)
+        : undefined
+      : served.get(req.url ?? '');
     if (!body) {
       res.statusCode = 404;
       res.end('not found');
@@ -69,6 +79,7 @@ beforeEach(() => {
   served = new Map();
   genuine = new Map();
   requested = [];
+  otherGateway = undefined;
   dir = mkdtempSync(path.join(os.tmpdir(), 'coffer-update-'));
   target = path.join(dir, 'coffer-agent');
   writeFileSync(target, OLD);
@@ -154,7 +165,12 @@ const deps = () => ({
   platform: 'linux-x64',
   trustedKeys: [KEY.public],
 });
-const SIGNED_FILES = ['/downloads/release.json', '/downloads/SHA256SUMS', '/downloads/SHA256SUMS.minisig'];
+/** What an update fetches before the binary: release.json, then the release's own signed list. */
+const signedFiles = (version: string) => [
+  '/downloads/release.json',
+  `/downloads/${version}/SHA256SUMS`,
+  `/downloads/${version}/SHA256SUMS.minisig`,
+];
 
 function expectUntouched() {
   expect(readFileSync(target).equals(OLD)).toBe(true);
@@ -173,7 +189,7 @@ describe('installRelease', () => {
     expect(readFileSync(target).equals(binary)).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual([...SIGNED_FILES, `/downloads/${NAME}.zst`]);
+    expect(requested).toEqual([...signedFiles('0.3.0'), `/downloads/0.3.0/${NAME}.zst`]);
   });
 
   it('compares versions numerically (0.10.0 is newer than 0.9.0)', async () => {
@@ -227,7 +243,7 @@ describe('installRelease', () => {
     // The root-run ExecStartPre installs it for the service user: it must be executable by others.
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual([...SIGNED_FILES, `/downloads/${NAME}`]);
+    expect(requested).toEqual([...signedFiles('0.3.0'), `/downloads/0.3.0/${NAME}`]);
   });
 
   it.each([true, false])(
@@ -303,6 +319,18 @@ describe('installRelease', () => {
     served.delete(`/downloads/${NAME}.zst`);
     const outcome = await installRelease(deps());
     expect(outcome.error).toBe(`cannot download ${NAME}.zst (HTTP 404)`);
+    expectUntouched();
+  });
+
+  it('fails, to try again, when another gateway answers for the release (a rolling update)', async () => {
+    publish('0.3.0', randomBytes(1000));
+    otherGateway = '0.2.9';
+    const outcome = await installRelease(deps());
+    expect(outcome.error).toBe(
+      'the server that answered has no release 0.3.0 (its SHA256SUMS: HTTP 404); while Coffer is being updated ' +
+        'its servers may offer different releases: try again in a minute',
+    );
+    expect(requested).toEqual(['/downloads/release.json', '/downloads/0.3.0/SHA256SUMS']);
     expectUntouched();
   });
 

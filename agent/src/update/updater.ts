@@ -118,7 +118,7 @@ export async function installRelease(deps: Deps): Promise<UpdateOutcome> {
       return { status: 'current', fromVersion: from, toVersion: from };
     const file = await verified(deps, fetched);
     const fresh = path.join(path.dirname(deps.target), `.${path.basename(deps.target)}.${process.pid}.new`);
-    await downloadVerified(deps.server, file, fresh, deps.fetchImpl);
+    await downloadVerified(deps.server, release.version, file, fresh, deps.fetchImpl);
     try {
       await replaceExecutable(fresh, deps.target);
     } catch (e) {

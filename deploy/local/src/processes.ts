@@ -219,7 +219,11 @@ export function startProcess(
 }
 
 // What deploy/local/bootstrap.sh needs to be asked for to build each binary the tests start.
-const BOOTSTRAP_FLAG: Record<string, string> = { minio: ' --with-minio' };
+const BOOTSTRAP_FLAG: Record<string, string> = {
+  minio: ' --with-minio',
+  'stripe-mock': ' --with-stripe-mock',
+  tinyproxy: ' --with-tinyproxy',
+};
 
 /** Finds an executable on PATH, or explains how to get it. */
 export function which(bin: string): string {

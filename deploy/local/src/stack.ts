@@ -203,7 +203,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     );
     p.ready = readyz(opsPort);
     procs.push(p);
-    await waitFor(name, p.ready, 60_000, p);
+    // COFFER_READY_TIMEOUT_MS: a machine busy with other builds may need longer than a minute.
+    await waitFor(name, p.ready, Number(process.env.COFFER_READY_TIMEOUT_MS) || 60_000, p);
   };
 
   const stop = async () => {

@@ -112,6 +112,41 @@ describe('the agent downloads', () => {
     }
   });
 
+  it('carry mongodump and mongorestore for each platform, built from the pinned version', () => {
+    const versions = fs.readFileSync(path.join(REPO, 'deploy/local/versions.sh'), 'utf8');
+    const pinned = /^MONGO_TOOLS_VERSION=(\S+)$/m.exec(versions)![1]!;
+    const release = JSON.parse(fs.readFileSync(path.join(DIR, 'release.json'), 'utf8'));
+    expect(release.databaseTools).toBe(pinned);
+    for (const tool of ['mongodump', 'mongorestore']) {
+      for (const [target, start] of [
+        ['linux-x64', (bin: string) => [bin]],
+        ['linux-arm64', (bin: string) => ['qemu-aarch64-static', bin]], // static: no sysroot needed
+      ] as const) {
+        const file = path.join(DIR, `${tool}-${target}`);
+        expect(release.files[target].tools[tool]).toMatchObject({
+          name: `${tool}-${target}`,
+          sha256: sha256(fs.readFileSync(file)),
+          compressed: { name: `${tool}-${target}.zst` },
+        });
+        const [cmd, ...args] = start(file);
+        const r = spawnSync(cmd!, [...args, '--version'], { env: BARE_ENV, encoding: 'utf8' });
+        expect({ tool, target, first: r.stdout.split('\n')[0] }).toEqual({
+          tool,
+          target,
+          first: `${tool} version: ${pinned}`,
+        });
+      }
+      const exe = fs.readFileSync(path.join(DIR, `${tool}-windows-x64.exe`));
+      const pe = exe.readUInt32LE(0x3c);
+      expect(exe.subarray(pe, pe + 4).toString('latin1')).toBe('PE\0\0');
+      expect(exe.readUInt16LE(pe + 4)).toBe(0x8664);
+      // install.ps1 pins its hash (it cannot check the signature).
+      expect(fs.readFileSync(path.join(DIR, 'install.ps1'), 'utf8')).toContain(
+        `'${tool}-windows-x64.exe' = '${sha256(exe)}'`,
+      );
+    }
+  });
+
   it('the Windows exe is an x64 PE image that carries the agent with the single-executable fuse set', () => {
     const exe = fs.readFileSync(path.join(DIR, 'coffer-agent-windows-x64.exe'));
     expect(exe.subarray(0, 2).toString('latin1')).toBe('MZ');

@@ -28,8 +28,11 @@ beforeAll(async () => {
     throw new Error(`${DIR} has no signed build: run \`npm run build\` first`);
   root = await DebianRoot.create();
   fs.copyFileSync(path.join(DIR, 'install.sh'), root.path('root/install.sh'));
+  fs.writeFileSync(root.path('root/api-key'), 'ak_signature_test\n', { mode: 0o600 });
+  const { version } = JSON.parse(fs.readFileSync(path.join(DIR, 'release.json'), 'utf8'));
   server = http.createServer((req, res) => {
-    const name = (req.url ?? '').replace(/^\/downloads\//, '');
+    // As the gateway serves them: at /downloads/NAME and under the release's version.
+    const name = (req.url ?? '').replace(new RegExp(`^/downloads/(${version.replace(/\./g, '\\.')}/)?`), '');
     const body = replaced.has(name) ? replaced.get(name) : undefined;
     if (body === null || (body === undefined && !/^[\w.-]+$/.test(name))) {
       res.writeHead(404).end();
@@ -53,7 +56,8 @@ afterAll(async () => {
   await root?.remove();
 });
 
-const install = () => root.sh(`bash /root/install.sh --server ${url} --api-key ak_signature_test`);
+const install = () =>
+  root.sh(`bash /root/install.sh --server ${url} --api-key-file /root/api-key --no-service`);
 
 /** The build's SHA256SUMS with `changes` (name → new content) listed instead. */
 function sumsWith(changes: Record<string, Buffer>): Buffer {
@@ -77,13 +81,11 @@ function offerOtherAgent(): Buffer {
   return sums;
 }
 
-async function expectRefused(reason: string) {
+async function expectRefused(reason: string, stderr = `coffer: refused: ${reason}; nothing was installed\n`) {
   const r = await install();
-  expect({ code: r.code, stderr: r.stderr }).toEqual({
-    code: 1,
-    stderr: `coffer: refused: ${reason}; nothing was installed\n`,
-  });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr });
   expect(fs.existsSync(root.path('usr/local/bin/coffer-agent'))).toBe(false);
+  expect(fs.existsSync(root.path('usr/local/lib/coffer'))).toBe(false);
   expect(fs.existsSync(root.path('etc/coffer'))).toBe(false);
   expect(fs.readFileSync(root.path('etc/passwd'), 'utf8')).not.toMatch(/^coffer:/m);
 }
@@ -110,6 +112,14 @@ describe('install.sh and the release signature', () => {
     await expectRefused("the server's release is not signed (no SHA256SUMS.minisig)");
   });
 
+  it('refuses a bundled Database Tool that is not the one the signed SHA256SUMS lists', async () => {
+    replaced.set('mongodump-linux-x64.zst', randomBytes(4096));
+    await expectRefused(
+      '',
+      'coffer: mongodump-linux-x64.zst does not match its SHA-256 in the signed SHA256SUMS; nothing was installed\n',
+    );
+  });
+
   it('installs the genuine, signed build', async () => {
     const r = await install();
     expect(r.stderr).not.toMatch(/refused/);
@@ -119,6 +129,9 @@ describe('install.sh and the release signature', () => {
     );
     expect(sha256(fs.readFileSync(root.path('usr/local/bin/coffer-agent')))).toBe(
       sha256(fs.readFileSync(path.join(DIR, NAME))),
+    );
+    expect(sha256(fs.readFileSync(root.path('usr/local/lib/coffer/tools/mongorestore')))).toBe(
+      sha256(fs.readFileSync(path.join(DIR, 'mongorestore-linux-x64'))),
     );
   });
 });

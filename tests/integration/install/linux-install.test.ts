@@ -1,7 +1,9 @@
-// The setup wizard's automated install, as a customer runs it: on a minimal Debian with no
-// Node.js, `curl …/downloads/install.sh | bash -s -- --server … --api-key …` installs the agent
-// binary, its user, configuration, key and systemd unit; the unit (started the way systemd would,
-// see debian-root.ts) connects, its database is listed, a backup completes and decrypts offline.
+// The setup wizard's automated install, as a customer runs it: on a minimal Debian with neither
+// Node.js nor the MongoDB Database Tools, `curl …/downloads/install.sh | bash -s -- --server …`
+// checks the host first, asks for the API key in the terminal, and installs the agent binary with
+// its bundled mongodump/mongorestore, its user, configuration, key and systemd unit; the unit
+// (started the way systemd would, see debian-root.ts) connects, its database is listed, a backup
+// completes and decrypts offline.
 // Then the dashboard's Restart and Check for Updates (from an older build; with a corrupted
 // download, a release signed by a key the agent does not trust, and updates turned off on the
 // host), a re-run that upgrades in place, --uninstall and --purge.
@@ -40,6 +42,9 @@ let service: UnitRunner;
 let agentId: string;
 
 const installCommand = (args: string) => `curl -fsSL ${baseUrl()}/downloads/install.sh | bash -s -- ${args}`;
+/** The command in a terminal of its own (`script`), `typed` on its keyboard: the installer's prompt. */
+const inTerminal = (command: string, typed: string) =>
+  root.run(['script', '-qec', command, '/dev/null'], { input: typed });
 
 async function agentOnDashboard(): Promise<any> {
   const res = await api('GET', '/api/settings/system-status', { token: owner.token });
@@ -65,14 +70,6 @@ beforeAll(async () => {
   customer = await startCustomerDb();
   await seedDatabase(customer.client, DB, { events: 500 });
   owner = await newUser('installer');
-  // The MongoDB Database Tools are the one thing the customer installs beforehand.
-  for (const tool of ['mongodump', 'mongorestore'])
-    fs.copyFileSync(
-      execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(),
-      root.path(`usr/local/bin/${tool}`),
-    );
-  fs.chmodSync(root.path('usr/local/bin/mongodump'), 0o755);
-  fs.chmodSync(root.path('usr/local/bin/mongorestore'), 0o755);
 });
 
 afterAll(async () => {
@@ -82,22 +79,65 @@ afterAll(async () => {
 });
 
 describe('the Linux installer on a server without Node.js', () => {
-  it('installs a supervised agent that connects and backs up a database', async () => {
-    expect((await root.sh('command -v node || command -v nodejs')).code).not.toBe(0);
-    const started = Date.now();
-    const install = await root.sh(
-      installCommand(`--server ${baseUrl()} --api-key ${owner.apiKey} --name db-server-1`),
+  it('checks the host before it changes anything, and says what is missing in one line', async () => {
+    const untouched = async () => {
+      for (const p of ['usr/local/bin/coffer-agent', 'etc/coffer', 'usr/local/lib/coffer'])
+        expect(fs.existsSync(root.path(p))).toBe(false);
+      expect(fs.readFileSync(root.path('etc/passwd'), 'utf8')).not.toMatch(/^coffer:/m);
+    };
+    const args = `--server ${baseUrl()} --name db-server-1`;
+    const env = { COFFER_API_KEY: owner.apiKey };
+    // No systemd in this root: the installer says so and how to go on without a service.
+    const noSystemd = await root.sh(installCommand(args), { env });
+    expect(noSystemd.code).toBe(1);
+    expect(noSystemd.stderr.trim()).toMatch(
+      /^coffer: preflight: systemd is not running on this host; run again with --no-service .*; nothing was installed$/,
     );
-    expect(install.stderr).not.toMatch(/error|warning/i);
+    // A 32-bit personality: uname -m says i686.
+    const arch = await root.sh(`setarch i686 bash -c '${installCommand(`${args} --no-service`)}'`, { env });
+    expect(arch.code).toBe(1);
+    expect(arch.stderr.trim()).toMatch(
+      /^coffer: preflight: no Coffer agent for i686 .*; nothing was installed$/,
+    );
+    // /usr/local on a small file system of its own (in this command's mount namespace only).
+    const full = await root.sh(
+      `mount -t tmpfs -o size=64m tmpfs /usr/local && ${installCommand(`${args} --no-service`)}`,
+      { env },
+    );
+    expect(full.code).toBe(1);
+    expect(full.stderr.trim()).toMatch(
+      /^coffer: preflight: the agent and its Database Tools needs 300 MB free on \/usr\/local\/bin, which has 6\d MB; nothing was installed$/,
+    );
+    await untouched();
+  });
+
+  it('installs a supervised agent that connects and backs up a database, with its bundled Database Tools', async () => {
+    expect((await root.sh('command -v node || command -v nodejs')).code).not.toBe(0);
+    expect((await root.sh('command -v mongodump || command -v mongorestore')).code).not.toBe(0);
+    const started = Date.now();
+    // As the wizard shows it: no key on the command line; the installer asks for it in the terminal.
+    const install = await inTerminal(
+      installCommand(`--server ${baseUrl()} --name db-server-1 --no-service`),
+      `${owner.apiKey}\n`,
+    );
+    expect(install.stdout).not.toMatch(/error|warning/i);
     expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/Coffer API key \(Settings → Security on the dashboard\): /);
     expect(install.stdout).toMatch(
       /installed \/usr\/local\/bin\/coffer-agent: coffer-agent \d+\.\d+\.\d+ \(linux-x64, Node\.js v24/,
     );
+    expect(install.stdout).toMatch(
+      /installed the MongoDB Database Tools in \/usr\/local\/lib\/coffer\/tools: mongodump version: v0\.0\.0-/,
+    );
     expect(install.stdout).toMatch(/coffer-agent key export --out coffer-master\.key/);
-    expect(install.stdout).toMatch(/systemd is not running here/);
+    expect(install.stdout).toMatch(/no service was set up \(--no-service\)/);
 
-    // What the installer left: the binary as served, a private config owned by the service user.
+    // What the installer left: the binary and the tools as served, a private config owned by the service user.
     expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
+    for (const tool of ['mongodump', 'mongorestore'])
+      expect(sha256(root.path(`usr/local/lib/coffer/tools/${tool}`))).toBe(
+        sha256(served(`${tool}-linux-x64`)),
+      );
     const passwd = fs.readFileSync(root.path('etc/passwd'), 'utf8');
     const uid = passwd
       .split('\n')
@@ -167,6 +207,13 @@ describe('the Linux installer on a server without Node.js', () => {
     const status = await root.run(['coffer-agent', 'status']);
     expect(status.stdout).toMatch(/^running \(pid \d+, version \d+\.\d+\.\d+/);
     expect(status.stdout).toMatch(/server: connected/);
+    // The agent found and reports the tools it brought (no COFFER_TOOLS_DIR, nothing on PATH).
+    expect(status.stdout).toMatch(
+      /tool: \/usr\/local\/lib\/coffer\/tools\/mongodump \(mongodump version: v0\.0\.0-/,
+    );
+    expect(status.stdout).toMatch(
+      /tool: \/usr\/local\/lib\/coffer\/tools\/mongorestore \(mongorestore version:/,
+    );
   });
 
   it('Restart Agent: the service manager starts it again and the dashboard sees it come back', async () => {
@@ -323,7 +370,7 @@ describe('the Linux installer on a server without Node.js', () => {
   it('re-running the installer upgrades in place and keeps the key and the databases', async () => {
     await service.stop();
     const before = await root.run(['coffer-agent', 'key', 'fingerprint']);
-    const again = await root.sh(installCommand(''));
+    const again = await root.sh(installCommand('--no-service'));
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/kept \/etc\/coffer\/agent\.json/);
     expect(sha256(root.path('usr/local/bin/coffer-agent'))).toBe(sha256(served('coffer-agent-linux-x64')));
@@ -339,6 +386,7 @@ describe('the Linux installer on a server without Node.js', () => {
     expect(removed.code).toBe(0);
     expect(fs.existsSync(root.path('usr/local/bin/coffer-agent'))).toBe(false);
     expect(fs.existsSync(root.path(UNIT_PATH))).toBe(false);
+    expect(fs.existsSync(root.path('usr/local/lib/coffer'))).toBe(false);
     expect(fs.existsSync(root.path('etc/coffer/agent.json'))).toBe(true);
 
     const purged = await root.sh(installCommand('--uninstall --purge'));

@@ -51,7 +51,7 @@ describe('Regenerate API Key', () => {
 
     await closedByServer(agent);
     const refused = await agent.waitForLog((l) => l.msg === 'the server refused the connection');
-    const command = `coffer-agent init --server ${new URL(baseUrl()).origin} --api-key NEW_KEY`;
+    const command = `coffer-agent init --server ${new URL(baseUrl()).origin}\`, which asks for it`;
     expect(refused).toMatchObject({ level: 'error', error: 'Invalid API key' });
     expect(String(refused.advice)).toContain(command);
     expect(String(refused.advice)).toContain('re-run the installer');

@@ -108,10 +108,16 @@ export interface CliResult {
 }
 
 /** Runs `coffer-agent ARGS --config CONFIG` to completion. */
-export function agentCli(args: string[], config: string, stdin = ''): Promise<CliResult> {
+export function agentCli(
+  args: string[],
+  config: string,
+  stdin = '',
+  env?: NodeJS.ProcessEnv,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [AGENT_BIN, ...args, '--config', config], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -160,12 +166,24 @@ export interface Agent {
 export async function setupAgent(
   user: TestUser,
   databases: Array<{ label: string; uri: string; check?: boolean }>,
-  opts: { start?: boolean } = {},
+  opts: { start?: boolean; server?: string; initArgs?: string[] } = {},
 ): Promise<Agent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-agent-'));
   const config = path.join(dir, 'agent.json');
   const name = `e2e-${randomBytes(4).toString('hex')}`;
-  await cliOk(['init', '--server', baseUrl(), '--api-key', user.apiKey, '--name', name], config);
+  await cliOk(
+    [
+      'init',
+      '--server',
+      opts.server ?? baseUrl(),
+      '--api-key',
+      user.apiKey,
+      '--name',
+      name,
+      ...(opts.initArgs ?? []),
+    ],
+    config,
+  );
   for (const d of databases) {
     const args = ['db', 'add', d.label, '--uri', '-', ...(d.check === false ? ['--no-check'] : [])];
     await cliOk(args, config, d.uri + '\n');

@@ -88,10 +88,7 @@ export async function keyCommand(
           databases: [],
         });
         out(io, `Master key imported into ${configPath}, fingerprint ${fp}.`);
-        out(
-          io,
-          'Run `coffer-agent init --server URL --api-key KEY` to connect this agent to Coffer (the key is kept).',
-        );
+        out(io, 'Run `coffer-agent init --server URL` to connect this agent to Coffer (the key is kept).');
         return;
       }
       const config = await loadConfig(configPath);

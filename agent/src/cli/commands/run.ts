@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { loadConfig } from '../../config/config.js';
 import { startDaemon } from '../../daemon/daemon.js';
 import { isSingleExecutable } from '../../runtime/build-info.js';
+import { useNetworkSettings } from '../../runtime/network.js';
 import { preflight } from '../../runtime/preflight.js';
 import { parseCommand } from '../args.js';
 import { out, UserError, type CliIo } from '../io.js';
@@ -13,8 +14,12 @@ the configured databases (names only), and runs the backups and restores the ser
 Logs are JSON lines on standard output. Stop it with Ctrl-C or SIGTERM: running jobs are reported
 as failed ('Agent stopped'). Run it under systemd (or another supervisor) to keep it running.
 
-Before it connects it checks that mongodump and mongorestore run (on PATH, or in
-COFFER_TOOLS_DIR) and refuses to start, with what to install, when they do not.
+Before it connects it checks that mongodump and mongorestore run (from COFFER_TOOLS_DIR when set,
+else the ones installed with the agent, else on PATH) and refuses to start, with what to install,
+when they do not.
+
+It reaches the server through the proxy HTTPS_PROXY (or HTTP_PROXY) names, except for the hosts
+in NO_PROXY, and trusts the certificates in the config's caFile (init --ca-file) besides the system's.
 
 Environment: HEARTBEAT_INTERVAL_MS (default 15000), COFFER_TOOLS_DIR, COFFER_DEBUG=1 for debug
 lines, COFFER_AGENT_SUPERVISED=1 when a service manager restarts it (systemd, the Windows
@@ -49,10 +54,11 @@ export async function runCommand(
   const config = await loadConfig(configPath);
   if (!config.server || !config.apiKey)
     throw new UserError(
-      `run: ${configPath} has no server or API key; run \`coffer-agent init --server URL --api-key KEY\` first`,
+      `run: ${configPath} has no server or API key; run \`coffer-agent init --server URL\` first`,
     );
   const tools = await preflight(io.env);
-  const daemon = await startDaemon({ configPath, version, out: io.stdout, env: io.env, tools });
+  const network = await useNetworkSettings(io.env, config.caFile);
+  const daemon = await startDaemon({ configPath, version, out: io.stdout, env: io.env, tools, network });
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

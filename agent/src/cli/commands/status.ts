@@ -39,6 +39,7 @@ export async function statusCommand(
   const s = reading.status;
   out(io, `running (pid ${s.pid}, version ${s.version}, since ${s.startedAt})`);
   out(io, `server: ${s.connected ? 'connected' : 'disconnected'}${s.server ? ` (${s.server})` : ''}`);
+  for (const tool of s.tools ?? []) out(io, `tool: ${tool}`);
   if (s.activity) {
     const p = s.activity.progress;
     out(

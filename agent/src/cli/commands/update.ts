@@ -1,4 +1,5 @@
 import { loadConfig, stateDirFor, updatesAllowed } from '../../config/config.js';
+import { useNetworkSettings } from '../../runtime/network.js';
 import { AGENT_VERSION, isSingleExecutable } from '../../runtime/build-info.js';
 import { applyRequest, checkForUpdate, installRelease } from '../../update/updater.js';
 import { parseCommand } from '../args.js';
@@ -28,6 +29,7 @@ export async function updateCommand(args: string[], io: CliIo, configPath: strin
   const config = await loadConfig(configPath);
   if (!config.server)
     throw new UserError(`update: ${configPath} has no server; run \`coffer-agent init\` first`);
+  await useNetworkSettings(io.env, config.caFile);
   const deps = { server: config.server, currentVersion: AGENT_VERSION, target: process.execPath };
 
   if (values['apply-request']) {

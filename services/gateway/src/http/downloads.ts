@@ -10,17 +10,22 @@ const TYPES: Record<string, string> = {
 
 /**
  * What the setup wizard and the installers download (agent/scripts/build-binaries.mjs builds the
- * folder): the agent binaries and their zstd copies, the installers, the Windows service wrapper,
- * SHA256SUMS, its signature SHA256SUMS.minisig and release.json. Only files listed in SHA256SUMS
- * (and SHA256SUMS and its signature) are served.
+ * folder): the agent binaries and their zstd copies, the bundled Database Tools, the installers,
+ * the Windows service wrapper, SHA256SUMS, its signature SHA256SUMS.minisig and release.json. Only
+ * files listed in SHA256SUMS (and SHA256SUMS and its signature) are served, at
+ * `/downloads/NAME` (the spec's paths: the release this gateway carries), `/downloads/latest/NAME`
+ * (the same) and `/downloads/VERSION/NAME`, answered only when VERSION is that release. During a
+ * rolling update two gateway versions answer behind one address: the agent and install.sh read
+ * release.json, then fetch everything else under its version, so a file never arrives from one
+ * release and its checksums from another (the other gateway answers 404, and they try again).
  */
 export function downloadsRouter(dir: string | undefined): Router {
   const router = Router();
-  let listed: { stamp: number; names: Set<string> } = { stamp: -1, names: new Set() };
+  let listed: { stamp: number; names: Set<string>; version?: string } = { stamp: -1, names: new Set() };
 
-  /** The names in SHA256SUMS, re-read when a rebuild replaced it. */
-  const served = (): Set<string> => {
-    if (!dir) return new Set();
+  /** The names in SHA256SUMS and the release's version, re-read when a rebuild replaced them. */
+  const served = (): { names: Set<string>; version?: string } => {
+    if (!dir) return { names: new Set() };
     const sums = path.join(dir, 'SHA256SUMS');
     const stamp = fs.statSync(sums, { throwIfNoEntry: false })?.mtimeMs ?? -1;
     if (stamp !== listed.stamp) {
@@ -31,14 +36,13 @@ export function downloadsRouter(dir: string | undefined): Router {
           const name = line.match(/^[0-9a-f]{64} [ *](\S+)$/)?.[1];
           if (name) names.add(name);
         }
-      listed = { stamp, names };
+      listed = { stamp, names, version: releaseVersion(dir) };
     }
-    return listed.names;
+    return listed;
   };
 
-  router.get('/downloads/:name', (req, res: Response) => {
-    const name = req.params.name;
-    const file = dir && served().has(name) ? path.join(dir, name) : undefined;
+  const send = (name: string, res: Response) => {
+    const file = dir && served().names.has(name) ? path.join(dir, name) : undefined;
     if (!file || !fs.existsSync(file)) {
       res.status(404).json({
         message: `${name} is not available on this server (the agent downloads are built by \`npm run build\`)`,
@@ -51,6 +55,33 @@ export function downloadsRouter(dir: string | undefined): Router {
       res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     // A rebuild replaces these files under the same names: always revalidate.
     res.sendFile(path.resolve(file), { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } });
+  };
+
+  router.get('/downloads/:name', (req, res: Response) => send(req.params.name, res));
+  router.get('/downloads/:release/:name', (req, res: Response) => {
+    const { release, name } = req.params;
+    const { version } = served();
+    if (release !== 'latest' && release !== version) {
+      res.status(404).json({
+        message:
+          `release ${release.slice(0, 40)} is not on this server (it serves ${version ?? 'none'}); ` +
+          'while Coffer is being updated its servers may offer different releases: try again in a minute',
+        code: 'NOT_FOUND',
+      });
+      return;
+    }
+    send(name, res);
   });
   return router;
+}
+
+function releaseVersion(dir: string): string | undefined {
+  try {
+    const version = (
+      JSON.parse(fs.readFileSync(path.join(dir, 'release.json'), 'utf8')) as { version?: unknown }
+    ).version;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -208,7 +208,7 @@ describe('backup and agent mail contents', () => {
     expect(subject).toBe('Agent disconnected');
     expect(text).toContain('because your API key was regenerated');
     expect(text).toContain('cannot reconnect by itself');
-    expect(text).toContain('coffer-agent init --server … --api-key …');
+    expect(text).toContain('coffer-agent init --server …, which asks for it');
     expect(text).not.toContain('reconnects by itself');
   });
 

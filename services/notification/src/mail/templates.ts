@@ -281,7 +281,7 @@ export const templates = {
       after: d.keyReplaced
         ? [
             'The agent still has the old key, so it cannot reconnect by itself. On its server, give it ' +
-              'the new key (coffer-agent init --server … --api-key …); the dashboard shows the exact ' +
+              'the new key (coffer-agent init --server …, which asks for it); the dashboard shows the exact ' +
               'command under System Status.',
           ]
         : [

@@ -342,7 +342,7 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
   const { data: profile } = useGetProfileQuery();
   const apiKey = profile?.apiKey || session?.apiKey || '';
   const [root, setRoot] = useState(false);
-  const command = installCommand(platform, method, window.location.origin, apiKey, { root });
+  const command = installCommand(platform, method, window.location.origin, { root });
   const { copied, copy } = useCopied(command);
 
   return (
@@ -415,6 +415,10 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
       <Stack gap="1">
         <Text fontSize="sm" fontWeight="medium">
           Your API key
+        </Text>
+        <Text fontSize="sm" color="fg.muted" data-testid="wizard-api-key-hint">
+          {platform === 'linux' && method === 'manual' ? <Code>init</Code> : 'The installer'} asks for it:
+          paste it there. It stays out of the command line, where other users of the server could see it.
         </Text>
         <Code fontSize="sm" px="2" py="1" alignSelf="flex-start" data-testid="wizard-api-key">
           {apiKey || MASKED_API_KEY}

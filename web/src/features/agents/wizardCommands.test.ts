@@ -2,7 +2,6 @@ import {
   downloadPath,
   effectiveMethod,
   installCommand,
-  MASKED_API_KEY,
   newApiKeyCommand,
   nextStep,
   previousStep,
@@ -14,20 +13,20 @@ const origin = 'https://coffer.example';
 
 describe('install commands', () => {
   it('automated Linux: one curl | bash line', () => {
-    expect(installCommand('linux', 'automated', origin, 'cof_abc')).toBe(
-      'curl -fsSL https://coffer.example/downloads/install.sh | sudo bash -s -- --server https://coffer.example --api-key cof_abc',
+    expect(installCommand('linux', 'automated', origin)).toBe(
+      'curl -fsSL https://coffer.example/downloads/install.sh | sudo bash -s -- --server https://coffer.example',
     );
   });
 
   it('manual Linux: install.sh step by step, for the binary saved in step 4', () => {
-    expect(installCommand('linux', 'manual', origin, 'cof_abc').split('\n')).toEqual([
+    expect(installCommand('linux', 'manual', origin).split('\n')).toEqual([
       'curl -fsSLO https://coffer.example/downloads/SHA256SUMS',
       'curl -fsSLO https://coffer.example/downloads/install.sh',
       'sha256sum -c --ignore-missing SHA256SUMS',
       'sudo install -m 0755 coffer-agent-linux-x64 /usr/local/bin/coffer-agent',
       'sudo useradd --system --user-group --home-dir /var/lib/coffer --no-create-home --shell /usr/sbin/nologin coffer',
       'sudo install -d -m 0700 -o coffer -g coffer /etc/coffer /var/lib/coffer /var/lib/coffer/tmp',
-      'sudo /usr/local/bin/coffer-agent init --server https://coffer.example --api-key cof_abc --config /etc/coffer/agent.json --state-dir /var/lib/coffer',
+      'sudo /usr/local/bin/coffer-agent init --server https://coffer.example --config /etc/coffer/agent.json --state-dir /var/lib/coffer',
       'sudo /usr/local/bin/coffer-agent key export --out coffer-master.key',
       'sudo bash install.sh --server https://coffer.example',
       'sudo /usr/local/bin/coffer-agent db add production-db --uri -',
@@ -39,18 +38,18 @@ describe('install commands', () => {
       'cd $HOME\\Downloads',
       '[Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12',
       'Invoke-WebRequest -UseBasicParsing https://coffer.example/downloads/install.ps1 -OutFile install.ps1',
-      'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Server https://coffer.example -ApiKey cof_abc',
+      'powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Server https://coffer.example',
     ];
-    expect(installCommand('windows', 'manual', origin, 'cof_abc')).toBe(lines.join('\n'));
-    expect(installCommand('windows', 'automated', origin, 'cof_abc')).toBe(lines.join('\n'));
+    expect(installCommand('windows', 'manual', origin)).toBe(lines.join('\n'));
+    expect(installCommand('windows', 'automated', origin)).toBe(lines.join('\n'));
     expect(effectiveMethod('windows', 'automated')).toBe('manual');
     expect(effectiveMethod('linux', 'automated')).toBe('automated');
   });
 
-  it('masks a missing API key', () => {
-    expect(installCommand('linux', 'automated', origin, '')).toContain(`--api-key ${MASKED_API_KEY}`);
-    expect(installCommand('linux', 'manual', origin, null)).toContain(`--api-key ${MASKED_API_KEY}`);
-    expect(installCommand('windows', 'manual', origin, undefined)).toContain(`-ApiKey ${MASKED_API_KEY}`);
+  it('never carries the API key: the installers and init ask for it', () => {
+    for (const platform of ['linux', 'windows'] as const)
+      for (const method of ['automated', 'manual'] as const)
+        expect(installCommand(platform, method, origin)).not.toMatch(/api-?key/i);
   });
 
   it('downloads from /downloads', () => {
@@ -60,33 +59,30 @@ describe('install commands', () => {
 });
 
 describe('giving an installed agent the new API key', () => {
-  it('is init with the server and the new key (it keeps the master key and databases)', () => {
-    expect(newApiKeyCommand('linux', origin, 'cof_new')).toBe(
-      `sudo /usr/local/bin/coffer-agent init --server ${origin} --api-key cof_new`,
+  it('is init with the server; it asks for the new key (and keeps the master key and databases)', () => {
+    expect(newApiKeyCommand('linux', origin)).toBe(
+      `sudo /usr/local/bin/coffer-agent init --server ${origin}`,
     );
-    expect(newApiKeyCommand('windows', origin, 'cof_new')).toBe(
-      `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key cof_new`,
+    expect(newApiKeyCommand('windows', origin)).toBe(
+      `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin}`,
     );
-    expect(newApiKeyCommand('linux', origin, undefined)).toContain(`--api-key ${MASKED_API_KEY}`);
   });
 });
 
 describe('install commands for a root shell without sudo', () => {
   it('are the same commands without sudo', () => {
-    expect(installCommand('linux', 'automated', origin, 'cof_abc', { root: true })).toBe(
-      `curl -fsSL ${origin}/downloads/install.sh | bash -s -- --server ${origin} --api-key cof_abc`,
+    expect(installCommand('linux', 'automated', origin, { root: true })).toBe(
+      `curl -fsSL ${origin}/downloads/install.sh | bash -s -- --server ${origin}`,
     );
-    const manual = installCommand('linux', 'manual', origin, 'cof_abc', { root: true });
+    const manual = installCommand('linux', 'manual', origin, { root: true });
     expect(manual).not.toMatch(/sudo/);
     expect(manual.split('\n')).toContain(
       'install -m 0755 coffer-agent-linux-x64 /usr/local/bin/coffer-agent',
     );
-    expect(manual.split('\n')).toHaveLength(
-      installCommand('linux', 'manual', origin, 'cof_abc').split('\n').length,
-    );
+    expect(manual.split('\n')).toHaveLength(installCommand('linux', 'manual', origin).split('\n').length);
     // Windows has no sudo to leave out.
-    expect(installCommand('windows', 'manual', origin, 'k', { root: true })).toBe(
-      installCommand('windows', 'manual', origin, 'k'),
+    expect(installCommand('windows', 'manual', origin, { root: true })).toBe(
+      installCommand('windows', 'manual', origin),
     );
   });
 });

@@ -33,20 +33,20 @@ const LINUX_BIN = '/usr/local/bin/coffer-agent';
 
 /**
  * The text for step 5. Manual methods are several lines, one command each, shown in a block that
- * keeps newlines and copied whole.
+ * keeps newlines and copied whole. No command carries the API key: a command line is visible to
+ * every user of the server (ps) and stays in the shell's history. The installers and `init` ask
+ * for the key in the terminal (the wizard shows it beside the command), or read COFFER_API_KEY.
  */
 export function installCommand(
   platform: AgentPlatform,
   method: InstallMethod,
   origin: string,
-  apiKey: string | null | undefined,
   opts: { root?: boolean } = {},
 ): string {
-  const key = apiKey || MASKED_API_KEY;
   const text =
     effectiveMethod(platform, method) === 'automated'
-      ? `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin} --api-key ${key}`
-      : (platform === 'windows' ? windowsLines : linuxLines)(origin, key).join('\n');
+      ? `curl -fsSL ${origin}/downloads/install.sh | sudo bash -s -- --server ${origin}`
+      : (platform === 'windows' ? windowsLines : linuxLines)(origin).join('\n');
   return platform === 'linux' && opts.root ? withoutSudo(text) : text;
 }
 
@@ -61,12 +61,12 @@ export const withoutSudo = (commands: string) => commands.replace(/(^|\| )sudo /
  * PowerShell 5.1 may offer only TLS 1.0 until told otherwise, and an elevated prompt starts in
  * System32, hence the first two lines; Bypass lets the unsigned script run under any local policy.
  */
-function windowsLines(origin: string, key: string): string[] {
+function windowsLines(origin: string): string[] {
   return [
     'cd $HOME\\Downloads',
     '[Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12',
     `Invoke-WebRequest -UseBasicParsing ${origin}/downloads/install.ps1 -OutFile install.ps1`,
-    `powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Server ${origin} -ApiKey ${key}`,
+    `powershell -ExecutionPolicy Bypass -File .\\install.ps1 -Server ${origin}`,
   ];
 }
 
@@ -75,7 +75,7 @@ function windowsLines(origin: string, key: string): string[] {
  * not search /usr/local/bin. The installer, verified with the binary, then only adds the systemd
  * unit: run on an existing configuration it keeps it (and the key).
  */
-function linuxLines(origin: string, key: string): string[] {
+function linuxLines(origin: string): string[] {
   return [
     `curl -fsSLO ${origin}/downloads/SHA256SUMS`,
     `curl -fsSLO ${origin}/downloads/install.sh`,
@@ -83,7 +83,7 @@ function linuxLines(origin: string, key: string): string[] {
     `sudo install -m 0755 ${AGENT_BINARY.linux} ${LINUX_BIN}`,
     'sudo useradd --system --user-group --home-dir /var/lib/coffer --no-create-home --shell /usr/sbin/nologin coffer',
     'sudo install -d -m 0700 -o coffer -g coffer /etc/coffer /var/lib/coffer /var/lib/coffer/tmp',
-    `sudo ${LINUX_BIN} init --server ${origin} --api-key ${key} --config /etc/coffer/agent.json --state-dir /var/lib/coffer`,
+    `sudo ${LINUX_BIN} init --server ${origin} --config /etc/coffer/agent.json --state-dir /var/lib/coffer`,
     `sudo ${LINUX_BIN} key export --out coffer-master.key`,
     `sudo bash install.sh --server ${origin}`,
     `sudo ${LINUX_BIN} db add production-db --uri -`,
@@ -91,15 +91,15 @@ function linuxLines(origin: string, key: string): string[] {
 }
 
 /**
- * Gives an installed agent the account's new API key after a regeneration. `init` on an existing
- * configuration keeps the master key and the databases, and the running agent picks the new key
- * up from its configuration file by itself (no restart).
+ * Gives an installed agent the account's new API key after a regeneration: `init` asks for it in
+ * the terminal (a key on the command line would show in ps and the history). On an existing
+ * configuration it keeps the master key and the databases, and the running agent picks the new
+ * key up from its configuration file by itself (no restart).
  */
-export function newApiKeyCommand(platform: AgentPlatform, origin: string, apiKey: string | null | undefined) {
-  const key = apiKey || MASKED_API_KEY;
+export function newApiKeyCommand(platform: AgentPlatform, origin: string) {
   return platform === 'windows'
-    ? `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin} --api-key ${key}`
-    : `sudo ${LINUX_BIN} init --server ${origin} --api-key ${key}`;
+    ? `& "$env:ProgramFiles\\Coffer\\coffer-agent.exe" init --server ${origin}`
+    : `sudo ${LINUX_BIN} init --server ${origin}`;
 }
 
 /**

@@ -34,7 +34,7 @@ export const TERMINAL_DEMOS: TerminalDemo[] = [
     caption:
       'Set up the agent once: it creates the master key on your server, keeps the connection string there, and sends only encrypted backups.',
     lines: [
-      cmd('coffer-agent init --server https://coffer.example.com --api-key cof_…'),
+      cmd('coffer-agent init --server https://coffer.example.com'),
       out(
         'Agent config written to /home/deploy/.config/coffer/agent.json (server https://coffer.example.com, agent name "db-01").',
       ),
