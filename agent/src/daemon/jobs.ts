@@ -389,12 +389,12 @@ export class JobRunner {
         durationMs: result.durationMs,
         ...result.phases,
       });
-      await this.send(job, 'restore:completed', {
+      const recorded = await this.send(job, 'restore:completed', {
         restoreId: job.id,
         documentsRestored: result.restored,
         documentsFailed: result.failed,
       });
-      deps.log.info('restore reported', { jobId: job.id });
+      deps.log.info('restore reported', { jobId: job.id, recorded });
     } catch (e) {
       throttle.stop();
       job.phase = 'reporting';
