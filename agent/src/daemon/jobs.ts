@@ -393,6 +393,7 @@ export class JobRunner {
       const verifier = deps.verifier?.(masterKey, {
         checkBinding: (binding) => checkBinding(policy, request, binding),
       });
+      const downloadStarted = Date.now();
       const bytes = await deps.download(job.id, file, {
         signal: job.abort.signal,
         onProgress: (n, total) => {
@@ -401,7 +402,11 @@ export class JobRunner {
         },
         ...(verifier ? { also: verifier.sink } : {}),
       });
-      deps.log.info('backup file downloaded', { jobId: job.id, bytes });
+      deps.log.info('backup file downloaded', {
+        jobId: job.id,
+        bytes,
+        durationMs: Date.now() - downloadStarted,
+      });
       job.phase = 'verifying';
       deps.onChange();
       const verified = await verifier?.result;
@@ -433,12 +438,14 @@ export class JobRunner {
         documentsFailed: result.failed,
         droppedCollections: result.dropped.length,
         durationMs: result.durationMs,
+        ...result.phases,
       });
-      await this.send(job, 'restore:completed', {
+      const recorded = await this.send(job, 'restore:completed', {
         restoreId: job.id,
         documentsRestored: result.restored,
         documentsFailed: result.failed,
       });
+      deps.log.info('restore reported', { jobId: job.id, recorded });
     } catch (e) {
       throttle.stop();
       job.phase = 'reporting';

@@ -224,7 +224,7 @@ describe('runRestore with the policy', () => {
     await expect(restore(v1, lenient)).resolves.toMatchObject({ restored: 500 });
   });
 
-  it('the verification checks the archive against the sealed record: other counts are refused', async () => {
+  it('the restore checks the archive against the sealed record: other counts are refused', async () => {
     const lying = encryptPayload(archive, {
       masterKey: key,
       compression: Compression.None,
@@ -236,9 +236,11 @@ describe('runRestore with the policy', () => {
           namespaces: [{ ns: 'shop.orders', documents: 499 }],
         }),
     });
+    // The verification only authenticates a bound file (the record is the writer's word, sealed
+    // under the key); the one pass into the restore finds the archive holds another count.
     const verifier = createRestoreVerifier(key);
-    await pipeline(Readable.from([lying]), verifier.sink).catch(() => undefined);
-    await expect(verifier.result).rejects.toMatchObject({ code: 'BAD_RECORD' });
+    await pipeline(Readable.from([lying]), verifier.sink);
+    await expect(verifier.result).resolves.toMatchObject({ documents: 499 });
     const file = path.join(dir, 'lying.coffer');
     writeFileSync(file, lying);
     await expect(restore(file, strict)).rejects.toMatchObject({ code: 'BAD_RECORD' });

@@ -1,18 +1,25 @@
-// Restore: verify the whole encrypted file first (every chunk, the end, and the archive inside),
-// then stream decrypt → decompress into `mongorestore --archive --drop`. Everything that can be
-// checked before mongorestore starts is: a wrong key, a damaged file, a missing tool or an
-// unreachable server leave the target database as it was. The verification runs over a byte
-// stream (createRestoreVerifier): the agent runs it while the file downloads and hands the result
-// in, so the file is read once; without it runRestore reads the file twice (verify, then restore).
+// Restore: verify the whole encrypted file first, then stream decrypt → decompress into
+// `mongorestore --archive --drop`. Everything that can be checked before mongorestore starts is: a
+// wrong key, a damaged file, a missing tool or an unreachable server leave the target database as
+// it was. The verification runs over a byte stream (createRestoreVerifier): the agent runs it while
+// the file downloads and hands the result in, so the file is read once more, into mongorestore;
+// without it runRestore reads the file twice (verify, then restore).
+//
+// What the verification covers depends on the format (docs/encryption-format.md §6, "One pass"):
+// - version 2: every chunk, the end and the sealed record authenticate; nothing is decompressed.
+//   The record says what the archive is (database, collections, document counts); the one
+//   decrypt-and-decompress pass into mongorestore checks the archive against it as it streams.
+// - version 1 (no record): the archive is also decompressed and walked, so it is known to be
+//   whole and of this database before --drop; then it is decrypted again into mongorestore.
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import { createDecryptor, DecryptTransform, payloadError } from '../crypto/decrypt.js';
 import { CofferFormatError } from '../crypto/errors.js';
-import { Compression, type Binding } from '../crypto/format.js';
+import { Compression, FORMAT_V2, type Binding } from '../crypto/format.js';
 import { createZstdDecompressor } from '../crypto/parallel-zstd.js';
-import { ArchiveDigest, checkArchive, type RecordNamespace, type SealedRecord } from '../crypto/record.js';
+import { recordDocuments, type RecordNamespace, type SealedRecord } from '../crypto/record.js';
 import { discard, drained } from '../util/streams.js';
 import { ArchiveFormatError, archiveNamespaces, ArchiveScanner } from './archive.js';
 import { discardRestore } from './bench.js';
@@ -88,6 +95,12 @@ export interface RestoreResult {
   dropped: string[];
   fingerprint: string;
   durationMs: number;
+  /**
+   * Where `durationMs` went, for the logs (a small job's time, issue 26): the checks before anything
+   * changes (the verification when not handed in, the policy, listing the target), the archive's
+   * pass into mongorestore, and dropping the collections the backup does not have.
+   */
+  phases?: { checkMs: number; archiveMs: number; dropMs: number };
 }
 
 /** What the verification learned about a backup file; `createRestoreVerifier` produces it. */
@@ -113,15 +126,17 @@ export interface RestoreVerifier {
 }
 
 /**
- * Authenticated payload in → (zstd) → strict archive walk. Which decompressor comes first is only
- * known from the header, i.e. once bytes have arrived, so the chain is built at the first piece.
- * Its failures come out already worded for the user (the texts of a restore's verification).
+ * Authenticated payload in → (zstd) → strict archive walk, for a version 1 file; a version 2
+ * file's payload is only authenticated (its sealed record stands for the walk). Which chain comes
+ * first is only known from the header, i.e. once bytes have arrived, so the chain is built at the
+ * first piece. Its failures come out already worded for the user (the texts of a restore's
+ * verification).
  */
 class ArchiveCheck extends Writable {
   private head: Writable | undefined;
   private inner: Promise<void> | undefined;
-
-  readonly digest = new ArchiveDigest();
+  /** The archive was decompressed and walked (version 1). */
+  walked = false;
 
   constructor(
     private readonly decrypt: DecryptTransform,
@@ -131,14 +146,19 @@ class ArchiveCheck extends Writable {
   }
 
   private start(): { head: Writable; inner: Promise<void> } {
-    if (!this.head) {
+    if (!this.head && this.decrypt.header?.version === FORMAT_V2) {
+      // Nothing to check in the plaintext: a sink that drops it. When a later chunk fails, _destroy
+      // destroys it with that error, which the verification reports: here it must not be an
+      // unhandled 'error' event (that ended the agent).
+      this.head = discard().on('error', () => undefined);
+      this.inner = Promise.resolve();
+    } else if (!this.head) {
+      this.walked = true;
       const unzstd =
         this.decrypt.header?.compression === Compression.Zstd ? createZstdDecompressor() : undefined;
-      this.head = unzstd ?? this.digest;
+      this.head = unzstd ?? this.scanner;
       this.inner = (
-        unzstd
-          ? pipeline(unzstd, this.digest, this.scanner, discard())
-          : pipeline(this.digest, this.scanner, discard())
+        unzstd ? pipeline(unzstd, this.scanner, discard()) : pipeline(this.scanner, discard())
       ).catch((e: unknown) => {
         throw archiveError(e as Error);
       });
@@ -197,26 +217,12 @@ export function createRestoreVerifier(
   const scanner = new ArchiveScanner({ strict: true });
   const check = new ArchiveCheck(decrypt, scanner);
   const result = pipeline(decrypt, check).then((): VerifiedBackup => {
-    const dbs = scanner.sourceDatabases;
-    if (dbs.length > 1)
-      throw new PipelineError(
-        'BAD_ARCHIVE',
-        `The backup holds several databases (${dbs.join(', ')}); a Coffer backup holds one.`,
-      );
     const opened = decrypt.result!;
-    if (opened.record) {
-      checkArchive(opened.record, check.digest.bytes, check.digest.sha256());
-      checkNamespaces(opened.record, archiveNamespaces(scanner));
-    }
-    const collections = (scanner.prelude?.collections ?? [])
-      .filter((c) => c.type !== 'view')
-      .map((c) => ({ name: c.collection, documents: scanner.counts.get(`${c.db}.${c.collection}`) ?? 0 }));
+    const contents = check.walked ? walkedContents(scanner) : recordContents(opened.record!);
     return {
       fingerprint: opened.header.fingerprint.toString('hex'),
       compression: opened.header.compression,
-      sourceDb: dbs[0],
-      collections,
-      documents: scanner.documents,
+      ...contents,
       fileBytes: opened.fileBytes,
       ...(opened.header.binding ? { binding: opened.header.binding } : {}),
       ...(opened.record ? { record: opened.record } : {}),
@@ -224,6 +230,51 @@ export function createRestoreVerifier(
   });
   result.catch(() => undefined); // a caller that stops early (its download failed) need not wait
   return { sink: decrypt, result };
+}
+
+type Contents = Pick<VerifiedBackup, 'sourceDb' | 'collections' | 'documents'>;
+
+function oneDatabase(dbs: string[]): string | undefined {
+  if (dbs.length > 1)
+    throw new PipelineError(
+      'BAD_ARCHIVE',
+      `The backup holds several databases (${dbs.join(', ')}); a Coffer backup holds one.`,
+    );
+  return dbs[0];
+}
+
+/** What a version 1 file holds, from the walk of its archive (views are not collections). */
+function walkedContents(scanner: ArchiveScanner): Contents {
+  const collections = (scanner.prelude?.collections ?? [])
+    .filter((c) => c.type !== 'view')
+    .map((c) => ({ name: c.collection, documents: scanner.counts.get(`${c.db}.${c.collection}`) ?? 0 }));
+  return { sourceDb: oneDatabase(scanner.sourceDatabases), collections, documents: scanner.documents };
+}
+
+/**
+ * What a version 2 file holds, from its authenticated record (which does not tell views apart:
+ * they are listed with 0 documents, and so are not dropped as extra collections after the restore).
+ */
+function recordContents(record: SealedRecord): Contents {
+  const names = record.namespaces.map((n) => ({ ...splitNamespace(n.ns), documents: n.documents }));
+  return {
+    sourceDb: oneDatabase([...new Set(names.map((n) => n.db))]),
+    collections: names.map((n) => ({ name: n.collection, documents: n.documents })),
+    documents: recordDocuments(record),
+  };
+}
+
+/**
+ * The last stage before mongorestore's stdin in the one pass of a version 2 file: the walk of the
+ * archive as it streams must find the record's namespaces and counts, checked before the end of
+ * the archive is handed on (createDecryptor checks its length and SHA-256 the same way). Both are
+ * sealed under the key by the same writer, so a mismatch is a writer bug, never tampering.
+ */
+function matchesRecord(record: SealedRecord | undefined, scanner: ArchiveScanner) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    yield* source;
+    if (record) checkNamespaces(record, archiveNamespaces(scanner));
+  };
 }
 
 function checkNamespaces(record: SealedRecord, walked: RecordNamespace[]): void {
@@ -240,7 +291,7 @@ function checkNamespaces(record: SealedRecord, walked: RecordNamespace[]): void 
 /** The verification pass over a file already on disk (the CLI's restore and the benchmark). */
 async function verifyAndScan(handle: FileHandle, masterKey: Buffer): Promise<Scan> {
   const verifier = createRestoreVerifier(masterKey);
-  const source = createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 });
+  const source = readFile(handle);
   // A read error destroys the sink, so `result` carries every failure, the verifier's or the read's.
   await pipeline(source, verifier.sink).catch(() => undefined);
   return verifier.result;
@@ -307,14 +358,20 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     opts.signal?.throwIfAborted();
     const inBackup = new Set(scan.collections.map((c) => c.name));
     const extra = before.map((c) => c.name).filter((n) => !inBackup.has(n));
+    const checked = Date.now();
 
     let restored = 0;
     let failed = 0;
     if (scan.sourceDb !== undefined) {
       ({ restored, failed } = benchSink
-        ? await discardArchive(opts, handle)
+        ? await discardArchive(opts, handle, scan)
         : await restoreArchive(opts, handle, tool, scan, scrub, label));
+    } else if (scan.record) {
+      // Nothing to hand mongorestore, but the archive must still be the empty one the record says
+      // before extra collections are dropped (it was never decompressed).
+      await discardArchive(opts, handle, scan);
     }
+    const passed = Date.now();
     const dropped: string[] = [];
     if ((opts.dropExtraCollections ?? !opts.collections) && extra.length) {
       await withClient(opts.uri, label, async (c) => {
@@ -333,6 +390,7 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
       dropped,
       fingerprint: scan.fingerprint,
       durationMs: Date.now() - started,
+      phases: { checkMs: checked - started, archiveMs: passed - checked, dropMs: Date.now() - passed },
     };
   } finally {
     await handle.close();
@@ -345,14 +403,28 @@ async function targetDocuments(opts: RestoreOptions, label: string): Promise<num
   return counts.reduce((n, c) => n + c.count, 0);
 }
 
-/** Pass 2 for the benchmark: decrypt → decompress into a sink standing for mongorestore. */
+/** The file's bytes from the start, through the handle both passes share. */
+const readFile = (handle: FileHandle) =>
+  createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 });
+
+/**
+ * Pass 2 into a discarding sink (the benchmark's stand-in for mongorestore, and the check of an
+ * empty version 2 backup): decrypt → decompress → walk, with the record's checks.
+ */
 async function discardArchive(
   opts: RestoreOptions,
   handle: FileHandle,
+  scan: Scan,
 ): Promise<{ restored: number; failed: number }> {
   const scanner = new ArchiveScanner({ strict: true });
-  const source = createReadStream('', { fd: handle, start: 0, autoClose: false, highWaterMark: 256 * 1024 });
-  await pipeline(source, createDecryptor(opts.masterKey).stream, scanner, discard(), { signal: opts.signal });
+  await pipeline(
+    readFile(handle),
+    createDecryptor(opts.masterKey).stream,
+    scanner,
+    matchesRecord(scan.record, scanner),
+    discard(),
+    { signal: opts.signal },
+  );
   return { restored: scanner.documents, failed: 0 };
 }
 
@@ -392,16 +464,12 @@ async function restoreArchive(
       if (done) tracker.finish(splitNamespace(done.ns).collection, done.documents + done.failures);
     });
     const { stream: decryptor } = createDecryptor(opts.masterKey);
-    const source = createReadStream('', {
-      fd: handle,
-      start: 0,
-      autoClose: false,
-      highWaterMark: 256 * 1024,
-    });
     tracker.start();
     let streamError: unknown;
     try {
-      await pipeline(source, decryptor, scanner, run.stdin!, { signal: opts.signal });
+      await pipeline(readFile(handle), decryptor, scanner, matchesRecord(scan.record, scanner), run.stdin!, {
+        signal: opts.signal,
+      });
     } catch (e) {
       streamError = e;
       run.kill();
@@ -418,7 +486,14 @@ async function restoreArchive(
           output,
         );
       }
-      if (streamError instanceof CofferFormatError) throw streamError; // the file changed after verification
+      // The file changed after verification, or (version 2) the archive is not what its record says:
+      // mongorestore may have written part of it or all of it, so the restore fails and says so.
+      if (streamError instanceof CofferFormatError)
+        throw new CofferFormatError(
+          streamError.code,
+          `${streamError.message} The restore of "${label}" stopped after mongorestore had restored ${counts.restored} document(s); the database may be partly restored: restore another backup.`,
+          streamError.details,
+        );
       const last = output.slice(-5).join(' | ');
       const what =
         exit.code !== 0

@@ -15,8 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import { BSON, Int32, MongoClient } from 'mongodb';
-import { createEncryptor } from '../crypto/encrypt.js';
+import { createEncryptor, encryptPayload } from '../crypto/encrypt.js';
+import { encodeRecord, sha256Hex } from '../crypto/record.js';
 import { decryptFile, verifyFile } from '../crypto/verify.js';
 import { buildArchive } from '../testing/archive-builder.js';
 import { CHUNK_HEADER_LENGTH, DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH } from '../crypto/format.js';
@@ -231,6 +233,53 @@ describe('backup and restore round trip (FerretDB, real mongodump/mongorestore)'
     });
     expect(result).toMatchObject({ restored: backup.documents, failed: 0, clean: true, sourceDb: SRC });
     expect(await snapshot('shop_copy')).toEqual(original);
+  });
+
+  it('a bound (version 2) backup restores in one pass; an archive unlike its record fails the restore', async () => {
+    const backupId = '65a1b2c3d4e5f60718293a4c';
+    const bound = path.join(dir, 'shop-v2.coffer');
+    const sink = fileSink(bound);
+    const closed = new Promise((resolve) => sink.on('close', resolve));
+    await runBackup({ uri: uriFor(SRC), dbName: SRC, label: SRC, sink, masterKey: key, backupId });
+    await closed;
+    const seen: Progress[] = [];
+    const result = await runRestore({
+      uri: uriFor('shop_v2'),
+      dbName: 'shop_v2',
+      sourceDb: SRC,
+      file: bound,
+      masterKey: key,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(result).toMatchObject({ restored: backup.documents, failed: 0, clean: true, sourceDb: SRC });
+    expect(await snapshot('shop_v2')).toEqual(original);
+    // The totals came from the authenticated record, before mongorestore started.
+    expect(seen.every((p) => p.estimated === false && p.total === backup.documents)).toBe(true);
+
+    // The same archive, sealed under the key with a record whose digest is another's: a writer bug
+    // (only the key's holder can seal one). It authenticates; the one pass finds it, and the
+    // restore fails saying the database may be partly restored, since mongorestore had the data.
+    const archiveFile = path.join(dir, 'shop-v2.archive');
+    await decryptFile(bound, archiveFile, key);
+    const archive = readFileSync(archiveFile);
+    const { record } = await verifyFile(bound, key);
+    const lying = path.join(dir, 'shop-v2-lying.coffer');
+    writeFileSync(
+      lying,
+      encryptPayload(zlib.zstdCompressSync(archive), {
+        masterKey: key,
+        binding: { label: SRC, backupId },
+        recordBytes: () => encodeRecord({ ...record!, archiveSha256: sha256Hex(Buffer.from('other')) }),
+      }),
+    );
+    await expect(
+      runRestore({ uri: uriFor('shop_v2b'), dbName: 'shop_v2b', sourceDb: SRC, file: lying, masterKey: key }),
+    ).rejects.toMatchObject({
+      code: 'BAD_RECORD',
+      message: expect.stringMatching(
+        /does not match the SHA-256 in its sealed record\. The restore of "shop_v2b" stopped .*may be partly restored/,
+      ),
+    });
   });
 
   it('the offline decrypt (TypeScript and docs/decrypt_coffer.py) gives an archive mongorestore restores', async () => {
