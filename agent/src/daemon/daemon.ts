@@ -22,6 +22,7 @@ import {
 import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
 import { createRestoreVerifier, runRestore } from '../pipeline/restore.js';
+import { runVerification } from '../pipeline/verify.js';
 import { isSingleExecutable } from '../runtime/build-info.js';
 import type { ToolInfo } from '../runtime/preflight.js';
 import { watchConfig, CONFIG_POLL_MS } from './config-watch.js';
@@ -160,6 +161,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     download: (restoreId, file, o) => downloadRestore(access(), restoreId, file, o),
     backup: runBackup,
     restore: runRestore,
+    verify: runVerification,
     verifier: createRestoreVerifier,
     makeTempDir: () => mkdtemp(path.join(os.tmpdir(), 'coffer-restore-')),
     removeDir: (dir) => rm(dir, { recursive: true, force: true }),

@@ -223,6 +223,7 @@ export enum CommandKind {
   COMMAND_KIND_RESTART = "COMMAND_KIND_RESTART",
   COMMAND_KIND_UPDATE = "COMMAND_KIND_UPDATE",
   COMMAND_KIND_RESET = "COMMAND_KIND_RESET",
+  COMMAND_KIND_VERIFY = "COMMAND_KIND_VERIFY",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -246,6 +247,9 @@ export function commandKindFromJSON(object: any): CommandKind {
     case 5:
     case "COMMAND_KIND_RESET":
       return CommandKind.COMMAND_KIND_RESET;
+    case 6:
+    case "COMMAND_KIND_VERIFY":
+      return CommandKind.COMMAND_KIND_VERIFY;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -267,6 +271,8 @@ export function commandKindToJSON(object: CommandKind): string {
       return "COMMAND_KIND_UPDATE";
     case CommandKind.COMMAND_KIND_RESET:
       return "COMMAND_KIND_RESET";
+    case CommandKind.COMMAND_KIND_VERIFY:
+      return "COMMAND_KIND_VERIFY";
     case CommandKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -287,6 +293,8 @@ export function commandKindToNumber(object: CommandKind): number {
       return 4;
     case CommandKind.COMMAND_KIND_RESET:
       return 5;
+    case CommandKind.COMMAND_KIND_VERIFY:
+      return 6;
     case CommandKind.UNRECOGNIZED:
     default:
       return -1;
