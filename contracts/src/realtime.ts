@@ -24,9 +24,18 @@ export interface RestoreProgressEvent {
   error?: string;
 }
 
+/** A verification of a backup (verified backups): its progress, and its end. */
+export interface VerificationProgressEvent {
+  verificationId: string;
+  status: LiveJobStatus;
+  progress?: ProgressInfo;
+  error?: string;
+}
+
 export interface ServerToBrowserEvents {
   backupProgress: (event: BackupProgressEvent) => void;
   restoreProgress: (event: RestoreProgressEvent) => void;
+  verificationProgress: (event: VerificationProgressEvent) => void;
 }
 
 /** Browsers emit nothing. */
@@ -43,4 +52,5 @@ export type BrowserEventPayload<E extends BrowserEventName> = Parameters<ServerT
 export const BROWSER_EVENTS = [
   'backupProgress',
   'restoreProgress',
+  'verificationProgress',
 ] as const satisfies readonly BrowserEventName[];

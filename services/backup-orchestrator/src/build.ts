@@ -35,6 +35,7 @@ import { retentionLock as retentionLockFactory } from './domain/retention-lock.j
 import { retentionPreview } from './domain/retention-preview.js';
 import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 import { settings as settingsFactory } from './domain/settings.js';
+import { verifications as verificationsFactory } from './domain/verification.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
 import { every } from './jobs/timer.js';
@@ -111,8 +112,18 @@ export function buildOrchestrator(deps: {
     now,
     log,
   });
+  const verifications = verificationsFactory({
+    store: stores.verifications,
+    backups: stores.backups,
+    databases: stores.databases,
+    restores: stores.restores,
+    dispatch,
+    events,
+    now,
+    log,
+  });
   const watchdog = watchdogFactory({
-    jobs: [watched(backups.lifecycle), watched(restores.lifecycle)],
+    jobs: [watched(backups.lifecycle), watched(restores.lifecycle), watched(verifications.lifecycle)],
     agents: stores.agents,
     now,
     limits: {
@@ -161,6 +172,7 @@ export function buildOrchestrator(deps: {
   const cleanup = accountCleanup({ stores, now, log });
   const preview = retentionPreview({
     backups: stores.backups,
+    verifications: stores.verifications,
     plans,
     retentionOf: retentionInForce({ settings: stores.settings, plans, log }),
     now,
@@ -170,6 +182,7 @@ export function buildOrchestrator(deps: {
     databases,
     backups,
     restores,
+    verifications,
     watchdog,
     agents,
     settings,

@@ -40,6 +40,8 @@ const databaseSchema = new Schema(
     createdAt: { type: Date, required: true },
     /** The last schedule slot the scheduler handled for this database (see jobs/scheduler.ts). */
     lastScheduledSlot: { type: String, default: null },
+    /** Verified backups: 'off' | 'each' | 'weekly' (domain/verification.ts). */
+    verify: { type: String, enum: ['off', 'each', 'weekly'], default: 'off' },
   },
   { collection: 'databases', versionKey: false },
 );
@@ -88,6 +90,8 @@ const backupSchema = new Schema(
      */
     lockedUntil: { type: Date, default: null },
     deleteRule: { type: String, default: null },
+    /** Per collection: documents, index definitions, digest (contracts BackupSummary); structure only. */
+    summary: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -112,6 +116,22 @@ restoreSchema.index({ userId: 1, createdAt: -1 });
 restoreSchema.index({ status: 1, createdAt: 1 });
 restoreSchema.index({ agentId: 1, status: 1 });
 restoreSchema.index({ backupId: 1, status: 1 });
+
+// Verified backups: a job of its own kind (domain/verification.ts) that restores a backup into a
+// scratch database on the agent's side and compares it with the backup's summary.
+const verificationSchema = new Schema(
+  {
+    ...jobFields,
+    backupId: { type: String, required: true },
+    checked: { type: Schema.Types.Mixed, default: null },
+    difference: { type: Schema.Types.Mixed, default: null },
+  },
+  { collection: 'verifications', versionKey: false },
+);
+verificationSchema.index({ backupId: 1, createdAt: -1 });
+verificationSchema.index({ userId: 1, databaseName: 1, createdAt: -1 });
+verificationSchema.index({ status: 1, createdAt: 1 });
+verificationSchema.index({ agentId: 1, status: 1 });
 
 // Short leases that let one replica at a time do one kind of work for a key (a user's agent
 // registrations: the agent and database caps are checked and written under it). The _id is the
@@ -145,6 +165,7 @@ export interface OrchestratorModels {
   Database: Model<InferSchemaType<typeof databaseSchema>>;
   Backup: Model<InferSchemaType<typeof backupSchema>>;
   Restore: Model<InferSchemaType<typeof restoreSchema>>;
+  Verification: Model<InferSchemaType<typeof verificationSchema>>;
   Settings: Model<InferSchemaType<typeof settingsSchema>>;
   Lease: Model<InferSchemaType<typeof leaseSchema>>;
 }
@@ -155,6 +176,7 @@ export function orchestratorModels(conn: Connection): OrchestratorModels {
     Database: conn.model('Database', databaseSchema),
     Backup: conn.model('Backup', backupSchema),
     Restore: conn.model('Restore', restoreSchema),
+    Verification: conn.model('Verification', verificationSchema),
     Settings: conn.model('Settings', settingsSchema),
     Lease: conn.model('Lease', leaseSchema),
   };

@@ -3,7 +3,7 @@ import type { OrchestratorModels } from '../model.js';
 import type { BackupRecord, BackupStore, JobFilter, JobStore, RestoreRecord, RestoreStore } from './types.js';
 import { withId, type Lean } from './shape.js';
 
-const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
+export const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
 const ACTIVE = ['pending', 'in-progress'];
 const FINISHED = ['completed', 'failed'];
 /** Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds). */
@@ -11,7 +11,7 @@ const unlockedAt = (now: Date) => ({ $or: [{ lockedUntil: null }, { lockedUntil:
 
 /** The conditional-update core both job kinds share: every transition is one findOneAndUpdate. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
+export function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
   const shape = (d: Lean | null) => (d ? withId<R>(d) : null);
   return {
     async get(id) {

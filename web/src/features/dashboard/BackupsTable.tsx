@@ -9,7 +9,8 @@ import type { ProgressInfo } from '@coffer/contracts';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { isActiveStatus } from '../backups/status';
 import { StatusBadge } from '../backups/StatusBadge';
-import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
+import { VerificationBadge } from '../backups/VerificationBadge';
+import { CheckIcon, DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
 import { restoreCountsText } from './restoreFeedback';
 import type { RestoreJob } from './useRestoreJobs';
@@ -24,6 +25,8 @@ interface BackupsTableProps {
   onDownload: (backup: Backup) => void;
   onRestore: (backup: Backup) => void;
   onDelete: (backup: Backup) => void;
+  /** Verify now (verified backups): the agent restores it into a scratch database and compares. */
+  onVerify?: (backup: Backup) => void;
 }
 
 export function BackupsTable({
@@ -34,6 +37,7 @@ export function BackupsTable({
   onDownload,
   onRestore,
   onDelete,
+  onVerify,
 }: BackupsTableProps) {
   return (
     <Card.Root>
@@ -105,6 +109,7 @@ export function BackupsTable({
                                 {b.error}
                               </Text>
                             )}
+                            {b.verification && <VerificationBadge verification={b.verification} />}
                           </Stack>
                         </Table.Cell>
                         <Table.Cell data-label="Actions">
@@ -129,6 +134,22 @@ export function BackupsTable({
                             >
                               <RestoreIcon />
                             </IconButton>
+                            {onVerify && (
+                              <IconButton
+                                aria-label="Verify backup now"
+                                title="Verify now"
+                                size="xs"
+                                variant="ghost"
+                                disabled={
+                                  !completed ||
+                                  b.verification?.status === 'pending' ||
+                                  b.verification?.status === 'in-progress'
+                                }
+                                onClick={() => onVerify(b)}
+                              >
+                                <CheckIcon />
+                              </IconButton>
+                            )}
                             <IconButton
                               aria-label="Delete backup"
                               title="Delete"
