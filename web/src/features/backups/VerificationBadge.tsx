@@ -3,14 +3,14 @@
 // count, index definitions and content digest with what it backed up.
 import { Badge, Stack, Text } from '@chakra-ui/react';
 import type { Backup } from '../../api/generated';
-import { formatBackupDate, formatCount } from '../../lib/format';
+import { formatBackupDate } from '../../lib/format';
 
 type Verification = NonNullable<Backup['verification']>;
 
 /** "6 collections, 1,540 documents, indexes and content digest checked" */
 export function checkedText(v: Verification): string {
   const { collections, documents } = v.checked;
-  return `${formatCount(collections)} ${collections === 1 ? 'collection' : 'collections'}, ${formatCount(documents)} ${
+  return `${collections.toLocaleString('en-US')} ${collections === 1 ? 'collection' : 'collections'}, ${documents.toLocaleString('en-US')} ${
     documents === 1 ? 'document' : 'documents'
   }, indexes and content digest checked`;
 }
