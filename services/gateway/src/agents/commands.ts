@@ -36,6 +36,7 @@ export async function startCommandRelay(deps: {
             jobId: cmd.jobId,
             databaseName: cmd.databaseName,
             ...(cmd.kind === 'restore' ? { backupId: cmd.backupId, confirm: cmd.confirm ?? [] } : {}),
+            ...(cmd.kind === 'verify' ? { backupId: cmd.backupId, expected: cmd.expected ?? [] } : {}),
           });
       try {
         let answers = await send();
