@@ -22,7 +22,7 @@ export const AgentStatusSchema = z.looseObject({
   /** What the daemon is doing, if anything. */
   activity: z
     .object({
-      kind: z.enum(['backup', 'restore']),
+      kind: z.enum(['backup', 'restore', 'verify']),
       database: z.string(),
       id: z.string(),
       startedAt: z.iso.datetime(),

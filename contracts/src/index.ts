@@ -13,6 +13,7 @@ export * from './agent/events.js';
 export * from './agent/refusals.js';
 export * from './agent/socket.js';
 export * from './agent/data-plane.js';
+export * from './agent/verification.js';
 export * from './kb.js';
 export * from './two-factor.js';
 export * from './gfs.js';

@@ -49,9 +49,18 @@ export interface AgentUpdateEvent {
 export const updateNotDeliveredReason = (error: string) =>
   `the agent did not receive the command (${error}); check for updates again once it is online`;
 
+/** A verification of a backup (verified backups): its progress, and its end. */
+export interface VerificationProgressEvent {
+  verificationId: string;
+  status: LiveJobStatus;
+  progress?: ProgressInfo;
+  error?: string;
+}
+
 export interface ServerToBrowserEvents {
   backupProgress: (event: BackupProgressEvent) => void;
   restoreProgress: (event: RestoreProgressEvent) => void;
+  verificationProgress: (event: VerificationProgressEvent) => void;
   agentStatus: (event: AgentStatusEvent) => void;
   agentUpdate: (event: AgentUpdateEvent) => void;
 }
@@ -72,4 +81,5 @@ export const BROWSER_EVENTS = [
   'restoreProgress',
   'agentStatus',
   'agentUpdate',
+  'verificationProgress',
 ] as const satisfies readonly BrowserEventName[];

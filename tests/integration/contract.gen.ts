@@ -195,6 +195,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    updateDatabaseVerify: build.mutation<UpdateDatabaseVerifyApiResponse, UpdateDatabaseVerifyApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/databases/${queryArg.id}/verify`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
     getPlans: build.query<GetPlansApiResponse, GetPlansApiArg>({
       query: () => ({ url: `/api/settings/plans` }),
     }),
@@ -244,6 +251,12 @@ const injectedRtkApi = api.injectEndpoints({
     downloadBackup: build.query<DownloadBackupApiResponse, DownloadBackupApiArg>({
       query: (queryArg) => ({ url: `/api/backups/${queryArg.id}/download` }),
     }),
+    verifyBackup: build.mutation<VerifyBackupApiResponse, VerifyBackupApiArg>({
+      query: (queryArg) => ({
+        url: `/api/backups/${queryArg.id}/verify`,
+        method: 'POST',
+      }),
+    }),
     restoreBackup: build.mutation<RestoreBackupApiResponse, RestoreBackupApiArg>({
       query: (queryArg) => ({
         url: `/api/backups/${queryArg.id}/restore`,
@@ -281,6 +294,17 @@ const injectedRtkApi = api.injectEndpoints({
     downloadRestoreData: build.query<DownloadRestoreDataApiResponse, DownloadRestoreDataApiArg>({
       query: (queryArg) => ({
         url: `/api/agent/restores/${queryArg.id}/data`,
+        headers: {
+          'x-coffer-agent-id': queryArg['x-coffer-agent-id'],
+        },
+      }),
+    }),
+    downloadVerificationData: build.query<
+      DownloadVerificationDataApiResponse,
+      DownloadVerificationDataApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api/agent/verifications/${queryArg.id}/data`,
         headers: {
           'x-coffer-agent-id': queryArg['x-coffer-agent-id'],
         },
@@ -525,6 +549,8 @@ export type GetAuditLogsApiArg = {
     | 'BACKUP_FAILED'
     | 'BACKUP_DELETED_AUTO'
     | 'BACKUP_DELETED_MANUAL'
+    | 'BACKUP_VERIFIED'
+    | 'BACKUP_VERIFICATION_FAILED'
     | 'RESTORE_REQUESTED'
     | 'RESTORE_INITIATED'
     | 'RESTORE_COMPLETED'
@@ -689,6 +715,13 @@ export type UpdateDatabaseApiArg = {
     isActive: boolean;
   };
 };
+export type UpdateDatabaseVerifyApiResponse = /** status 200 OK */ Database[];
+export type UpdateDatabaseVerifyApiArg = {
+  id: string;
+  body: {
+    verify: 'off' | 'each' | 'weekly';
+  };
+};
 export type GetPlansApiResponse = /** status 200 OK */ Plan[];
 export type GetPlansApiArg = void;
 export type RegenerateApiKeyApiResponse = /** status 200 OK */ {
@@ -728,6 +761,10 @@ export type DeleteBackupApiArg = {
 };
 export type DownloadBackupApiResponse = /** status 200 OK */ Blob;
 export type DownloadBackupApiArg = {
+  id: string;
+};
+export type VerifyBackupApiResponse = /** status 202 Accepted */ Backup;
+export type VerifyBackupApiArg = {
   id: string;
 };
 export type RestoreBackupApiResponse = /** status 202 Accepted */ {
@@ -781,6 +818,12 @@ export type UploadBackupDataApiArg = {
 };
 export type DownloadRestoreDataApiResponse = /** status 200 OK */ Blob;
 export type DownloadRestoreDataApiArg = {
+  id: string;
+  /** the id the agent was given when it registered over its socket */
+  'x-coffer-agent-id'?: string;
+};
+export type DownloadVerificationDataApiResponse = /** status 200 OK */ Blob;
+export type DownloadVerificationDataApiArg = {
   id: string;
   /** the id the agent was given when it registered over its socket */
   'x-coffer-agent-id'?: string;
@@ -1092,6 +1135,26 @@ export type Settings = {
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
 export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+export type Verification = {
+  status: 'pending' | 'in-progress' | 'verified' | 'failed';
+  createdAt: string;
+  completedAt?: string;
+  /** what the comparison covered: per collection the count, the index definitions and the digest */
+  checked: {
+    collections: number;
+    documents: number;
+    indexes: number;
+  };
+  /** the first difference found */
+  difference?: {
+    collection: string;
+    what: 'collection' | 'documents' | 'indexes' | 'digest';
+    expected: string;
+    found: string;
+  };
+  /** why it failed, in product words */
+  error?: string;
+};
 export type RetentionVerdict = {
   _id: string;
   databaseName: string;
@@ -1116,6 +1179,7 @@ export type RetentionVerdict = {
     name: string;
     documents: number;
   }[];
+  verification?: Verification;
   keep: boolean;
   /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
   reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
@@ -1143,6 +1207,8 @@ export type Database = {
   isActive: boolean;
   /** false when the user disabled it in Settings; an enabled database that is not active is over the plan limit */
   enabled: boolean;
+  /** verified backups: off, after each backup, or weekly (Settings → Databases) */
+  verify: 'off' | 'each' | 'weekly';
 };
 export type Backup = {
   _id: string;
@@ -1168,6 +1234,7 @@ export type Backup = {
     name: string;
     documents: number;
   }[];
+  verification?: Verification;
 };
 export type BackupRateLimitedError = {
   message: string;
@@ -1482,6 +1549,12 @@ export interface ApiPaths {
     response: UpdateDatabaseApiResponse;
     errors: AccountBannedError | ApiError;
   };
+  'PUT /api/settings/databases/{id}/verify': {
+    operationId: 'updateDatabaseVerify';
+    arg: UpdateDatabaseVerifyApiArg;
+    response: UpdateDatabaseVerifyApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
   'GET /api/settings/plans': {
     operationId: 'getPlans';
     arg: GetPlansApiArg;
@@ -1536,6 +1609,12 @@ export interface ApiPaths {
     response: DownloadBackupApiResponse;
     errors: AccountBannedError | ApiError;
   };
+  'POST /api/backups/{id}/verify': {
+    operationId: 'verifyBackup';
+    arg: VerifyBackupApiArg;
+    response: VerifyBackupApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
   'POST /api/backups/{id}/restore': {
     operationId: 'restoreBackup';
     arg: RestoreBackupApiArg;
@@ -1570,6 +1649,12 @@ export interface ApiPaths {
     operationId: 'downloadRestoreData';
     arg: DownloadRestoreDataApiArg;
     response: DownloadRestoreDataApiResponse;
+    errors: AccountBannedError | ApiError;
+  };
+  'GET /api/agent/verifications/{id}/data': {
+    operationId: 'downloadVerificationData';
+    arg: DownloadVerificationDataApiArg;
+    response: DownloadVerificationDataApiResponse;
     errors: AccountBannedError | ApiError;
   };
   'GET /api/admin/users': {

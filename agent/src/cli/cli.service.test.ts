@@ -310,6 +310,27 @@ describe('coffer-agent db', () => {
     expect((await run(withConfig('db', 'remove', 'prod'))).stderr).toMatch(/no database named "prod"/);
   });
 
+  it('sets a verify target from standard input, refuses the database itself, and clears it', async () => {
+    const uri = `${ferret.uri}shop`;
+    await run(withConfig('db', 'add', 'prod', '--uri', uri));
+    const itself = await run(withConfig('db', 'verify-target', 'prod', '--uri', '-'), `${uri}\n`);
+    expect(itself.code).toBe(1);
+    expect(itself.stderr).toMatch(/refused: that connection string names the database itself/);
+    const target = `${ferret.uri}admin`;
+    const set = await run(withConfig('db', 'verify-target', 'prod', '--uri', '-'), `${target}\n`);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/scratch copy on mongodb:\/\/127\.0\.0\.1/);
+    expect(cfg().databases).toEqual([{ name: 'prod', uri, db: 'shop', verifyTarget: target }]);
+    expect((await run(withConfig('db', 'verify-target', 'prod'))).stderr).toMatch(
+      /either --uri URI .* or --clear/,
+    );
+    expect((await run(withConfig('db', 'verify-target', 'nope', '--clear'))).stderr).toMatch(
+      /no database named/,
+    );
+    expect((await run(withConfig('db', 'verify-target', 'prod', '--clear'))).code).toBe(0);
+    expect(cfg().databases).toEqual([{ name: 'prod', uri, db: 'shop' }]);
+  });
+
   it('refuses unreachable servers, URIs without a database and bad names, without saving', async () => {
     const cases: Array<[string[], string, RegExp]> = [
       [

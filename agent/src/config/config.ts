@@ -42,6 +42,11 @@ export const DatabaseEntrySchema = z.object({
   uri: zUri,
   /** The database mongodump dumps and mongorestore restores into. */
   db: zDbName,
+  /**
+   * Connection string of a separate MongoDB that verifications restore their scratch copy on
+   * (`coffer-agent db verify-target`); secret, local only. Absent: the database's own server.
+   */
+  verifyTarget: zUri.optional(),
 });
 
 /**

@@ -23,6 +23,7 @@ import {
 import { runBackup } from '../pipeline/backup.js';
 import { redact } from '../pipeline/redact.js';
 import { createRestoreVerifier, runRestore } from '../pipeline/restore.js';
+import { runVerification } from '../pipeline/verify.js';
 import { isSingleExecutable } from '../runtime/build-info.js';
 import { socketAgent } from '../runtime/network.js';
 import { describeTool, type ToolInfo } from '../runtime/preflight.js';
@@ -167,6 +168,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     download: (restoreId, file, o) => downloadRestore(access(), restoreId, file, o),
     backup: runBackup,
     restore: runRestore,
+    verify: runVerification,
     verifier: createRestoreVerifier,
     makeTempDir: () => mkdtemp(path.join(os.tmpdir(), 'coffer-restore-')),
     removeDir: (dir) => rm(dir, { recursive: true, force: true }),

@@ -10,6 +10,7 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import { createRestoreVerifier, type RestoreOptions, type RestoreResult } from '../pipeline/restore.js';
+import type { VerifyOptions } from '../pipeline/verify.js';
 import { buildArchive } from '../testing/archive-builder.js';
 import { drained } from '../util/streams.js';
 import { LIMITS, type JobCommand, type ReportAck } from '@coffer/contracts';
@@ -74,6 +75,7 @@ const result = (): BackupResult => ({
   fileBytes: 20,
   fingerprint: 'f',
   durationMs: 1,
+  summary: undefined,
 });
 
 function setup(over: Partial<JobDeps> = {}) {
@@ -642,5 +644,110 @@ describe('restores', () => {
     expect(reports.at(-1)!.payload.error).toBe(
       'Agent stopped: Restore of "shop" was cancelled after 7 document(s) were restored; the database is incomplete.',
     );
+  });
+});
+
+describe('verifications', () => {
+  const VERIFY_ID = 'cccccccccccccccccccccccc';
+  const expected = [{ name: 'orders', documents: 2, digest: 'a'.repeat(64), indexes: [] }];
+  const verifyCmd = (): JobCommand => ({
+    commandId: 'c3',
+    kind: 'verify',
+    jobId: VERIFY_ID,
+    databaseName: 'shop',
+    backupId: BACKUP_ID,
+    expected,
+  });
+  const withTarget = { ...db, verifyTarget: 'mongodb://v:secret@verify.local:27017/admin' };
+
+  it("downloads from the verification's route, verifies against the recorded summary and reports the comparison", async () => {
+    const seen: VerifyOptions[] = [];
+    const paths: Array<string | undefined> = [];
+    const { runner, log, reports } = setup({
+      database: (label) => (label === db.name ? withTarget : undefined),
+      download: async (_id, _file, o) => {
+        paths.push(o.path);
+        log.push('download');
+        return 1;
+      },
+      verify: async (o) => {
+        seen.push(o);
+        log.push('verify');
+        return {
+          verified: false,
+          checked: { collections: 1, documents: 2, indexes: 0 },
+          difference: { collection: 'orders', what: 'documents', expected: '2', found: '1' },
+          scratchDb: 'coffer_verify_x',
+          durationMs: 1,
+        };
+      },
+    });
+    expect(runner.accept(verifyCmd())).toEqual({ accepted: true });
+    await runner.idle();
+    // No restore:started, no restore: the source database is never restored over.
+    expect(log).toEqual(['tempdir', 'download', 'verify', 'report verify:completed', 'removed /tmp/fake-0']);
+    expect(paths).toEqual([`/api/agent/verifications/${VERIFY_ID}/data`]);
+    expect(seen[0]).toMatchObject({
+      source: { uri: db.uri, db: 'shop', label: 'shop' },
+      targetUri: withTarget.verifyTarget,
+      expected,
+      jobId: VERIFY_ID,
+      guard: { request: { label: 'shop', backupId: BACKUP_ID, confirm: [] } },
+    });
+    expect(reports.at(-1)).toEqual({
+      event: 'verify:completed',
+      payload: {
+        verificationId: VERIFY_ID,
+        verified: false,
+        checked: { collections: 1, documents: 2, indexes: 0 },
+        difference: { collection: 'orders', what: 'documents', expected: '2', found: '1' },
+      },
+    });
+  });
+
+  it('a verification that cannot compare reports why, scrubbed of the secrets of the verify target too', async () => {
+    const { runner, reports } = setup({
+      verify: async () => {
+        throw new PipelineError('DB_UNREACHABLE', 'Cannot connect to mongodb://v:hunter2@verify.local');
+      },
+    });
+    runner.accept(verifyCmd());
+    await runner.idle();
+    expect(reports.at(-1)).toEqual({
+      event: 'verify:failed',
+      payload: { verificationId: VERIFY_ID, error: 'Cannot connect to mongodb://v:****@verify.local' },
+    });
+  });
+
+  it('runs beside a backup of the same database, but not beside a restore', () => {
+    const gate = new Promise<void>(() => undefined);
+    const { runner } = setup({
+      backup: () => gate.then(result),
+      verify: () => gate.then(() => ({}) as never),
+    });
+    expect(runner.accept(backupCmd())).toEqual({ accepted: true });
+    expect(runner.accept(verifyCmd())).toEqual({ accepted: true });
+    expect(runner.accept(restoreCmd())).toMatchObject({ accepted: false });
+  });
+});
+
+describe('backup summaries', () => {
+  it('are reported once, before the upload ends; a refusal does not fail the backup', async () => {
+    const summary = [{ name: 'orders', documents: 1, digest: 'b'.repeat(64), indexes: [] }];
+    const { runner, log, reports, setAnswer } = setup({
+      backup: async (o: BackupOptions) => {
+        await o.onSummary?.(summary);
+        o.sink.end(Buffer.from('encrypted'));
+        await finished(o.sink);
+        return { ...result(), summary };
+      },
+    });
+    setAnswer(async () => ({ ok: false, error: 'unknown event' }));
+    runner.accept(backupCmd());
+    await runner.idle();
+    expect(log).toEqual(['report backup:summary', 'upload ended']);
+    expect(reports).toEqual([
+      { event: 'backup:summary', payload: { backupId: BACKUP_ID, collections: summary } },
+    ]);
   });
 });

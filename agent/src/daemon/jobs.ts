@@ -10,15 +10,19 @@ import type { BackupOptions, BackupResult } from '../pipeline/backup.js';
 import { PipelineError } from '../pipeline/errors.js';
 import type { Progress } from '../pipeline/progress.js';
 import type { RestoreOptions, RestoreResult, RestoreVerifier, VerifiedBackup } from '../pipeline/restore.js';
+import type { VerifyOptions, VerifyResult } from '../pipeline/verify.js';
 import {
   checkBinding,
   refuseIfDisabled,
   refuseOtherKey,
   type RestorePolicy,
+  type RestoreRequest,
 } from '../pipeline/restore-policy.js';
 import type { Binding } from '../crypto/format.js';
 import {
   clipErrorText,
+  verificationDownloadPath,
+  type BackupSummary,
   type RestoreConfirmation,
   type RestoreTargeting,
   type AgentEventPayload,
@@ -60,6 +64,8 @@ export interface JobDeps {
       signal: AbortSignal;
       /** Receives every downloaded byte too (the verifier's sink); its failure fails the download. */
       also?: Writable;
+      /** The URL path (a verification's file has its own route). */
+      path?: string;
     },
   ): Promise<number>;
   /**
@@ -72,6 +78,8 @@ export interface JobDeps {
   ): RestoreVerifier;
   backup(opts: BackupOptions): Promise<BackupResult>;
   restore(opts: RestoreOptions): Promise<RestoreResult>;
+  /** Verified backups: restore into a scratch database and compare (pipeline/verify.ts). */
+  verify?(opts: VerifyOptions): Promise<VerifyResult>;
   /** A fresh private (0700) directory for a restore's ciphertext. */
   makeTempDir(): Promise<string>;
   removeDir(dir: string): Promise<void>;
@@ -95,7 +103,7 @@ export type JobPhase = 'dumping' | 'uploading' | 'downloading' | 'verifying' | '
 
 export interface JobInfo {
   id: string;
-  kind: 'backup' | 'restore';
+  kind: 'backup' | 'restore' | 'verify';
   database: string;
   startedAt: string;
   phase: JobPhase;
@@ -105,11 +113,13 @@ export interface JobInfo {
 }
 
 interface Job extends JobInfo {
-  /** Restores: the backup the command names and what the user confirmed. */
+  /** Restores and verifications: the backup the command names; what the user confirmed. */
   backupId?: string;
   confirm?: RestoreConfirmation[];
   /** Restores: the source label, chosen collections and the backup's key fingerprint (restore anywhere). */
   targeting?: RestoreTargeting;
+  /** Verifications: the summary recorded when the backup was made. */
+  expected?: BackupSummary;
   abort: AbortController;
   /** Why the agent itself stopped the job ('Agent stopped'), if it did. */
   stopReason?: string;
@@ -195,12 +205,15 @@ export class JobRunner {
             },
           }
         : {}),
+      ...(cmd.kind === 'verify' ? { backupId: cmd.backupId, expected: cmd.expected ?? [] } : {}),
       abort: new AbortController(),
       done: Promise.resolve(),
     };
     this.jobs.set(job.id, job);
     this.deps.log.info(`${cmd.kind} started`, { jobId: job.id, database: job.database });
-    job.done = (cmd.kind === 'backup' ? this.runBackup(job, db) : this.runRestore(job, db))
+    const run = { backup: this.runBackup, restore: this.runRestore, verify: this.runVerify }[cmd.kind];
+    job.done = run
+      .call(this, job, db)
       .catch((e: unknown) => this.deps.log.error(`${cmd.kind} crashed`, { jobId: job.id, err: e }))
       .finally(() => {
         this.jobs.delete(job.id);
@@ -325,6 +338,10 @@ export class JobRunner {
         onProgress,
         signal: job.abort.signal,
         backupId: job.id,
+        // One attempt: the end of the upload waits for it, and a backup never fails for its summary.
+        onSummary: async (collections) => {
+          await this.send(job, 'backup:summary', { backupId: job.id, collections }, { once: true });
+        },
       });
       throttle.stop();
       deps.log.info('backup completed', {
@@ -363,6 +380,115 @@ export class JobRunner {
     return this.deps.database(sourceLabel)?.db;
   }
 
+  /**
+   * Downloads the job's backup file into `dir`, verifying it as it arrives: a wrong key, a damaged
+   * file or a file bound to another backup stops the download.
+   */
+  private async fetchVerified(
+    job: Job,
+    dir: string,
+    policy: RestorePolicy,
+    request: RestoreRequest,
+    urlPath?: string,
+  ): Promise<{ file: string; masterKey: Buffer; verified: VerifiedBackup | undefined }> {
+    const { deps } = this;
+    const file = path.join(dir, `${job.id}.coffer`);
+    job.abort.signal.throwIfAborted();
+    const masterKey = deps.masterKey();
+    const verifier = deps.verifier?.(masterKey, {
+      checkBinding: (binding) => checkBinding(policy, request, binding),
+    });
+    const downloadStarted = Date.now();
+    const bytes = await deps.download(job.id, file, {
+      signal: job.abort.signal,
+      onProgress: (n, total) => {
+        job.downloaded = { bytes: n, ...(total !== undefined ? { total } : {}) };
+        deps.onChange();
+      },
+      ...(verifier ? { also: verifier.sink } : {}),
+      ...(urlPath ? { path: urlPath } : {}),
+    });
+    deps.log.info('backup file downloaded', {
+      jobId: job.id,
+      bytes,
+      durationMs: Date.now() - downloadStarted,
+    });
+    job.phase = 'verifying';
+    deps.onChange();
+    const verified = await verifier?.result;
+    if (verified) {
+      job.phase = 'restoring';
+      deps.onChange();
+    }
+    return { file, masterKey, verified };
+  }
+
+  /**
+   * A verification (verified backups): the backup restored into a scratch database and compared
+   * with the summary recorded when it was made. A difference is a completed verification that
+   * says what differs; a verification that could not compare (a damaged file, a refused target)
+   * fails with the reason. Nothing of the source database is touched.
+   */
+  private async runVerify(job: Job, db: DatabaseEntry): Promise<void> {
+    const { deps } = this;
+    const { throttle, onProgress } = this.progressReporter(job, (progress) =>
+      deps.reporter.emit('verify:progress', { verificationId: job.id, progress }),
+    );
+    let dir: string | undefined;
+    try {
+      if (!deps.verify) throw new PipelineError('REFUSED', 'This agent cannot verify backups');
+      // The file must be the commanded backup of this label, as for a restore; the host's
+      // restores on/off switch is not asked: nothing is restored over the database.
+      const policy = { ...deps.restorePolicy(), allowed: true };
+      const request = { label: db.name, backupId: job.backupId ?? '', confirm: [] };
+      dir = await deps.makeTempDir();
+      const { file, masterKey, verified } = await this.fetchVerified(
+        job,
+        dir,
+        policy,
+        request,
+        verificationDownloadPath(job.id),
+      );
+      const result = await deps.verify({
+        source: { uri: db.uri, db: db.db, label: db.name },
+        ...(db.verifyTarget ? { targetUri: db.verifyTarget } : {}),
+        file,
+        masterKey,
+        expected: job.expected ?? [],
+        jobId: job.id,
+        onProgress,
+        signal: job.abort.signal,
+        ...(verified ? { verified } : {}),
+        guard: { policy, request },
+      });
+      throttle.stop();
+      job.phase = 'reporting';
+      deps.log.info('verification finished', {
+        jobId: job.id,
+        database: job.database,
+        verified: result.verified,
+        collections: result.checked.collections,
+        documents: result.checked.documents,
+        durationMs: result.durationMs,
+      });
+      await this.send(job, 'verify:completed', {
+        verificationId: job.id,
+        verified: result.verified,
+        checked: result.checked,
+        ...(result.difference ? { difference: result.difference } : {}),
+      });
+    } catch (e) {
+      throttle.stop();
+      job.phase = 'reporting';
+      const error = this.describe(job, e);
+      deps.log.error('verification failed', { jobId: job.id, database: job.database, error });
+      deps.onFailed?.(job, error);
+      await this.send(job, 'verify:failed', { verificationId: job.id, error });
+    } finally {
+      if (dir) await deps.removeDir(dir).catch(() => undefined);
+    }
+  }
+
   private async runRestore(job: Job, db: DatabaseEntry): Promise<void> {
     const { deps } = this;
     const { throttle, onProgress } = this.progressReporter(job, (progress) =>
@@ -378,11 +504,6 @@ export class JobRunner {
       // restore may not run, so the database is never touched without the server's consent.
       if (!started) deps.log.warn('continuing without an acknowledged restore:started', { jobId: job.id });
       dir = await deps.makeTempDir();
-      const file = path.join(dir, `${job.id}.coffer`);
-      job.abort.signal.throwIfAborted();
-      const masterKey = deps.masterKey();
-      // The file is verified as it arrives: a wrong key, a damaged file or a file bound to another
-      // backup stops the download.
       const { sourceLabel, collections } = job.targeting ?? {};
       const request = {
         label: db.name,
@@ -390,30 +511,7 @@ export class JobRunner {
         backupId: job.backupId ?? '',
         confirm: job.confirm ?? [],
       };
-      const verifier = deps.verifier?.(masterKey, {
-        checkBinding: (binding) => checkBinding(policy, request, binding),
-      });
-      const downloadStarted = Date.now();
-      const bytes = await deps.download(job.id, file, {
-        signal: job.abort.signal,
-        onProgress: (n, total) => {
-          job.downloaded = { bytes: n, ...(total !== undefined ? { total } : {}) };
-          deps.onChange();
-        },
-        ...(verifier ? { also: verifier.sink } : {}),
-      });
-      deps.log.info('backup file downloaded', {
-        jobId: job.id,
-        bytes,
-        durationMs: Date.now() - downloadStarted,
-      });
-      job.phase = 'verifying';
-      deps.onChange();
-      const verified = await verifier?.result;
-      if (verified) {
-        job.phase = 'restoring';
-        deps.onChange();
-      }
+      const { file, masterKey, verified } = await this.fetchVerified(job, dir, policy, request);
       const result = await deps.restore({
         uri: db.uri,
         dbName: db.db,

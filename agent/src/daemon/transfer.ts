@@ -252,6 +252,8 @@ export interface DownloadOptions {
    * destroyed with the download's error.
    */
   also?: Writable;
+  /** The URL path to download from; default the restore's (a verification has its own route). */
+  path?: string;
 }
 
 /**
@@ -282,7 +284,7 @@ async function download(
   file: string,
   opts: DownloadOptions,
 ): Promise<number> {
-  const url = new URL(restoreDownloadPath(restoreId), access.server);
+  const url = new URL(opts.path ?? restoreDownloadPath(restoreId), access.server);
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'GET', headers: headersFor(access), signal: opts.signal });
     req.once('response', resolve);

@@ -3,9 +3,12 @@
 // (header document, BSON documents, terminator) and EOF markers. It counts documents per
 // namespace as the bytes stream by, without buffering documents: progress for backups and
 // restores, and a structural check of a backup before a restore touches the database.
+import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { BSON } from 'mongodb';
+import type { BackupSummary } from '@coffer/contracts';
 import type { RecordNamespace } from '../crypto/record.js';
+import { DocumentDigest, indexesFromMetadata } from './digest.js';
 
 const MAGIC = 0x8199e26d;
 const TERMINATOR = 0xffffffff;
@@ -42,6 +45,11 @@ export interface ArchiveScannerOptions {
    * `failed` says why, the bytes still flow (backup — progress must never break a backup).
    */
   strict: boolean;
+  /**
+   * Also hash every document and keep each collection's index definitions, for the summary a
+   * verified backup is compared with (digest.ts, `summary()`).
+   */
+  digest?: boolean;
 }
 
 export class ArchiveScanner extends Transform {
@@ -63,10 +71,35 @@ export class ArchiveScanner extends Transform {
   private pendingHeader: Omit<ArchivePrelude, 'collections'> | undefined;
   private readonly preludeCollections: ArchiveCollection[] = [];
   private readonly strict: boolean;
+  private readonly digests: Map<string, DocumentDigest> | undefined;
+  private readonly indexes = new Map<string, string[]>();
+  private hashing: Hash | undefined;
 
   constructor(opts: ArchiveScannerOptions) {
     super();
     this.strict = opts.strict;
+    this.digests = opts.digest ? new Map() : undefined;
+  }
+
+  /**
+   * Per collection of the prelude (views hold no documents and are left out): documents, index
+   * definitions and digest. Undefined unless the scanner was made with `digest` and read a whole
+   * archive.
+   */
+  summary(): BackupSummary | undefined {
+    if (!this.digests || !this.prelude || this.failed !== undefined) return undefined;
+    return this.prelude.collections
+      .filter((c) => c.type !== 'view')
+      .map((c) => {
+        const ns = `${c.db}.${c.collection}`;
+        const digest = this.digests!.get(ns) ?? new DocumentDigest();
+        return {
+          name: c.collection,
+          documents: digest.count,
+          digest: digest.hex(),
+          indexes: this.indexes.get(ns) ?? [],
+        };
+      });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
@@ -113,9 +146,14 @@ export class ArchiveScanner extends Transform {
       const step = this.step;
       if (step.kind === 'skip') {
         const n = Math.min(step.remaining, chunk.length - pos);
+        this.hashing?.update(chunk.subarray(pos, pos + n));
         step.remaining -= n;
         pos += n;
-        if (step.remaining === 0) this.step = { kind: 'docLength', then: 'data' };
+        if (step.remaining === 0) {
+          this.step = { kind: 'docLength', then: 'data' };
+          if (this.hashing) this.digestOf(this.current!).addHash(this.hashing.digest());
+          this.hashing = undefined;
+        }
         continue;
       }
       const want = step.kind === 'docBody' ? step.length - 4 : 4;
@@ -159,6 +197,7 @@ export class ArchiveScanner extends Transform {
         const ns = this.current!;
         this.counts.set(ns, (this.counts.get(ns) ?? 0) + 1);
         this.documents++;
+        if (this.digests) this.hashing = createHash('sha256').update(bytes);
         this.step = { kind: 'skip', remaining: raw - 4 };
       } else {
         this.lengthPrefix = Buffer.from(bytes);
@@ -181,6 +220,11 @@ export class ArchiveScanner extends Transform {
         collection: String(doc.collection ?? ''),
         type: String(doc.type ?? ''),
       });
+      if (this.digests && typeof doc.metadata === 'string')
+        this.indexes.set(
+          `${String(doc.db ?? '')}.${String(doc.collection ?? '')}`,
+          indexesFromMetadata(doc.metadata),
+        );
       this.step = { kind: 'docLength', then: 'prelude' };
     } else {
       const ns = `${String(doc.db ?? '')}.${String(doc.collection ?? '')}`;
@@ -193,6 +237,12 @@ export class ArchiveScanner extends Transform {
         this.step = { kind: 'docLength', then: 'data' };
       }
     }
+  }
+
+  private digestOf(ns: string): DocumentDigest {
+    let d = this.digests!.get(ns);
+    if (!d) this.digests!.set(ns, (d = new DocumentDigest()));
+    return d;
   }
 
   private finishPrelude(): void {

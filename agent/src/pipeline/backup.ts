@@ -2,6 +2,7 @@
 // plaintext on disk. The sink only ever sees a complete file's end after mongodump exited 0: on
 // any failure it is destroyed with the error instead, so an upload can abort cleanly.
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
+import type { BackupSummary } from '@coffer/contracts';
 import { pipeline } from 'node:stream/promises';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { fingerprintHex } from '../crypto/format.js';
@@ -34,6 +35,13 @@ export interface BackupOptions {
    * label and this id, and ending with the sealed record of the archive.
    */
   backupId?: string;
+  /**
+   * Called with the dump's summary (digest.ts) once mongodump has exited and before the file's end
+   * is written, so the summary reaches the service before the backup completes (a verification
+   * is decided at completion). Its failure does not fail the backup: that backup just cannot be
+   * verified.
+   */
+  onSummary?: (summary: BackupSummary) => Promise<void>;
 }
 
 export interface BackupResult {
@@ -47,6 +55,8 @@ export interface BackupResult {
   /** Fingerprint of the key the file was encrypted with (the service may store it). */
   fingerprint: string;
   durationMs: number;
+  /** What a verification compares a restore with; undefined when the archive could not be walked. */
+  summary: BackupSummary | undefined;
 }
 
 /** Holds back the end of the stream until the tool has exited, and fails it if the exit was bad. */
@@ -117,7 +127,7 @@ async function backup(
   const tool = replay ? '/bin/cat' : await findTool('mongodump');
   const collectionsUpFront = replay ? [] : await checkDatabase(opts.uri, opts.dbName, label);
 
-  const scanner = new ArchiveScanner({ strict: false });
+  const scanner = new ArchiveScanner({ strict: false, digest: true });
   const tracker = new ProgressTracker(opts.onProgress, () => {
     // The archive lags behind the tool: mongodump hands each collection's documents to the
     // archive in 16 MiB batches, so a small collection appears there only when it is complete.
@@ -147,6 +157,8 @@ async function backup(
       if (exit.code !== 0) throw toolFailure('mongodump', exit, toolOutput());
       // Every document has passed the scanner: report 100 % now, while the file is still open.
       tracker.stop(true);
+      const summary = scanner.summary();
+      if (summary && opts.onSummary) await opts.onSummary(summary).catch(() => undefined);
     });
     const { stream: encryptor, encrypt } = createEncryptor({
       masterKey: opts.masterKey,
@@ -193,6 +205,7 @@ async function backup(
       fileBytes: encrypt.bytesOut,
       fingerprint: fingerprintHex(opts.masterKey),
       durationMs: Date.now() - started,
+      summary: scanner.summary(),
     };
   });
 }

@@ -97,3 +97,30 @@ describe('parseCommand', () => {
     expect(isJobCommand({ commandId: 'c', kind: 'update' })).toBe(false);
   });
 });
+
+describe('verify commands', () => {
+  const summary = [
+    { name: 'orders', documents: 2, digest: 'a'.repeat(64), indexes: ['{"key":{"_id":1},"name":"_id_"}'] },
+  ];
+  it('carry the backup and the summary recorded when it was made', () => {
+    const raw = {
+      commandId: 'v',
+      kind: 'verify',
+      jobId: RESTORE_ID,
+      databaseName: 'shop',
+      backupId: BACKUP_ID,
+      expected: summary,
+    };
+    const parsed = parseCommand(raw);
+    expect(parsed).toEqual({ command: raw });
+    expect(isJobCommand((parsed as { command: never }).command)).toBe(true);
+  });
+  it('are refused without a valid summary', () => {
+    const base = { kind: 'verify', jobId: RESTORE_ID, databaseName: 'shop', backupId: BACKUP_ID };
+    expect(parseCommand(base)).toEqual({ error: 'Invalid verify command: expected is not a backup summary' });
+    expect(parseCommand({ ...base, expected: [{ ...summary[0], digest: 'nope' }] })).toHaveProperty('error');
+    expect(parseCommand({ ...base, backupId: 'x', expected: summary })).toEqual({
+      error: 'Invalid verify command: backupId must be a 24-hex id',
+    });
+  });
+});

@@ -2,10 +2,11 @@
 // works on. Parsed by the agent before anything runs, so a malformed command is refused with a reason.
 import { isObjectId } from '../ids.js';
 import { DATABASE_LABEL_PATTERN, KEY_FINGERPRINT_PATTERN, LIMITS } from '../limits.js';
+import { backupSummarySchema, type BackupSummary } from './verification.js';
 
-export const COMMAND_KINDS = ['backup', 'restore', 'restart', 'update', 'reset'] as const;
+export const COMMAND_KINDS = ['backup', 'restore', 'restart', 'update', 'reset', 'verify'] as const;
 export type CommandKind = (typeof COMMAND_KINDS)[number];
-export type JobCommandKind = Extract<CommandKind, 'backup' | 'restore'>;
+export type JobCommandKind = Extract<CommandKind, 'backup' | 'restore' | 'verify'>;
 
 /**
  * What the user confirmed for one restore, on the dashboard, beyond the restore itself; the agent
@@ -45,6 +46,8 @@ export interface CommandMessage {
    * it; an agent holding another key refuses the restore before downloading anything.
    */
   keyFingerprint?: string;
+  /** Verify commands: the backup's summary as recorded when it was made (what the restore must match). */
+  expected?: BackupSummary;
 }
 
 export type JobCommand = CommandMessage & { kind: JobCommandKind; jobId: string; databaseName: string };
@@ -92,6 +95,8 @@ function parseTargeting(c: Record<string, unknown>): { targeting: RestoreTargeti
   }
   return { targeting: t };
 }
+/** Restores the backup into a scratch database and compares it with `expected` (verified backups). */
+export type VerifyCommand = JobCommand & { kind: 'verify'; backupId: string; expected: BackupSummary };
 
 /** The agent's answer to a command: taken, or refused with a reason the user can act on. */
 export type CommandAck = { accepted: true } | { accepted: false; error: string };
@@ -100,7 +105,7 @@ export type CommandAck = { accepted: true } | { accepted: false; error: string }
 export const COMMAND_ACK_TIMEOUT_MS = 10_000;
 
 export const isJobCommand = (c: CommandMessage): c is JobCommand =>
-  c.kind === 'backup' || c.kind === 'restore';
+  c.kind === 'backup' || c.kind === 'restore' || c.kind === 'verify';
 
 /** Parses an incoming command; returns the command or the reason to refuse it. */
 export function parseCommand(raw: unknown): { command: CommandMessage } | { error: string } {
@@ -110,13 +115,18 @@ export function parseCommand(raw: unknown): { command: CommandMessage } | { erro
   if (typeof kind !== 'string' || !(COMMAND_KINDS as readonly string[]).includes(kind))
     return { error: `Unknown command kind ${JSON.stringify(kind ?? null)}` };
   const commandId = typeof c.commandId === 'string' ? c.commandId : '';
-  if (kind === 'backup' || kind === 'restore') {
+  if (kind === 'backup' || kind === 'restore' || kind === 'verify') {
     if (!isObjectId(c.jobId)) return { error: `Invalid ${kind} command: jobId must be a 24-hex id` };
     if (typeof c.databaseName !== 'string' || !c.databaseName.trim())
       return { error: `Invalid ${kind} command: databaseName is missing` };
     const job = { commandId, kind: kind as JobCommandKind, jobId: c.jobId, databaseName: c.databaseName };
     if (kind === 'backup') return { command: job };
-    if (!isObjectId(c.backupId)) return { error: 'Invalid restore command: backupId must be a 24-hex id' };
+    if (!isObjectId(c.backupId)) return { error: `Invalid ${kind} command: backupId must be a 24-hex id` };
+    if (kind === 'verify') {
+      const expected = backupSummarySchema.safeParse(c.expected);
+      if (!expected.success) return { error: 'Invalid verify command: expected is not a backup summary' };
+      return { command: { ...job, backupId: c.backupId, expected: expected.data } };
+    }
     if (c.confirm !== undefined && !Array.isArray(c.confirm))
       return { error: 'Invalid restore command: confirm must be a list' };
     // A confirmation this agent does not know grants nothing: it is dropped, not refused.

@@ -17,12 +17,16 @@ export const AGENT_DATA_ROUTES = {
   backupUpload: { method: 'PUT', path: '/api/agent/backups/{backupId}/data' },
   /** The encrypted file of the restore's backup, with Content-Length. */
   restoreDownload: { method: 'GET', path: '/api/agent/restores/{restoreId}/data' },
+  /** The encrypted file of the verification's backup, with Content-Length. */
+  verificationDownload: { method: 'GET', path: '/api/agent/verifications/{verificationId}/data' },
 } as const;
 
 export const backupUploadPath = (backupId: string) =>
   `/api/agent/backups/${encodeURIComponent(backupId)}/data`;
 export const restoreDownloadPath = (restoreId: string) =>
   `/api/agent/restores/${encodeURIComponent(restoreId)}/data`;
+export const verificationDownloadPath = (verificationId: string) =>
+  `/api/agent/verifications/${encodeURIComponent(verificationId)}/data`;
 
 /** The answer to a stored upload: the size storage kept. */
 export interface BackupUploadAnswer {

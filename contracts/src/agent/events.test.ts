@@ -63,7 +63,7 @@ describe('agent events', () => {
   });
 
   it('progress is fire-and-forget; job reports are acknowledged', () => {
-    expect([...PROGRESS_EVENTS]).toEqual(['backup:progress', 'restore:progress']);
+    expect([...PROGRESS_EVENTS]).toEqual(['backup:progress', 'restore:progress', 'verify:progress']);
     expect(REPORT_EVENTS).not.toContain('backup:progress');
   });
 });

@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { progressSchema } from '../progress.js';
 import { databaseLabels, errorText, jobId, version } from './fields.js';
 import { LIMITS } from '../limits.js';
+import {
+  backupSummarySchema,
+  verificationCheckedSchema,
+  verificationDifferenceSchema,
+} from './verification.js';
 
 export const UPDATE_STATUSES = ['updated', 'current', 'failed'] as const;
 
@@ -30,6 +35,11 @@ export const agentEventSchemas = {
       )
       .max(LIMITS.collectionsPerBackup),
   }),
+  /**
+   * What the dump held (verified backups): sent once mongodump has exited, before the file's end
+   * is uploaded, so the service has it when the backup completes.
+   */
+  'backup:summary': z.object({ backupId: jobId, collections: backupSummarySchema }),
   'restore:started': z.object({ restoreId: jobId }),
   'restore:progress': z.object({ restoreId: jobId, progress: progressSchema }),
   'restore:completed': z.object({
@@ -38,6 +48,16 @@ export const agentEventSchemas = {
     documentsFailed: z.number().int().nonnegative(),
   }),
   'restore:failed': z.object({ restoreId: jobId, error: errorText }),
+  'verify:progress': z.object({ verificationId: jobId, progress: progressSchema }),
+  /** The comparison ran: verified, or the first difference found. */
+  'verify:completed': z.object({
+    verificationId: jobId,
+    verified: z.boolean(),
+    checked: verificationCheckedSchema,
+    difference: verificationDifferenceSchema.optional(),
+  }),
+  /** The verification could not run to a comparison (a damaged file, the target refused, …). */
+  'verify:failed': z.object({ verificationId: jobId, error: errorText }),
   /** The outcome of an `update` command (reported by the new process when it needed a restart). */
   'agent:update': z.object({
     status: z.enum(UPDATE_STATUSES),
@@ -62,6 +82,7 @@ export type ValidAgentEvent<E extends AgentEventName> = z.output<(typeof agentEv
 export const PROGRESS_EVENTS = [
   'backup:progress',
   'restore:progress',
+  'verify:progress',
 ] as const satisfies readonly AgentEventName[];
 export type ProgressEventName = (typeof PROGRESS_EVENTS)[number];
 /** Job reports the agent waits for (the order of the protocol depends on it). */
@@ -71,6 +92,9 @@ export const REPORT_EVENTS = [
   'restore:started',
   'restore:completed',
   'restore:failed',
+  'backup:summary',
+  'verify:completed',
+  'verify:failed',
 ] as const satisfies readonly AgentEventName[];
 export type ReportEventName = (typeof REPORT_EVENTS)[number];
 /** Every acknowledged event: the job reports, heartbeats and update outcomes. */

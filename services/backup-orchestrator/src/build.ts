@@ -38,6 +38,7 @@ import { retentionLock as retentionLockFactory } from './domain/retention-lock.j
 import { retentionPreview } from './domain/retention-preview.js';
 import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 import { settings as settingsFactory } from './domain/settings.js';
+import { verifications as verificationsFactory } from './domain/verification.js';
 import { retention as retentionFactory } from './jobs/retention.js';
 import { scheduler as schedulerFactory } from './jobs/scheduler.js';
 import { every } from './jobs/timer.js';
@@ -117,8 +118,18 @@ export function buildOrchestrator(deps: {
     now,
     log,
   });
+  const verifications = verificationsFactory({
+    store: stores.verifications,
+    backups: stores.backups,
+    databases: stores.databases,
+    restores: stores.restores,
+    dispatch,
+    events,
+    now,
+    log,
+  });
   const watchdog = watchdogFactory({
-    jobs: [watched(backups.lifecycle), watched(restores.lifecycle)],
+    jobs: [watched(backups.lifecycle), watched(restores.lifecycle), watched(verifications.lifecycle)],
     agents: stores.agents,
     now,
     limits: {
@@ -168,6 +179,7 @@ export function buildOrchestrator(deps: {
   const overdue = overdueBackups({ stores, plans: jobPlans, now, hourMs: limits.hourMs });
   const preview = retentionPreview({
     backups: stores.backups,
+    verifications: stores.verifications,
     plans,
     retentionOf: retentionInForce({ settings: stores.settings, plans, log }),
     now,
@@ -177,6 +189,7 @@ export function buildOrchestrator(deps: {
     databases,
     backups,
     restores,
+    verifications,
     watchdog,
     agents,
     settings,

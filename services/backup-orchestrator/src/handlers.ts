@@ -20,7 +20,12 @@ import {
   KEY_FINGERPRINT_PATTERN,
   LIMITS,
   RESTORE_CONFIRMATIONS,
+  VERIFY_MODES,
+  collectionSummarySchema,
   safeText,
+  verificationCheckedSchema,
+  verificationDifferenceSchema,
+  VERIFICATION_LIMITS,
 } from '@coffer/contracts';
 import type { orchestrator } from '@coffer/proto';
 import type { Agents } from './domain/agents.js';
@@ -30,6 +35,7 @@ import type { Restores } from './domain/restores.js';
 import type { RetentionLock } from './domain/retention-lock.js';
 import type { RetentionPreview } from './domain/retention-preview.js';
 import type { Settings } from './domain/settings.js';
+import type { Verifications } from './domain/verification.js';
 import { RETENTION_OPTIONS } from './domain/rules.js';
 import { toAgent, toBackup, toDatabase, toRestore, toSettings, toVerdict } from './views.js';
 
@@ -44,6 +50,7 @@ const page = (what: string) =>
     limit: z.number().int().min(1).max(500).optional(),
     before: fields.objectId(what).optional(),
   });
+const verificationId = fields.objectId('verification');
 
 /**
  * The names the service knows databases by are the agent's labels (`coffer-agent db add NAME`), not
@@ -95,13 +102,19 @@ export function orchestratorHandlers(deps: {
   databases: Databases;
   backups: Backups;
   restores: Restores;
+  verifications: Verifications;
   settings: Settings;
   lock: Pick<RetentionLock, 'get' | 'enable' | 'requestDisable' | 'offDelayMs'>;
   preview: RetentionPreview;
   /** Who an admin action acts for, from the user session token the call carries (auth decides). */
   adminCheck: AdminCheck;
 }) {
-  const { agents, databases, backups, restores, settings, lock } = deps;
+  const { agents, databases, backups, restores, verifications, settings, lock } = deps;
+  /** Backups with the newest verification of each (the rows' badges). */
+  const withVerifications = async (list: Awaited<ReturnType<Backups['list']>>) => {
+    const latest = await verifications.latestOf(list.map((b) => b.id));
+    return list.map((b) => toBackup(b, latest.get(b.id)));
+  };
   const settingsOf = async (user: string) =>
     toSettings(await settings.get(user), await lock.get(user), lock.offDelayMs);
   const databaseList = (list: Awaited<ReturnType<Databases['list']>>) => ({
@@ -112,11 +125,11 @@ export function orchestratorHandlers(deps: {
     // ---- browser-facing ----
     async listBackups(req) {
       const { userId: owner, ...rest } = parseInput(page('backup'), req);
-      return { backups: (await backups.list(owner, rest)).map(toBackup) };
+      return { backups: await withVerifications(await backups.list(owner, rest)) };
     },
     async getBackup(req) {
       const input = parseInput(z.object({ userId, backupId }), req);
-      return toBackup(await backups.get(input.userId, input.backupId));
+      return (await withVerifications([await backups.get(input.userId, input.backupId)]))[0]!;
     },
     async triggerBackup(req) {
       const input = parseInput(z.object({ userId, databaseName }), req);
@@ -126,6 +139,11 @@ export function orchestratorHandlers(deps: {
       const input = parseInput(z.object({ userId, backupId }), req);
       await backups.remove(input.userId, input.backupId);
       return {};
+    },
+    async requestVerification(req) {
+      const input = parseInput(z.object({ userId, backupId }), req);
+      await verifications.request(input.userId, input.backupId);
+      return (await withVerifications([await backups.get(input.userId, input.backupId)]))[0]!;
     },
     async requestRestore(req) {
       const input = parseInput(
@@ -165,6 +183,17 @@ export function orchestratorHandlers(deps: {
         req,
       );
       return databaseList(await databases.setActive(input.userId, input.databaseId, input.isActive));
+    },
+    async setDatabaseVerify(req) {
+      const input = parseInput(
+        z.object({
+          userId,
+          databaseId: fields.objectId('database'),
+          verify: z.enum(VERIFY_MODES, { error: 'verify must be off, each or weekly' }),
+        }),
+        req,
+      );
+      return databaseList(await databases.setVerify(input.userId, input.databaseId, input.verify));
     },
     async getSettings(req) {
       return settingsOf(parseInput(z.object({ userId }), req).userId);
@@ -300,10 +329,10 @@ export function orchestratorHandlers(deps: {
         }),
         req,
       );
-      if (input.kind === 'backup' || input.kind === 'restore') {
+      if (input.kind === 'backup' || input.kind === 'restore' || input.kind === 'verify') {
         const jobId = parseInput(z.object({ jobId: fields.objectId(input.kind) }), input).jobId;
         const report = { ...input, jobId };
-        await (input.kind === 'backup' ? backups.delivery(report) : restores.delivery(report));
+        await { backup: backups, restore: restores, verify: verifications }[input.kind].delivery(report);
       } else if (!input.delivered) {
         deps.log.info(
           { agentId: input.agentId, kind: input.kind, error: input.error },
@@ -333,7 +362,10 @@ export function orchestratorHandlers(deps: {
         }),
         req,
       );
-      return toBackup(await backups.complete(input));
+      const completed = await backups.complete(input);
+      // Started after the completion is recorded; its own failure never fails the backup's report.
+      await verifications.backupCompleted(completed);
+      return toBackup(completed);
     },
     async recordBackupContents(req) {
       const input = parseInput(agentJob.extend({ backupId, collections: collectionCounts }), req);
@@ -368,6 +400,39 @@ export function orchestratorHandlers(deps: {
     async failRestore(req) {
       const input = parseInput(agentJob.extend({ jobId: restoreId, error: agentError }), req);
       await restores.fail({ ...input, restoreId: input.jobId });
+      return {};
+    },
+    async recordBackupSummary(req) {
+      const input = parseInput(
+        agentJob.extend({
+          backupId,
+          collections: z.array(collectionSummarySchema).max(VERIFICATION_LIMITS.collections),
+        }),
+        req,
+      );
+      await verifications.recordSummary(input);
+      return {};
+    },
+    async beginVerificationDownload(req) {
+      const input = parseInput(agentJob.extend({ verificationId }), req);
+      return verifications.beginDownload(input);
+    },
+    async completeVerification(req) {
+      const input = parseInput(
+        agentJob.extend({
+          verificationId,
+          verified: z.boolean(),
+          checked: verificationCheckedSchema,
+          difference: verificationDifferenceSchema.optional(),
+        }),
+        req,
+      );
+      await verifications.complete(input);
+      return {};
+    },
+    async failVerification(req) {
+      const input = parseInput(agentJob.extend({ jobId: verificationId, error: agentError }), req);
+      await verifications.fail({ ...input, verificationId: input.jobId });
       return {};
     },
     async reportAgentUpdate(req) {

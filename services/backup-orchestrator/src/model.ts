@@ -42,6 +42,8 @@ const databaseSchema = new Schema(
     createdAt: { type: Date, required: true },
     /** The last schedule slot the scheduler handled for this database (see jobs/scheduler.ts). */
     lastScheduledSlot: { type: String, default: null },
+    /** Verified backups: 'off' | 'each' | 'weekly' (domain/verification.ts). */
+    verify: { type: String, enum: ['off', 'each', 'weekly'], default: 'off' },
   },
   { collection: 'databases', versionKey: false },
 );
@@ -95,6 +97,8 @@ const backupSchema = new Schema(
       type: [new Schema({ name: String, documents: Number }, { _id: false })],
       default: undefined,
     },
+    /** Per collection: documents, index definitions, digest (contracts BackupSummary); structure only. */
+    summary: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'backups', versionKey: false },
 );
@@ -130,6 +134,22 @@ restoreSchema.index({ agentId: 1, status: 1 });
 restoreSchema.index({ backupId: 1, status: 1 });
 restoreSchema.index({ outcomePending: 1 });
 
+// Verified backups: a job of its own kind (domain/verification.ts) that restores a backup into a
+// scratch database on the agent's side and compares it with the backup's summary.
+const verificationSchema = new Schema(
+  {
+    ...jobFields,
+    backupId: { type: String, required: true },
+    checked: { type: Schema.Types.Mixed, default: null },
+    difference: { type: Schema.Types.Mixed, default: null },
+  },
+  { collection: 'verifications', versionKey: false },
+);
+verificationSchema.index({ backupId: 1, createdAt: -1 });
+verificationSchema.index({ userId: 1, databaseName: 1, createdAt: -1 });
+verificationSchema.index({ status: 1, createdAt: 1 });
+verificationSchema.index({ agentId: 1, status: 1 });
+
 // Short leases that let one replica at a time do one kind of work for a key (a user's agent
 // registrations: the agent and database caps are checked and written under it). The _id is the
 // key, so taking a free lease is one insert; an expired one is taken over by a conditional update.
@@ -162,6 +182,7 @@ export interface OrchestratorModels {
   Database: Model<InferSchemaType<typeof databaseSchema>>;
   Backup: Model<InferSchemaType<typeof backupSchema>>;
   Restore: Model<InferSchemaType<typeof restoreSchema>>;
+  Verification: Model<InferSchemaType<typeof verificationSchema>>;
   Settings: Model<InferSchemaType<typeof settingsSchema>>;
   Lease: Model<InferSchemaType<typeof leaseSchema>>;
 }
@@ -172,6 +193,7 @@ export function orchestratorModels(conn: Connection): OrchestratorModels {
     Database: conn.model('Database', databaseSchema),
     Backup: conn.model('Backup', backupSchema),
     Restore: conn.model('Restore', restoreSchema),
+    Verification: conn.model('Verification', verificationSchema),
     Settings: conn.model('Settings', settingsSchema),
     Lease: conn.model('Lease', leaseSchema),
   };

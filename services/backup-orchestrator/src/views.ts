@@ -4,14 +4,31 @@ import type { AgentView } from './domain/agents.js';
 import type { DatabaseView } from './domain/databases.js';
 import type { RetentionVerdict } from './domain/gfs.js';
 import type { RetentionLockState } from './domain/retention-lock.js';
-import type { BackupRecord, JobStatus, RestoreRecord, SettingsRecord } from './store/types.js';
+import type {
+  BackupRecord,
+  JobStatus,
+  RestoreRecord,
+  SettingsRecord,
+  VerificationRecord,
+} from './store/types.js';
 
 // Answers are shaped field by field, so a new field on a record never leaks by accident; value sets
 // become their proto enums through @coffer/common's value-sets.
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
 
-export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
+/** A verification as the backup row shows it: verified (completed), failed, or still running. */
+export const toVerification = (v: VerificationRecord): orchestrator.Verification => ({
+  id: v.id,
+  status: v.status === 'completed' ? 'verified' : v.status,
+  createdAt: v.createdAt.toISOString(),
+  completedAt: iso(v.completedAt),
+  checked: v.checked ?? { collections: 0, documents: 0, indexes: 0 },
+  difference: v.difference ?? undefined,
+  error: v.error ?? undefined,
+});
+
+export const toBackup = (b: BackupRecord, verification?: VerificationRecord): orchestrator.Backup => ({
   id: b.id,
   databaseName: b.databaseName,
   // Lists and lookups skip 'deleting' backups, so callers see pending | in-progress | completed | failed.
@@ -27,6 +44,7 @@ export const toBackup = (b: BackupRecord): orchestrator.Backup => ({
   lockedUntil: iso(b.lockedUntil),
   startedAt: iso(b.startedAt),
   collections: (b.collections ?? []).map((c) => ({ name: c.name, documents: c.documents })),
+  verification: verification ? toVerification(verification) : undefined,
 });
 
 export const toVerdict = (v: RetentionVerdict): orchestrator.RetentionVerdict => ({
@@ -75,6 +93,7 @@ export const toDatabase = (d: DatabaseView): orchestrator.Database => ({
   name: d.name,
   isActive: d.isActive,
   enabled: d.enabled,
+  verify: d.verify ?? 'off',
 });
 
 export const toSettings = (

@@ -6,6 +6,9 @@ export const AUDIT_ACTIONS = [
   'BACKUP_FAILED',
   'BACKUP_DELETED_AUTO',
   'BACKUP_DELETED_MANUAL',
+  // Verified backups (issue 20): a verification found the backup whole, or did not.
+  'BACKUP_VERIFIED',
+  'BACKUP_VERIFICATION_FAILED',
   'RESTORE_REQUESTED',
   'RESTORE_INITIATED',
   'RESTORE_COMPLETED',

@@ -57,6 +57,8 @@ export const EVENT_CONSUMERS: readonly ConsumerEntry[] = [
       'backup.backup.completed',
       'backup.backup.failed',
       'backup.backup.deleted',
+      'backup.verification.completed',
+      'backup.verification.failed',
     ],
   },
   {
@@ -120,7 +122,7 @@ export const EVENT_CONSUMERS: readonly ConsumerEntry[] = [
     service: 'notification',
     stream: 'BACKUP',
     durable: 'notification',
-    subjects: ['backup.backup.completed', 'backup.backup.failed'],
+    subjects: ['backup.backup.completed', 'backup.backup.failed', 'backup.verification.failed'],
   },
   {
     service: 'notification',

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { COMMAND_KINDS, RESTORE_CONFIRMATIONS } from '@coffer/contracts';
+import {
+  COMMAND_KINDS,
+  RESTORE_CONFIRMATIONS,
+  verificationCheckedSchema,
+  verificationDifferenceSchema,
+} from '@coffer/contracts';
 import { RETENTION_LOCK_CHANGES, type EventMap, type EventSubject } from './events.js';
 
 // The schema of every persisted event's payload (events.ts's EventMap). Consumers check each event
@@ -32,6 +37,14 @@ const restoreEvent = z.object({
   sourceAgentName: text.optional(),
   agentName: text.optional(),
   collections: z.array(text).optional(),
+});
+const verificationEvent = z.object({
+  userId: id,
+  verificationId: id,
+  backupId: id,
+  databaseName: text,
+  agentId: id,
+  backupTimestamp: isoDate.optional(),
 });
 const agentEvent = z.object({ userId: id, agentId: id, name: text, hostname: text });
 const articleEvent = z.object({ userId: id, articleId: id, title: text, slug: text });
@@ -86,6 +99,11 @@ export const EVENT_SCHEMAS = {
     durationMs: z.number().optional(),
   }),
   'backup.backup.failed': backupEvent.extend({ error: text, durationMs: z.number().optional() }),
+  'backup.verification.completed': verificationEvent.extend({ checked: verificationCheckedSchema }),
+  'backup.verification.failed': verificationEvent.extend({
+    error: text,
+    difference: verificationDifferenceSchema.optional(),
+  }),
   'backup.backup.deleted': backupEvent.extend({
     size: z.number().min(0).optional(),
     backupTimestamp: isoDate.optional(),

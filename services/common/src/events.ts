@@ -3,6 +3,9 @@ import type {
   CommandMessage,
   CommandKind,
   RestoreProgressEvent,
+  VerificationProgressEvent,
+  VerificationChecked,
+  VerificationDifference,
 } from '@coffer/contracts';
 
 /**
@@ -78,6 +81,16 @@ export interface EventMap {
    * (ISO); rule: for an automatic deletion, the retention rule that chose it, in product words.
    */
   'backup.backup.deleted': BackupEvent & { size?: number; backupTimestamp?: string; rule?: string };
+  /**
+   * Verified backups: a verification restored the backup into a scratch database on the agent's
+   * side and found it whole (completed), or found a difference or could not run (failed; `error`
+   * says which, in product words). Nothing is deleted either way.
+   */
+  'backup.verification.completed': VerificationEvent & { checked: VerificationChecked };
+  'backup.verification.failed': VerificationEvent & {
+    error: string;
+    difference?: VerificationDifference;
+  };
   /** A scheduled backup is due; the id is built from the schedule and its time slot. */
   'backup.schedule.due': { userId: string; databaseName: string; slot: number };
 
@@ -170,6 +183,8 @@ export interface EventMap {
   'progress.backup': BackupProgressMessage;
   /** Live progress of a restore, likewise. */
   'progress.restore': RestoreProgressMessage;
+  /** Live progress of a verification (verified backups), likewise; its end too (live only). */
+  'progress.verification': VerificationProgressMessage;
 }
 
 export const RETENTION_LOCK_CHANGES = [
@@ -186,6 +201,16 @@ export interface BackupEvent {
   databaseName: string;
   agentId: string;
   type: 'manual' | 'auto';
+}
+
+export interface VerificationEvent {
+  userId: string;
+  verificationId: string;
+  backupId: string;
+  databaseName: string;
+  agentId: string;
+  /** When the verified backup was taken (ISO). */
+  backupTimestamp?: string;
 }
 
 export interface RestoreEvent {
@@ -234,12 +259,17 @@ export interface AgentCommand extends CommandMessage {
  * socket publishes, gateways take each message in a queue group and emit to the owner's room.
  * Publish and subscribe with EventBus.publishLive / subscribeLive, never JetStream.
  */
-export const PROGRESS_SUBJECTS = { backup: 'progress.backup', restore: 'progress.restore' } as const;
+export const PROGRESS_SUBJECTS = {
+  backup: 'progress.backup',
+  restore: 'progress.restore',
+  verification: 'progress.verification',
+} as const;
 export type LiveSubject = (typeof PROGRESS_SUBJECTS)[keyof typeof PROGRESS_SUBJECTS];
 
 /** The browser event (the contract of the browser edge) plus whose browsers get it. */
 export type BackupProgressMessage = BackupProgressEvent & { userId: string };
 export type RestoreProgressMessage = RestoreProgressEvent & { userId: string };
+export type VerificationProgressMessage = VerificationProgressEvent & { userId: string };
 
 /** Subjects of the JetStream streams (persisted, consumed with `consume`). */
 export type EventSubject = Exclude<keyof EventMap, LiveSubject>;

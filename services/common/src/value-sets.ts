@@ -98,6 +98,7 @@ const commandKinds = {
   restart: K.COMMAND_KIND_RESTART,
   update: K.COMMAND_KIND_UPDATE,
   reset: K.COMMAND_KIND_RESET,
+  verify: K.COMMAND_KIND_VERIFY,
 } as const satisfies Record<CommandKind, orchestrator.CommandKind>;
 export const commandKind = valueSet(
   K,

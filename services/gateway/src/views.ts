@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GFS_PERIODS, type GfsPeriod } from '@coffer/contracts';
+import { GFS_PERIODS, VERIFY_MODES, type GfsPeriod } from '@coffer/contracts';
 import { accountStatus, backupFrequency, backupType, jobStatus as jobStatusSet, role } from '@coffer/common';
 import type { auth, orchestrator } from '@coffer/proto';
 
@@ -111,6 +111,30 @@ export const toAdminUser = (u: auth.AdminUser): z.input<typeof adminUserView> =>
 
 export const jobStatus = z.enum(['pending', 'in-progress', 'completed', 'failed']).meta({ id: 'JobStatus' });
 
+/** The newest verification of a backup (verified backups): the row's badge. */
+export const verificationView = z
+  .object({
+    status: z.enum(['pending', 'in-progress', 'verified', 'failed']),
+    createdAt: z.string(),
+    completedAt: z.string().optional(),
+    checked: z
+      .object({ collections: z.number(), documents: z.number(), indexes: z.number() })
+      .describe(
+        'what the comparison covered: per collection the count, the index definitions and the digest',
+      ),
+    difference: z
+      .object({
+        collection: z.string(),
+        what: z.enum(['collection', 'documents', 'indexes', 'digest']),
+        expected: z.string(),
+        found: z.string(),
+      })
+      .optional()
+      .describe('the first difference found'),
+    error: z.string().optional().describe('why it failed, in product words'),
+  })
+  .meta({ id: 'Verification' });
+
 export const backupView = z
   .object({
     _id: z.string(),
@@ -139,6 +163,7 @@ export const backupView = z
       .array(z.object({ name: z.string(), documents: z.number() }))
       .optional()
       .describe('the collections the backup holds, as its agent reported them (absent: not reported)'),
+    verification: verificationView.optional(),
   })
   .meta({ id: 'Backup' });
 
@@ -193,8 +218,27 @@ export const databaseView = z
       description:
         'false when the user disabled it in Settings; an enabled database that is not active is over the plan limit',
     }),
+    verify: z
+      .enum(VERIFY_MODES)
+      .describe('verified backups: off, after each backup, or weekly (Settings → Databases)'),
   })
   .meta({ id: 'Database' });
+
+/** A value of a known set as the service sent it, else `fallback` (a newer service's value). */
+const oneOf = <T extends string>(values: readonly T[], v: string, fallback: T): T =>
+  (values as readonly string[]).includes(v) ? (v as T) : fallback;
+
+const toVerification = (v: orchestrator.Verification): z.input<typeof verificationView> => ({
+  status: oneOf(['pending', 'in-progress', 'verified', 'failed'], v.status, 'failed'),
+  createdAt: v.createdAt,
+  completedAt: v.completedAt,
+  checked: v.checked ?? { collections: 0, documents: 0, indexes: 0 },
+  difference: v.difference && {
+    ...v.difference,
+    what: oneOf(['collection', 'documents', 'indexes', 'digest'], v.difference.what, 'digest'),
+  },
+  error: v.error,
+});
 
 export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => ({
   _id: b.id,
@@ -211,6 +255,7 @@ export const toBackup = (b: orchestrator.Backup): z.input<typeof backupView> => 
   agentId: b.agentId || undefined,
   keyFingerprint: b.keyFingerprint || undefined,
   ...(b.collections.length ? { collections: b.collections } : {}),
+  ...(b.verification && { verification: toVerification(b.verification) }),
 });
 
 export const toRestore = (r: orchestrator.Restore): z.input<typeof restoreView> => ({
@@ -247,4 +292,5 @@ export const toDatabase = (d: orchestrator.Database): z.input<typeof databaseVie
   name: d.name,
   isActive: d.isActive,
   enabled: d.enabled,
+  verify: oneOf(VERIFY_MODES, d.verify, 'off'),
 });

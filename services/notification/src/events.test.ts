@@ -11,7 +11,7 @@ describe('notification subscriptions', () => {
     const byStream = Object.fromEntries(NOTIFICATION_SUBSCRIPTIONS.map((s) => [s.stream, s.subjects]));
     expect(byStream).toEqual({
       AUTH: ['auth.user.deleted', 'auth.billing.plan_lapsed'],
-      BACKUP: ['backup.backup.completed', 'backup.backup.failed'],
+      BACKUP: ['backup.backup.completed', 'backup.backup.failed', 'backup.verification.failed'],
       AGENT: ['agent.agent.disconnected'],
       SETTINGS: ['settings.retention_lock.updated'],
     });

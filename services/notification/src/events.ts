@@ -10,7 +10,10 @@ export const NOTIFICATION_DURABLE = 'notification';
  */
 export const NOTIFICATION_SUBSCRIPTIONS: Array<{ stream: StreamName; subjects: EventSubject[] }> = [
   { stream: 'AUTH', subjects: ['auth.user.deleted', 'auth.billing.plan_lapsed'] },
-  { stream: 'BACKUP', subjects: ['backup.backup.completed', 'backup.backup.failed'] },
+  {
+    stream: 'BACKUP',
+    subjects: ['backup.backup.completed', 'backup.backup.failed', 'backup.verification.failed'],
+  },
   { stream: 'AGENT', subjects: ['agent.agent.disconnected'] },
   { stream: 'SETTINGS', subjects: ['settings.retention_lock.updated'] },
 ];

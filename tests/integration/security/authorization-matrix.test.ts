@@ -152,6 +152,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   getSystemStatus: { access: 'user' },
   getDatabases: { access: 'user' },
   updateDatabase: { access: 'user', owned: true, body: () => ({ isActive: true }) },
+  updateDatabaseVerify: { access: 'user', owned: true, body: () => ({ verify: 'off' }) },
   regenerateApiKey: { access: 'user', destructive: true },
   sendTestNotification: { access: 'user' },
   getBackups: { access: 'user' },
@@ -161,6 +162,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   deleteBackup: { access: 'user', owned: true, destructive: true },
   downloadBackup: { access: 'user', owned: true },
   restoreBackup: { access: 'user', owned: true, body: (f) => ({ databaseName: f.databaseLabel }) },
+  verifyBackup: { access: 'user', owned: true },
   checkServerStatus: { access: 'user' },
   // 'update' on a current agent only checks; 'restart'/'reset' would take the fixture away.
   manageAgent: { access: 'user', owned: true, body: () => ({ action: 'update' }) },
@@ -168,6 +170,9 @@ const EXPECTATIONS: Record<string, Expectation> = {
 
   uploadBackupData: { access: 'agent', owned: true },
   downloadRestoreData: { access: 'agent', owned: true },
+  // No verification is in flight in these fixtures: the id names a restore, which is no
+  // verification of anyone's (404 for every role that gets past authentication).
+  downloadVerificationData: { access: 'agent' },
 
   adminListUsers: { access: 'admin' },
   adminUpdateUser: { access: 'admin', body: () => ({ status: 'active' }) },
@@ -227,6 +232,7 @@ const OBJECT_ID = /^\^\[0-9a-f\]\{24\}\$$/;
 const KIND_OF_SEGMENT: Record<string, string> = {
   backups: 'backup',
   restores: 'restore',
+  verifications: 'verification',
   databases: 'database',
   users: 'user',
   agents: 'agent',
@@ -255,6 +261,7 @@ function paramValue(name: string, o: Operation, f: Fixtures): string {
     'user:agent': f.agentId,
     'agent:backup': f.inflightBackupId,
     'agent:restore': f.inflightRestoreId,
+    'agent:verification': f.inflightRestoreId,
     'admin:user': f.victim.id,
     'admin:agent': f.protocolAgentId,
   })[`${scope}:${kind}`] as string | undefined;

@@ -68,6 +68,18 @@ export const api = generatedApi.enhanceEndpoints({
         }
       },
     },
+    updateDatabaseVerify: {
+      // The answer is the whole list.
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(generatedApi.util.upsertQueryData('getDatabases', undefined, data));
+        } catch {
+          // shown by the caller
+        }
+      },
+    },
+    verifyBackup: { invalidatesTags: ['Backups'] },
     manageAgent: { invalidatesTags: ['SystemStatus', 'AuditLogs'] },
     removeAgent: { invalidatesTags: ['SystemStatus', 'AuditLogs'] },
     setRetentionLock: {

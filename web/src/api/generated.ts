@@ -185,6 +185,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.body,
       }),
     }),
+    updateDatabaseVerify: build.mutation<UpdateDatabaseVerifyApiResponse, UpdateDatabaseVerifyApiArg>({
+      query: (queryArg) => ({
+        url: `/api/settings/databases/${encodeURIComponent(String(queryArg.id))}/verify`,
+        method: 'PUT',
+        body: queryArg.body,
+      }),
+    }),
     getPlans: build.query<GetPlansApiResponse, GetPlansApiArg>({
       query: () => ({ url: `/api/settings/plans` }),
     }),
@@ -219,6 +226,12 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/api/backups/${encodeURIComponent(String(queryArg))}`,
         method: 'DELETE',
+      }),
+    }),
+    verifyBackup: build.mutation<VerifyBackupApiResponse, VerifyBackupApiArg>({
+      query: (queryArg) => ({
+        url: `/api/backups/${encodeURIComponent(String(queryArg))}/verify`,
+        method: 'POST',
       }),
     }),
     restoreBackup: build.mutation<RestoreBackupApiResponse, RestoreBackupApiArg>({
@@ -465,6 +478,8 @@ export type GetAuditLogsApiArg = {
     | 'BACKUP_FAILED'
     | 'BACKUP_DELETED_AUTO'
     | 'BACKUP_DELETED_MANUAL'
+    | 'BACKUP_VERIFIED'
+    | 'BACKUP_VERIFICATION_FAILED'
     | 'RESTORE_REQUESTED'
     | 'RESTORE_INITIATED'
     | 'RESTORE_COMPLETED'
@@ -611,6 +626,13 @@ export type UpdateDatabaseApiArg = {
     isActive: boolean;
   };
 };
+export type UpdateDatabaseVerifyApiResponse = /** status 200 OK */ Database[];
+export type UpdateDatabaseVerifyApiArg = {
+  id: string;
+  body: {
+    verify: 'off' | 'each' | 'weekly';
+  };
+};
 export type GetPlansApiResponse = /** status 200 OK */ Plan[];
 export type GetPlansApiArg = void;
 export type RegenerateApiKeyApiResponse = /** status 200 OK */ {
@@ -636,6 +658,8 @@ export type DeleteBackupApiResponse = /** status 200 OK */ {
   message: string;
 };
 export type DeleteBackupApiArg = string;
+export type VerifyBackupApiResponse = /** status 202 Accepted */ Backup;
+export type VerifyBackupApiArg = string;
 export type RestoreBackupApiResponse = /** status 202 Accepted */ {
   message: string;
   restore: Restore;
@@ -962,6 +986,26 @@ export type Settings = {
 };
 export type Frequency = 'hourly' | 'daily' | 'weekly' | 'monthly';
 export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
+export type Verification = {
+  status: 'pending' | 'in-progress' | 'verified' | 'failed';
+  createdAt: string;
+  completedAt?: string;
+  /** what the comparison covered: per collection the count, the index definitions and the digest */
+  checked: {
+    collections: number;
+    documents: number;
+    indexes: number;
+  };
+  /** the first difference found */
+  difference?: {
+    collection: string;
+    what: 'collection' | 'documents' | 'indexes' | 'digest';
+    expected: string;
+    found: string;
+  };
+  /** why it failed, in product words */
+  error?: string;
+};
 export type RetentionVerdict = {
   _id: string;
   databaseName: string;
@@ -986,6 +1030,7 @@ export type RetentionVerdict = {
     name: string;
     documents: number;
   }[];
+  verification?: Verification;
   keep: boolean;
   /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
   reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
@@ -1013,6 +1058,8 @@ export type Database = {
   isActive: boolean;
   /** false when the user disabled it in Settings; an enabled database that is not active is over the plan limit */
   enabled: boolean;
+  /** verified backups: off, after each backup, or weekly (Settings → Databases) */
+  verify: 'off' | 'each' | 'weekly';
 };
 export type Backup = {
   _id: string;
@@ -1038,6 +1085,7 @@ export type Backup = {
     name: string;
     documents: number;
   }[];
+  verification?: Verification;
 };
 export type BackupRateLimitedError = {
   message: string;
@@ -1189,6 +1237,7 @@ export const {
   useGetSystemStatusQuery,
   useGetDatabasesQuery,
   useUpdateDatabaseMutation,
+  useUpdateDatabaseVerifyMutation,
   useGetPlansQuery,
   useRegenerateApiKeyMutation,
   useSendTestNotificationMutation,
@@ -1197,6 +1246,7 @@ export const {
   useGetRestoresQuery,
   useGetBackupQuery,
   useDeleteBackupMutation,
+  useVerifyBackupMutation,
   useRestoreBackupMutation,
   useCheckServerStatusMutation,
   useManageAgentMutation,

@@ -223,6 +223,7 @@ export enum CommandKind {
   COMMAND_KIND_RESTART = "COMMAND_KIND_RESTART",
   COMMAND_KIND_UPDATE = "COMMAND_KIND_UPDATE",
   COMMAND_KIND_RESET = "COMMAND_KIND_RESET",
+  COMMAND_KIND_VERIFY = "COMMAND_KIND_VERIFY",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -246,6 +247,9 @@ export function commandKindFromJSON(object: any): CommandKind {
     case 5:
     case "COMMAND_KIND_RESET":
       return CommandKind.COMMAND_KIND_RESET;
+    case 6:
+    case "COMMAND_KIND_VERIFY":
+      return CommandKind.COMMAND_KIND_VERIFY;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -267,6 +271,8 @@ export function commandKindToJSON(object: CommandKind): string {
       return "COMMAND_KIND_UPDATE";
     case CommandKind.COMMAND_KIND_RESET:
       return "COMMAND_KIND_RESET";
+    case CommandKind.COMMAND_KIND_VERIFY:
+      return "COMMAND_KIND_VERIFY";
     case CommandKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -287,6 +293,8 @@ export function commandKindToNumber(object: CommandKind): number {
       return 4;
     case CommandKind.COMMAND_KIND_RESET:
       return 5;
+    case CommandKind.COMMAND_KIND_VERIFY:
+      return 6;
     case CommandKind.UNRECOGNIZED:
     default:
       return -1;
@@ -478,6 +486,45 @@ export interface Backup {
     | undefined;
   /** What the backup holds, as its agent reported it (names and counts only); empty when unknown. */
   collections: CollectionCount[];
+  /** the newest verification of this backup, if any */
+  verification?: Verification | undefined;
+}
+
+/** Verified backups (issue 20). status: pending | in-progress | verified | failed. */
+export interface Verification {
+  id: string;
+  status: string;
+  createdAt: string;
+  completedAt?: string | undefined;
+  checked: VerificationChecked | undefined;
+  difference?:
+    | VerificationDifference
+    | undefined;
+  /** why it failed: the difference in words, or why it could not run */
+  error?: string | undefined;
+}
+
+export interface VerificationChecked {
+  collections: number;
+  documents: number;
+  indexes: number;
+}
+
+/** what: collection | documents | indexes | digest */
+export interface VerificationDifference {
+  collection: string;
+  what: string;
+  expected: string;
+  found: string;
+}
+
+export interface CollectionSummary {
+  name: string;
+  documents: number;
+  /** 64 hex digits */
+  digest: string;
+  /** canonical JSON, sorted */
+  indexes: string[];
 }
 
 export interface CollectionCount {
@@ -579,6 +626,8 @@ export interface Database {
   name: string;
   isActive: boolean;
   enabled: boolean;
+  /** off | each | weekly (verified backups) */
+  verify: string;
 }
 
 export interface DatabaseList {
@@ -589,6 +638,12 @@ export interface SetDatabaseActiveRequest {
   userId: string;
   databaseId: string;
   isActive: boolean;
+}
+
+export interface SetDatabaseVerifyRequest {
+  userId: string;
+  databaseId: string;
+  verify: string;
 }
 
 export interface BackupSettings {
@@ -762,6 +817,28 @@ export interface CompleteRestoreRequest {
   restoreId: string;
   documentsRestored: number;
   documentsFailed: number;
+}
+
+export interface BackupSummaryRequest {
+  userId: string;
+  agentId: string;
+  backupId: string;
+  collections: CollectionSummary[];
+}
+
+export interface BeginVerificationDownloadRequest {
+  userId: string;
+  agentId: string;
+  verificationId: string;
+}
+
+export interface CompleteVerificationRequest {
+  userId: string;
+  agentId: string;
+  verificationId: string;
+  verified: boolean;
+  checked: VerificationChecked | undefined;
+  difference?: VerificationDifference | undefined;
 }
 
 export interface ReportAgentUpdateRequest {
@@ -1444,6 +1521,7 @@ function createBaseBackup(): Backup {
     lockedUntil: undefined,
     startedAt: undefined,
     collections: [],
+    verification: undefined,
   };
 }
 
@@ -1490,6 +1568,9 @@ export const Backup: MessageFns<Backup> = {
     }
     for (const v of message.collections) {
       CollectionCount.encode(v!, writer.uint32(114).fork()).join();
+    }
+    if (message.verification !== undefined) {
+      Verification.encode(message.verification, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -1619,6 +1700,14 @@ export const Backup: MessageFns<Backup> = {
             message.collections.push(CollectionCount.decode(reader, reader.uint32()));
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.verification = Verification.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1677,6 +1766,7 @@ export const Backup: MessageFns<Backup> = {
       collections: globalThis.Array.isArray(object?.collections)
         ? object.collections.map((e: any) => CollectionCount.fromJSON(e))
         : [],
+      verification: isSet(object.verification) ? Verification.fromJSON(object.verification) : undefined,
     };
   },
 
@@ -1724,6 +1814,9 @@ export const Backup: MessageFns<Backup> = {
     if (message.collections?.length) {
       obj.collections = message.collections.map((e) => CollectionCount.toJSON(e));
     }
+    if (message.verification !== undefined) {
+      obj.verification = Verification.toJSON(message.verification);
+    }
     return obj;
   },
 
@@ -1746,6 +1839,529 @@ export const Backup: MessageFns<Backup> = {
     message.lockedUntil = object.lockedUntil ?? undefined;
     message.startedAt = object.startedAt ?? undefined;
     message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
+    message.verification = (object.verification !== undefined && object.verification !== null)
+      ? Verification.fromPartial(object.verification)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerification(): Verification {
+  return {
+    id: "",
+    status: "",
+    createdAt: "",
+    completedAt: undefined,
+    checked: undefined,
+    difference: undefined,
+    error: undefined,
+  };
+}
+
+export const Verification: MessageFns<Verification> = {
+  encode(message: Verification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    if (message.completedAt !== undefined) {
+      writer.uint32(34).string(message.completedAt);
+    }
+    if (message.checked !== undefined) {
+      VerificationChecked.encode(message.checked, writer.uint32(42).fork()).join();
+    }
+    if (message.difference !== undefined) {
+      VerificationDifference.encode(message.difference, writer.uint32(50).fork()).join();
+    }
+    if (message.error !== undefined) {
+      writer.uint32(58).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Verification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.completedAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checked = VerificationChecked.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.difference = VerificationDifference.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Verification {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      completedAt: isSet(object.completedAt)
+        ? globalThis.String(object.completedAt)
+        : isSet(object.completed_at)
+        ? globalThis.String(object.completed_at)
+        : undefined,
+      checked: isSet(object.checked) ? VerificationChecked.fromJSON(object.checked) : undefined,
+      difference: isSet(object.difference) ? VerificationDifference.fromJSON(object.difference) : undefined,
+      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: Verification): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.completedAt !== undefined) {
+      obj.completedAt = message.completedAt;
+    }
+    if (message.checked !== undefined) {
+      obj.checked = VerificationChecked.toJSON(message.checked);
+    }
+    if (message.difference !== undefined) {
+      obj.difference = VerificationDifference.toJSON(message.difference);
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Verification>): Verification {
+    return Verification.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Verification>): Verification {
+    const message = createBaseVerification();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? undefined;
+    message.checked = (object.checked !== undefined && object.checked !== null)
+      ? VerificationChecked.fromPartial(object.checked)
+      : undefined;
+    message.difference = (object.difference !== undefined && object.difference !== null)
+      ? VerificationDifference.fromPartial(object.difference)
+      : undefined;
+    message.error = object.error ?? undefined;
+    return message;
+  },
+};
+
+function createBaseVerificationChecked(): VerificationChecked {
+  return { collections: 0, documents: 0, indexes: 0 };
+}
+
+export const VerificationChecked: MessageFns<VerificationChecked> = {
+  encode(message: VerificationChecked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.collections !== 0) {
+      writer.uint32(8).int64(message.collections);
+    }
+    if (message.documents !== 0) {
+      writer.uint32(16).int64(message.documents);
+    }
+    if (message.indexes !== 0) {
+      writer.uint32(24).int64(message.indexes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerificationChecked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerificationChecked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.collections = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.documents = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.indexes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerificationChecked {
+    return {
+      collections: isSet(object.collections) ? globalThis.Number(object.collections) : 0,
+      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
+      indexes: isSet(object.indexes) ? globalThis.Number(object.indexes) : 0,
+    };
+  },
+
+  toJSON(message: VerificationChecked): unknown {
+    const obj: any = {};
+    if (message.collections !== 0) {
+      obj.collections = Math.round(message.collections);
+    }
+    if (message.documents !== 0) {
+      obj.documents = Math.round(message.documents);
+    }
+    if (message.indexes !== 0) {
+      obj.indexes = Math.round(message.indexes);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VerificationChecked>): VerificationChecked {
+    return VerificationChecked.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationChecked>): VerificationChecked {
+    const message = createBaseVerificationChecked();
+    message.collections = object.collections ?? 0;
+    message.documents = object.documents ?? 0;
+    message.indexes = object.indexes ?? 0;
+    return message;
+  },
+};
+
+function createBaseVerificationDifference(): VerificationDifference {
+  return { collection: "", what: "", expected: "", found: "" };
+}
+
+export const VerificationDifference: MessageFns<VerificationDifference> = {
+  encode(message: VerificationDifference, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.collection !== "") {
+      writer.uint32(10).string(message.collection);
+    }
+    if (message.what !== "") {
+      writer.uint32(18).string(message.what);
+    }
+    if (message.expected !== "") {
+      writer.uint32(26).string(message.expected);
+    }
+    if (message.found !== "") {
+      writer.uint32(34).string(message.found);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerificationDifference {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerificationDifference();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.collection = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.what = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expected = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.found = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerificationDifference {
+    return {
+      collection: isSet(object.collection) ? globalThis.String(object.collection) : "",
+      what: isSet(object.what) ? globalThis.String(object.what) : "",
+      expected: isSet(object.expected) ? globalThis.String(object.expected) : "",
+      found: isSet(object.found) ? globalThis.String(object.found) : "",
+    };
+  },
+
+  toJSON(message: VerificationDifference): unknown {
+    const obj: any = {};
+    if (message.collection !== "") {
+      obj.collection = message.collection;
+    }
+    if (message.what !== "") {
+      obj.what = message.what;
+    }
+    if (message.expected !== "") {
+      obj.expected = message.expected;
+    }
+    if (message.found !== "") {
+      obj.found = message.found;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VerificationDifference>): VerificationDifference {
+    return VerificationDifference.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationDifference>): VerificationDifference {
+    const message = createBaseVerificationDifference();
+    message.collection = object.collection ?? "";
+    message.what = object.what ?? "";
+    message.expected = object.expected ?? "";
+    message.found = object.found ?? "";
+    return message;
+  },
+};
+
+function createBaseCollectionSummary(): CollectionSummary {
+  return { name: "", documents: 0, digest: "", indexes: [] };
+}
+
+export const CollectionSummary: MessageFns<CollectionSummary> = {
+  encode(message: CollectionSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.documents !== 0) {
+      writer.uint32(16).int64(message.documents);
+    }
+    if (message.digest !== "") {
+      writer.uint32(26).string(message.digest);
+    }
+    for (const v of message.indexes) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.documents = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.digest = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.indexes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionSummary {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
+      digest: isSet(object.digest) ? globalThis.String(object.digest) : "",
+      indexes: globalThis.Array.isArray(object?.indexes) ? object.indexes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: CollectionSummary): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.documents !== 0) {
+      obj.documents = Math.round(message.documents);
+    }
+    if (message.digest !== "") {
+      obj.digest = message.digest;
+    }
+    if (message.indexes?.length) {
+      obj.indexes = message.indexes;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CollectionSummary>): CollectionSummary {
+    return CollectionSummary.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CollectionSummary>): CollectionSummary {
+    const message = createBaseCollectionSummary();
+    message.name = object.name ?? "";
+    message.documents = object.documents ?? 0;
+    message.digest = object.digest ?? "";
+    message.indexes = object.indexes?.map((e) => e) || [];
     return message;
   },
 };
@@ -3053,7 +3669,7 @@ export const SystemStatusInfo: MessageFns<SystemStatusInfo> = {
 };
 
 function createBaseDatabase(): Database {
-  return { id: "", name: "", isActive: false, enabled: false };
+  return { id: "", name: "", isActive: false, enabled: false, verify: "" };
 }
 
 export const Database: MessageFns<Database> = {
@@ -3069,6 +3685,9 @@ export const Database: MessageFns<Database> = {
     }
     if (message.enabled !== false) {
       writer.uint32(32).bool(message.enabled);
+    }
+    if (message.verify !== "") {
+      writer.uint32(42).string(message.verify);
     }
     return writer;
   },
@@ -3118,6 +3737,14 @@ export const Database: MessageFns<Database> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.verify = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3140,6 +3767,7 @@ export const Database: MessageFns<Database> = {
         ? globalThis.Boolean(object.is_active)
         : false,
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      verify: isSet(object.verify) ? globalThis.String(object.verify) : "",
     };
   },
 
@@ -3157,6 +3785,9 @@ export const Database: MessageFns<Database> = {
     if (message.enabled !== false) {
       obj.enabled = message.enabled;
     }
+    if (message.verify !== "") {
+      obj.verify = message.verify;
+    }
     return obj;
   },
 
@@ -3169,6 +3800,7 @@ export const Database: MessageFns<Database> = {
     message.name = object.name ?? "";
     message.isActive = object.isActive ?? false;
     message.enabled = object.enabled ?? false;
+    message.verify = object.verify ?? "";
     return message;
   },
 };
@@ -3353,6 +3985,115 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
     message.userId = object.userId ?? "";
     message.databaseId = object.databaseId ?? "";
     message.isActive = object.isActive ?? false;
+    return message;
+  },
+};
+
+function createBaseSetDatabaseVerifyRequest(): SetDatabaseVerifyRequest {
+  return { userId: "", databaseId: "", verify: "" };
+}
+
+export const SetDatabaseVerifyRequest: MessageFns<SetDatabaseVerifyRequest> = {
+  encode(message: SetDatabaseVerifyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.databaseId !== "") {
+      writer.uint32(18).string(message.databaseId);
+    }
+    if (message.verify !== "") {
+      writer.uint32(26).string(message.verify);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetDatabaseVerifyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetDatabaseVerifyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.databaseId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verify = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetDatabaseVerifyRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      databaseId: isSet(object.databaseId)
+        ? globalThis.String(object.databaseId)
+        : isSet(object.database_id)
+        ? globalThis.String(object.database_id)
+        : "",
+      verify: isSet(object.verify) ? globalThis.String(object.verify) : "",
+    };
+  },
+
+  toJSON(message: SetDatabaseVerifyRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.databaseId !== "") {
+      obj.databaseId = message.databaseId;
+    }
+    if (message.verify !== "") {
+      obj.verify = message.verify;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
+    return SetDatabaseVerifyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
+    const message = createBaseSetDatabaseVerifyRequest();
+    message.userId = object.userId ?? "";
+    message.databaseId = object.databaseId ?? "";
+    message.verify = object.verify ?? "";
     return message;
   },
 };
@@ -6212,6 +6953,415 @@ export const CompleteRestoreRequest: MessageFns<CompleteRestoreRequest> = {
   },
 };
 
+function createBaseBackupSummaryRequest(): BackupSummaryRequest {
+  return { userId: "", agentId: "", backupId: "", collections: [] };
+}
+
+export const BackupSummaryRequest: MessageFns<BackupSummaryRequest> = {
+  encode(message: BackupSummaryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.backupId !== "") {
+      writer.uint32(26).string(message.backupId);
+    }
+    for (const v of message.collections) {
+      CollectionSummary.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BackupSummaryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBackupSummaryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.backupId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.collections.push(CollectionSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BackupSummaryRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      backupId: isSet(object.backupId)
+        ? globalThis.String(object.backupId)
+        : isSet(object.backup_id)
+        ? globalThis.String(object.backup_id)
+        : "",
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => CollectionSummary.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BackupSummaryRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.backupId !== "") {
+      obj.backupId = message.backupId;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => CollectionSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
+    return BackupSummaryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
+    const message = createBaseBackupSummaryRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.collections = object.collections?.map((e) => CollectionSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseBeginVerificationDownloadRequest(): BeginVerificationDownloadRequest {
+  return { userId: "", agentId: "", verificationId: "" };
+}
+
+export const BeginVerificationDownloadRequest: MessageFns<BeginVerificationDownloadRequest> = {
+  encode(message: BeginVerificationDownloadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.verificationId !== "") {
+      writer.uint32(26).string(message.verificationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BeginVerificationDownloadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBeginVerificationDownloadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verificationId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BeginVerificationDownloadRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      verificationId: isSet(object.verificationId)
+        ? globalThis.String(object.verificationId)
+        : isSet(object.verification_id)
+        ? globalThis.String(object.verification_id)
+        : "",
+    };
+  },
+
+  toJSON(message: BeginVerificationDownloadRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.verificationId !== "") {
+      obj.verificationId = message.verificationId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
+    return BeginVerificationDownloadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
+    const message = createBaseBeginVerificationDownloadRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.verificationId = object.verificationId ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteVerificationRequest(): CompleteVerificationRequest {
+  return { userId: "", agentId: "", verificationId: "", verified: false, checked: undefined, difference: undefined };
+}
+
+export const CompleteVerificationRequest: MessageFns<CompleteVerificationRequest> = {
+  encode(message: CompleteVerificationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.agentId !== "") {
+      writer.uint32(18).string(message.agentId);
+    }
+    if (message.verificationId !== "") {
+      writer.uint32(26).string(message.verificationId);
+    }
+    if (message.verified !== false) {
+      writer.uint32(32).bool(message.verified);
+    }
+    if (message.checked !== undefined) {
+      VerificationChecked.encode(message.checked, writer.uint32(42).fork()).join();
+    }
+    if (message.difference !== undefined) {
+      VerificationDifference.encode(message.difference, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteVerificationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteVerificationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.agentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verificationId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checked = VerificationChecked.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.difference = VerificationDifference.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteVerificationRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      agentId: isSet(object.agentId)
+        ? globalThis.String(object.agentId)
+        : isSet(object.agent_id)
+        ? globalThis.String(object.agent_id)
+        : "",
+      verificationId: isSet(object.verificationId)
+        ? globalThis.String(object.verificationId)
+        : isSet(object.verification_id)
+        ? globalThis.String(object.verification_id)
+        : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      checked: isSet(object.checked) ? VerificationChecked.fromJSON(object.checked) : undefined,
+      difference: isSet(object.difference) ? VerificationDifference.fromJSON(object.difference) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteVerificationRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.agentId !== "") {
+      obj.agentId = message.agentId;
+    }
+    if (message.verificationId !== "") {
+      obj.verificationId = message.verificationId;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.checked !== undefined) {
+      obj.checked = VerificationChecked.toJSON(message.checked);
+    }
+    if (message.difference !== undefined) {
+      obj.difference = VerificationDifference.toJSON(message.difference);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
+    return CompleteVerificationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
+    const message = createBaseCompleteVerificationRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.verificationId = object.verificationId ?? "";
+    message.verified = object.verified ?? false;
+    message.checked = (object.checked !== undefined && object.checked !== null)
+      ? VerificationChecked.fromPartial(object.checked)
+      : undefined;
+    message.difference = (object.difference !== undefined && object.difference !== null)
+      ? VerificationDifference.fromPartial(object.difference)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseReportAgentUpdateRequest(): ReportAgentUpdateRequest {
   return {
     userId: "",
@@ -6440,6 +7590,16 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Restore): Buffer => Buffer.from(Restore.encode(value).finish()),
     responseDeserialize: (value: Buffer): Restore => Restore.decode(value),
   },
+  /** Verified backups: verify this completed backup now (restored into a scratch database by its agent). */
+  requestVerification: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/RequestVerification" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BackupRef): Buffer => Buffer.from(BackupRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BackupRef => BackupRef.decode(value),
+    responseSerialize: (value: Backup): Buffer => Buffer.from(Backup.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Backup => Backup.decode(value),
+  },
   listRestores: {
     path: "/coffer.orchestrator.v1.OrchestratorService/ListRestores" as const,
     requestStream: false as const,
@@ -6474,6 +7634,17 @@ export const OrchestratorServiceService = {
     requestSerialize: (value: SetDatabaseActiveRequest): Buffer =>
       Buffer.from(SetDatabaseActiveRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): SetDatabaseActiveRequest => SetDatabaseActiveRequest.decode(value),
+    responseSerialize: (value: DatabaseList): Buffer => Buffer.from(DatabaseList.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DatabaseList => DatabaseList.decode(value),
+  },
+  /** Verified backups: off, each backup, or weekly, per database. */
+  setDatabaseVerify: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/SetDatabaseVerify" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetDatabaseVerifyRequest): Buffer =>
+      Buffer.from(SetDatabaseVerifyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetDatabaseVerifyRequest => SetDatabaseVerifyRequest.decode(value),
     responseSerialize: (value: DatabaseList): Buffer => Buffer.from(DatabaseList.encode(value).finish()),
     responseDeserialize: (value: Buffer): DatabaseList => DatabaseList.decode(value),
   },
@@ -6701,6 +7872,49 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
+  /**
+   * Verified backups: what the dump held (sent before the upload ends), the verification's file,
+   * and what the comparison came to (or why it could not run).
+   */
+  recordBackupSummary: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/RecordBackupSummary" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BackupSummaryRequest): Buffer => Buffer.from(BackupSummaryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BackupSummaryRequest => BackupSummaryRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  beginVerificationDownload: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/BeginVerificationDownload" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BeginVerificationDownloadRequest): Buffer =>
+      Buffer.from(BeginVerificationDownloadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BeginVerificationDownloadRequest =>
+      BeginVerificationDownloadRequest.decode(value),
+    responseSerialize: (value: DownloadGrant): Buffer => Buffer.from(DownloadGrant.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DownloadGrant => DownloadGrant.decode(value),
+  },
+  completeVerification: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/CompleteVerification" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteVerificationRequest): Buffer =>
+      Buffer.from(CompleteVerificationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteVerificationRequest => CompleteVerificationRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
+  failVerification: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/FailVerification" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FailJobRequest): Buffer => Buffer.from(FailJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FailJobRequest => FailJobRequest.decode(value),
+    responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
+  },
   /** What the agent's self-update (the dashboard's update command) came to. */
   reportAgentUpdate: {
     path: "/coffer.orchestrator.v1.OrchestratorService/ReportAgentUpdate" as const,
@@ -6722,10 +7936,14 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   triggerBackup: handleUnaryCall<TriggerBackupRequest, Backup>;
   deleteBackup: handleUnaryCall<BackupRef, Ok>;
   requestRestore: handleUnaryCall<RequestRestoreRequest, Restore>;
+  /** Verified backups: verify this completed backup now (restored into a scratch database by its agent). */
+  requestVerification: handleUnaryCall<BackupRef, Backup>;
   listRestores: handleUnaryCall<PageRef, RestoreList>;
   systemStatus: handleUnaryCall<UserRef, SystemStatusInfo>;
   listDatabases: handleUnaryCall<UserRef, DatabaseList>;
   setDatabaseActive: handleUnaryCall<SetDatabaseActiveRequest, DatabaseList>;
+  /** Verified backups: off, each backup, or weekly, per database. */
+  setDatabaseVerify: handleUnaryCall<SetDatabaseVerifyRequest, DatabaseList>;
   getSettings: handleUnaryCall<UserRef, BackupSettings>;
   updateSettings: handleUnaryCall<UpdateSettingsRequest, BackupSettings>;
   /** On takes effect at once (and cancels a pending turn-off); off after the configured delay. */
@@ -6763,6 +7981,14 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   restoreStarted: handleUnaryCall<JobRef, Ok>;
   completeRestore: handleUnaryCall<CompleteRestoreRequest, Restore>;
   failRestore: handleUnaryCall<FailJobRequest, Ok>;
+  /**
+   * Verified backups: what the dump held (sent before the upload ends), the verification's file,
+   * and what the comparison came to (or why it could not run).
+   */
+  recordBackupSummary: handleUnaryCall<BackupSummaryRequest, Ok>;
+  beginVerificationDownload: handleUnaryCall<BeginVerificationDownloadRequest, DownloadGrant>;
+  completeVerification: handleUnaryCall<CompleteVerificationRequest, Ok>;
+  failVerification: handleUnaryCall<FailJobRequest, Ok>;
   /** What the agent's self-update (the dashboard's update command) came to. */
   reportAgentUpdate: handleUnaryCall<ReportAgentUpdateRequest, Ok>;
 }
@@ -6836,6 +8062,22 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Restore) => void,
   ): ClientUnaryCall;
+  /** Verified backups: verify this completed backup now (restored into a scratch database by its agent). */
+  requestVerification(
+    request: BackupRef,
+    callback: (error: ServiceError | null, response: Backup) => void,
+  ): ClientUnaryCall;
+  requestVerification(
+    request: BackupRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Backup) => void,
+  ): ClientUnaryCall;
+  requestVerification(
+    request: BackupRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Backup) => void,
+  ): ClientUnaryCall;
   listRestores(
     request: PageRef,
     callback: (error: ServiceError | null, response: RestoreList) => void,
@@ -6892,6 +8134,22 @@ export interface OrchestratorServiceClient extends Client {
   ): ClientUnaryCall;
   setDatabaseActive(
     request: SetDatabaseActiveRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DatabaseList) => void,
+  ): ClientUnaryCall;
+  /** Verified backups: off, each backup, or weekly, per database. */
+  setDatabaseVerify(
+    request: SetDatabaseVerifyRequest,
+    callback: (error: ServiceError | null, response: DatabaseList) => void,
+  ): ClientUnaryCall;
+  setDatabaseVerify(
+    request: SetDatabaseVerifyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DatabaseList) => void,
+  ): ClientUnaryCall;
+  setDatabaseVerify(
+    request: SetDatabaseVerifyRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DatabaseList) => void,
@@ -7224,6 +8482,70 @@ export interface OrchestratorServiceClient extends Client {
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
   failRestore(
+    request: FailJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  /**
+   * Verified backups: what the dump held (sent before the upload ends), the verification's file,
+   * and what the comparison came to (or why it could not run).
+   */
+  recordBackupSummary(
+    request: BackupSummaryRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  recordBackupSummary(
+    request: BackupSummaryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  recordBackupSummary(
+    request: BackupSummaryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  beginVerificationDownload(
+    request: BeginVerificationDownloadRequest,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
+  ): ClientUnaryCall;
+  beginVerificationDownload(
+    request: BeginVerificationDownloadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
+  ): ClientUnaryCall;
+  beginVerificationDownload(
+    request: BeginVerificationDownloadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
+  ): ClientUnaryCall;
+  completeVerification(
+    request: CompleteVerificationRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  completeVerification(
+    request: CompleteVerificationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  completeVerification(
+    request: CompleteVerificationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  failVerification(
+    request: FailJobRequest,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  failVerification(
+    request: FailJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ok) => void,
+  ): ClientUnaryCall;
+  failVerification(
     request: FailJobRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,

@@ -164,6 +164,8 @@ describe('audit action table', () => {
       'backup.backup.created',
       'backup.backup.deleted',
       'backup.backup.failed',
+      'backup.verification.completed',
+      'backup.verification.failed',
       'kb.article.created',
       'kb.article.deleted',
       'kb.article.published',

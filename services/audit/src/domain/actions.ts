@@ -289,6 +289,30 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
     },
   ],
 
+  // Verified backups: automatic, so the System acted; the entry is about the backup.
+  'backup.verification.completed': {
+    action: 'BACKUP_VERIFIED',
+    entity: 'Backup',
+    entityId: (d) => d.backupId,
+    actor: () => 'System',
+    details: (d) => ({
+      databaseName: d.databaseName,
+      backupTimestamp: d.backupTimestamp,
+      value: `${d.checked.collections} collections, ${d.checked.documents} documents, ${d.checked.indexes} indexes and the content digest checked`,
+    }),
+  },
+  'backup.verification.failed': {
+    action: 'BACKUP_VERIFICATION_FAILED',
+    entity: 'Backup',
+    entityId: (d) => d.backupId,
+    actor: () => 'System',
+    details: (d) => ({
+      databaseName: d.databaseName,
+      backupTimestamp: d.backupTimestamp,
+      error: clip(d.error),
+    }),
+  },
+
   'restore.restore.requested': { action: 'RESTORE_REQUESTED', entity: 'Restore', ...restoreOf },
   'restore.restore.initiated': { action: 'RESTORE_INITIATED', entity: 'Restore', ...restoreOf },
   'restore.restore.completed': {

@@ -17,6 +17,7 @@ export function accountCleanup(deps: {
     databases: Pick<Stores['databases'], 'removeByUser'>;
     settings: Pick<Stores['settings'], 'remove'>;
     restores: Pick<Stores['restores'], 'removeByUser'>;
+    verifications: Pick<Stores['verifications'], 'removeByUser'>;
     backups: Pick<Stores['backups'], 'ofUser' | 'remove'>;
   };
   now?: () => Date;
@@ -30,6 +31,7 @@ export function accountCleanup(deps: {
       await stores.databases.removeByUser(userId);
       await stores.settings.remove(userId);
       await stores.restores.removeByUser(userId);
+      await stores.verifications.removeByUser(userId);
       const backups = await stores.backups.ofUser(userId);
       // Backups under the retention lock stay until their date, whoever deleted the account; the
       // retention sweep removes each then (jobs/retention.ts), with its blob.

@@ -1,4 +1,5 @@
 import { forbidden, limitReached, notFound } from '@coffer/common';
+import type { VerifyMode } from '@coffer/contracts';
 import type { PlanLimits, PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type { DatabaseRecord, DatabaseStore } from '../store/types.js';
@@ -49,6 +50,12 @@ export function databases(deps: { store: DatabaseStore; plans: PlanSource; event
         });
       }
       return list(userId, plan);
+    },
+
+    /** Verified backups for the database (Settings → Databases): off, each backup, or weekly. */
+    async setVerify(userId: string, databaseId: string, verify: VerifyMode): Promise<DatabaseView[]> {
+      if (!(await store.setVerify(userId, databaseId, verify))) throw notFound('Database not found');
+      return list(userId);
     },
 
     /** The database by name, refusing unknown and inactive ones (backups and restores need it active). */

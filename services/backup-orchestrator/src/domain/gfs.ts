@@ -21,6 +21,8 @@ export interface GfsPolicy {
   counts: GfsCounts;
   /** A failed backup is no restore point: it counts for no period and is kept this long to show in the history. */
   failedKeepHours: number;
+  /** Backups a verification found whole (verified backups); their database's newest of them stays. */
+  verified?: ReadonlySet<string>;
 }
 
 type Finished = BackupRecord & { status: 'completed' | 'failed' };
@@ -52,19 +54,20 @@ export function periodKey(period: GfsPeriod, at: Date): string {
 }
 
 /**
- * Backups kept whatever the counts say, per database (completed backups newest first). The newest
- * completed backup is the floor today; "the newest verified backup" (issue 20, verified backups)
- * joins this list when verification lands.
+ * Backups kept whatever the counts say, per database (completed backups newest first): the newest
+ * completed one, and the newest one a verification restored and found whole (it may be older:
+ * the newest may not have been verified yet, or its verification failed).
  */
-const FLOORS: ReadonlyArray<(completedNewestFirst: readonly BackupRecord[]) => BackupRecord | undefined> = [
-  (completed) => completed[0],
-];
+const FLOORS: ReadonlyArray<
+  (completedNewestFirst: readonly BackupRecord[], policy: GfsPolicy) => BackupRecord | undefined
+> = [(completed) => completed[0], (completed, policy) => completed.find((b) => policy.verified?.has(b.id))];
 
 /**
  * Which of an account's finished backups GFS keeps at `now`. Each period independently walks a
  * database's completed backups newest first and keeps the newest one of each of its last N periods
  * that have a backup (restic's rule: a day without backups does not use up one of the N days). A
- * backup any period keeps stays. On top: each database's newest completed backup, every backup
+ * backup any period keeps stays. On top: each database's newest completed backup and its newest
+ * verified one (reason 'newest' both), every backup
  * under the retention lock, and failed backups younger than `failedKeepHours`. Pending and running
  * backups (and ones being deleted) are not judged.
  *
@@ -100,7 +103,7 @@ export function gfsVerdicts(
       }
     }
     for (const floor of FLOORS) {
-      const b = floor(completed);
+      const b = floor(completed, policy);
       if (b) keep(b, 'newest');
     }
   }

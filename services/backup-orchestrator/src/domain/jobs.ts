@@ -10,6 +10,9 @@ import type { JobFilter, JobStatus, JobStore } from '../store/types.js';
 import type { Dispatcher } from './dispatch.js';
 import { clipError } from './rules.js';
 
+/** The job kinds: backups, restores and verifications (verified backups). */
+export type JobKind = 'backup' | 'restore' | 'verify';
+
 /** Where a job may be picked up from: by its id, and optionally its owner, agent and command. */
 export type JobSelector = Omit<JobFilter<string>, 'status'>;
 
@@ -18,7 +21,7 @@ export type JobSelector = Omit<JobFilter<string>, 'status'>;
  * publishes its event only when it actually moved the job, so a late or repeated report is a no-op.
  */
 export interface JobLifecycle<R extends { id: string; status: string }> {
-  kind: 'backup' | 'restore';
+  kind: JobKind;
   store: JobStore<R>;
   /** pending → in-progress (the agent took the job); null when it was not pending. */
   start(job: JobSelector): Promise<R | null>;
@@ -87,7 +90,7 @@ export interface JobEvents<R> {
  * message id: JetStream drops it, but a publish lost the first time gets through).
  */
 export function jobLifecycle<R extends LifecycleJob>(deps: {
-  kind: 'backup' | 'restore';
+  kind: JobKind;
   store: JobStore<R>;
   events: JobEvents<R>;
   dispatch: Pick<Dispatcher, 'send'>;
@@ -100,7 +103,9 @@ export function jobLifecycle<R extends LifecycleJob>(deps: {
   /** What the kind's command carries beyond the job's id and database (a restore's backup). */
   command?: (
     job: R,
-  ) => Partial<Pick<AgentCommand, 'backupId' | 'confirm' | 'sourceLabel' | 'collections' | 'keyFingerprint'>>;
+  ) => Partial<
+    Pick<AgentCommand, 'backupId' | 'confirm' | 'sourceLabel' | 'collections' | 'keyFingerprint' | 'expected'>
+  >;
 }) {
   const { kind, store, events, now, messages } = deps;
   type Status = R['status'];
@@ -253,7 +258,7 @@ export interface WatchedJob {
 
 /** Backups and restores seen the same way by the watchdog and heartbeat reconciliation. */
 export interface WatchedJobs {
-  kind: 'backup' | 'restore';
+  kind: JobKind;
   unconfirmed(before: Date): Promise<WatchedJob[]>;
   running(): Promise<WatchedJob[]>;
   /** The agent's pending and in-progress jobs. */

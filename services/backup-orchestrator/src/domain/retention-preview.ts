@@ -1,6 +1,6 @@
 import type { GfsCounts } from '@coffer/contracts';
 import type { PlanSource } from '../clients.js';
-import type { BackupStore } from '../store/types.js';
+import type { BackupStore, VerificationStore } from '../store/types.js';
 import { gfsVerdicts, type RetentionVerdict } from './gfs.js';
 import type { RetentionInForce } from './retention-in-force.js';
 import { checkGfsBounds } from './settings.js';
@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS } from './rules.js';
  */
 export function retentionPreview(deps: {
   backups: Pick<BackupStore, 'ofUser'>;
+  verifications: Pick<VerificationStore, 'verifiedBackupIds'>;
   plans: PlanSource;
   retentionOf: RetentionInForce;
   now: () => Date;
@@ -20,7 +21,12 @@ export function retentionPreview(deps: {
   return async (userId: string, counts: GfsCounts): Promise<RetentionVerdict[]> => {
     checkGfsBounds(counts, (await deps.plans.planOf(userId)).gfsLimits);
     const hours = (await deps.retentionOf(userId)) ?? DEFAULT_SETTINGS.retention;
-    return gfsVerdicts(await deps.backups.ofUser(userId), { counts, failedKeepHours: hours }, deps.now());
+    const verified = await deps.verifications.verifiedBackupIds(userId);
+    return gfsVerdicts(
+      await deps.backups.ofUser(userId),
+      { counts, failedKeepHours: hours, verified },
+      deps.now(),
+    );
   };
 }
 export type RetentionPreview = ReturnType<typeof retentionPreview>;

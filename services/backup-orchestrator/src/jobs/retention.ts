@@ -3,7 +3,13 @@ import type { Backups } from '../domain/backups.js';
 import { daysRule, gfsVerdicts } from '../domain/gfs.js';
 import type { RetentionPolicyInForce } from '../domain/retention-in-force.js';
 import { HOUR_MS, RETENTION_OPTIONS } from '../domain/rules.js';
-import type { BackupRecord, BackupStore, RestoreStore, SettingsStore } from '../store/types.js';
+import type {
+  BackupRecord,
+  BackupStore,
+  RestoreStore,
+  VerificationStore,
+  SettingsStore,
+} from '../store/types.js';
 
 export { effectiveRetentionHours } from '../domain/retention-in-force.js';
 
@@ -34,6 +40,7 @@ export function retention(deps: {
       | 'ofUser'
     >;
     restores: Pick<RestoreStore, 'activeForBackup'>;
+    verifications: Pick<VerificationStore, 'verifiedBackupIds'>;
     settings: Pick<SettingsStore, 'gfsUsers'>;
   };
   backups: Pick<Backups, 'finishDeletion'>;
@@ -85,7 +92,11 @@ export function retention(deps: {
         if (policy?.gfs) {
           const verdicts = gfsVerdicts(
             await stores.backups.ofUser(userId),
-            { counts: policy.gfs, failedKeepHours: policy.hours },
+            {
+              counts: policy.gfs,
+              failedKeepHours: policy.hours,
+              verified: await stores.verifications.verifiedBackupIds(userId),
+            },
             now,
           );
           for (const v of verdicts) {

@@ -23,10 +23,11 @@ export const AGENT_REMOVED = 'Agent stopped responding (the agent was removed)';
 export const stoppedResponding = (lastSeen: Date) =>
   `Agent stopped responding (last seen ${lastSeen.toISOString()})`;
 export const tookTooLong = (hours: number) => `The job did not finish within ${hoursText(hours)}`;
+const noun = (kind: JobKind) => (kind === 'verify' ? 'verification' : kind);
 export const disconnectedDuring = (kind: JobKind, graceMs: number) =>
-  `The agent disconnected during the ${kind} and did not reconnect within ${Math.round(graceMs / 1000)} s`;
+  `The agent disconnected during the ${noun(kind)} and did not reconnect within ${Math.round(graceMs / 1000)} s`;
 export const stoppedBefore = (kind: JobKind, restarting: boolean) =>
-  `The agent ${restarting ? 'restarted' : 'was stopped'} before the ${kind} could start`;
+  `The agent ${restarting ? 'restarted' : 'was stopped'} before the ${noun(kind)} could start`;
 
 type JobKind = WatchedJobs['kind'];
 

@@ -42,6 +42,11 @@ export function databaseStore({ Database }: Pick<OrchestratorModels, 'Database'>
       const res = await Database.updateOne({ _id: databaseId, userId }, { $set: { enabled } });
       return res.matchedCount === 1;
     },
+    async setVerify(userId, databaseId, verify) {
+      if (!validId(databaseId)) return false;
+      const res = await Database.updateOne({ _id: databaseId, userId }, { $set: { verify } });
+      return res.matchedCount === 1;
+    },
     async enabled() {
       const docs = await Database.find({ enabled: true }).sort({ createdAt: 1, _id: 1 }).lean<Lean[]>();
       return docs.map(shape);

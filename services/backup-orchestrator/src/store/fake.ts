@@ -11,6 +11,8 @@ import type {
   PageCursor,
   RestoreRecord,
   RestoreStore,
+  VerificationRecord,
+  VerificationStore,
   RetentionLockRecord,
   SettingsRecord,
   SettingsStore,
@@ -343,6 +345,12 @@ export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, Databas
       rows.set(databaseId, { ...d, enabled });
       return true;
     },
+    async setVerify(userId, databaseId, verify) {
+      const d = rows.get(databaseId);
+      if (!d || d.userId !== userId) return false;
+      rows.set(databaseId, { ...d, verify });
+      return true;
+    },
     async enabled() {
       return all()
         .filter((d) => d.enabled)
@@ -428,12 +436,62 @@ export function fakeLeaseStore(): LeaseStore & { held: Map<string, { holder: str
   };
 }
 
+export function fakeVerificationStore(): VerificationStore & { rows: Map<string, VerificationRecord> } {
+  const rows = new Map<string, VerificationRecord & Record<string, unknown>>();
+  const all = () => [...rows.values()];
+  const newestFirst = () => all().sort((a, b) => byCreated(b, a));
+  const active = (r: VerificationRecord) => r.status === 'pending' || r.status === 'in-progress';
+  return {
+    rows,
+    ...jobCore(rows),
+    async insert(rec) {
+      const row = {
+        startedAt: null,
+        completedAt: null,
+        error: null,
+        absentSince: null,
+        checked: null,
+        difference: null,
+        ...copy(rec),
+      };
+      rows.set(rec.id, row);
+      return copy(row);
+    },
+    async latestOf(backupIds) {
+      const out = new Map<string, VerificationRecord>();
+      for (const r of newestFirst())
+        if (backupIds.includes(r.backupId) && !out.has(r.backupId)) out.set(r.backupId, copy(r));
+      return out;
+    },
+    async latestForDatabase(userId, databaseName) {
+      const r = newestFirst().find((v) => v.userId === userId && v.databaseName === databaseName);
+      return r ? copy(r) : null;
+    },
+    async activeForDatabase(userId, databaseName) {
+      return all()
+        .filter((r) => r.userId === userId && r.databaseName === databaseName && active(r))
+        .map(copy);
+    },
+    async verifiedBackupIds(userId) {
+      return new Set(
+        all()
+          .filter((r) => r.userId === userId && r.status === 'completed')
+          .map((r) => r.backupId),
+      );
+    },
+    async removeByUser(userId) {
+      for (const r of all()) if (r.userId === userId) rows.delete(r.id);
+    },
+  };
+}
+
 export type FakeStores = {
   leases: ReturnType<typeof fakeLeaseStore>;
   agents: ReturnType<typeof fakeAgentStore>;
   databases: ReturnType<typeof fakeDatabaseStore>;
   backups: ReturnType<typeof fakeBackupStore>;
   restores: ReturnType<typeof fakeRestoreStore>;
+  verifications: ReturnType<typeof fakeVerificationStore>;
   settings: ReturnType<typeof fakeSettingsStore>;
 } & Stores;
 
@@ -444,6 +502,7 @@ export function fakeStores(): FakeStores {
     databases: fakeDatabaseStore(),
     backups: fakeBackupStore(),
     restores: fakeRestoreStore(),
+    verifications: fakeVerificationStore(),
     settings: fakeSettingsStore(),
   };
 }

@@ -5,6 +5,7 @@ import { databaseStore } from './databases.js';
 import { backupStore, restoreStore } from './jobs.js';
 import { leaseStore } from './leases.js';
 import { settingsStore } from './settings.js';
+import { verificationStore } from './verifications.js';
 
 /** The mongoose-backed stores; the only code that touches the database. */
 export function mongoStores(models: OrchestratorModels): Stores {
@@ -14,6 +15,7 @@ export function mongoStores(models: OrchestratorModels): Stores {
     databases: databaseStore(models),
     backups: backupStore(models),
     restores: restoreStore(models),
+    verifications: verificationStore(models),
     settings: settingsStore(models),
   };
 }

@@ -11,7 +11,7 @@ import type {
 } from './types.js';
 import { withId, type Lean } from './shape.js';
 
-const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
+export const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
 const ACTIVE = ['pending', 'in-progress'];
 const FINISHED = ['completed', 'failed'];
 /** Never a backup still under the retention lock (domain/retention-lock.ts, lockHolds). */
@@ -19,7 +19,7 @@ const unlockedAt = (now: Date) => ({ $or: [{ lockedUntil: null }, { lockedUntil:
 
 /** The conditional-update core both job kinds share: every transition is one findOneAndUpdate. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
+export function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R> {
   const shape = (d: Lean | null) => (d ? withId<R>(d) : null);
   return {
     async get(id) {

@@ -2,7 +2,13 @@ import type { GfsCounts, RetentionMode } from '@coffer/contracts';
 
 // The records the domain works with and the data-access methods it calls. Mongoose lives only in
 // store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
-import type { RestoreConfirmation } from '@coffer/contracts';
+import type {
+  BackupSummary,
+  RestoreConfirmation,
+  VerificationChecked,
+  VerificationDifference,
+  VerifyMode,
+} from '@coffer/contracts';
 
 export type JobStatus = 'pending' | 'in-progress' | 'completed' | 'failed';
 /** 'deleting' is internal: a deletion claimed the backup; lists never show it. */
@@ -39,6 +45,8 @@ export interface DatabaseRecord {
   enabled: boolean;
   createdAt: Date;
   lastScheduledSlot: string | null;
+  /** Verified backups (absent on older records: off). */
+  verify?: VerifyMode;
 }
 
 /** Where a page of a list starts: rows older than this one, (createdAt, id) descending. */
@@ -77,6 +85,36 @@ export interface BackupRecord extends JobRecord {
   deleteRule?: string | null;
   /** The collections it holds, as its agent reported them once stored (absent: not reported). */
   collections?: CollectionCount[] | null;
+  /** What the dump held, as the agent reported it before the upload ended (verified backups). */
+  summary?: BackupSummary | null;
+}
+
+/** A verification of a backup (domain/verification.ts): a job of its own kind. */
+export interface VerificationRecord extends JobRecord {
+  status: JobStatus;
+  backupId: string;
+  /** What it checked (the backup's summary, counted) once the comparison ran. */
+  checked: VerificationChecked | null;
+  /** The first difference found, when the comparison found one. */
+  difference: VerificationDifference | null;
+}
+
+export type NewVerification = Omit<
+  VerificationRecord,
+  'startedAt' | 'completedAt' | 'error' | 'absentSince' | 'checked' | 'difference'
+>;
+
+export interface VerificationStore extends JobStore<VerificationRecord> {
+  insert(rec: NewVerification): Promise<VerificationRecord>;
+  /** The newest verification of each of these backups. */
+  latestOf(backupIds: string[]): Promise<Map<string, VerificationRecord>>;
+  /** The newest verification of the database that was started (any outcome), or null. */
+  latestForDatabase(userId: string, databaseName: string): Promise<VerificationRecord | null>;
+  /** Pending or in-progress verifications of the user's database. */
+  activeForDatabase(userId: string, databaseName: string): Promise<VerificationRecord[]>;
+  /** Backups of the user with a verification that completed (verified). */
+  verifiedBackupIds(userId: string): Promise<Set<string>>;
+  removeByUser(userId: string): Promise<void>;
 }
 
 export interface CollectionCount {
@@ -252,6 +290,8 @@ export interface DatabaseStore {
   get(userId: string, databaseId: string): Promise<DatabaseRecord | null>;
   byName(userId: string, name: string): Promise<DatabaseRecord | null>;
   setEnabled(userId: string, databaseId: string, enabled: boolean): Promise<boolean>;
+  /** Verified backups for the database; false when it is not the user's. */
+  setVerify(userId: string, databaseId: string, verify: VerifyMode): Promise<boolean>;
   /** Every enabled database of every user (scheduler). */
   enabled(): Promise<DatabaseRecord[]>;
   markScheduled(userId: string, name: string, slotKey: string): Promise<void>;
@@ -301,5 +341,6 @@ export interface Stores {
   databases: DatabaseStore;
   backups: BackupStore;
   restores: RestoreStore;
+  verifications: VerificationStore;
   settings: SettingsStore;
 }

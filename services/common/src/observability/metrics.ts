@@ -125,7 +125,7 @@ const jobMetrics = once(() => ({
   }),
   jobs: new Counter({
     name: 'coffer_jobs_total',
-    help: 'Finished backups and restores by kind and outcome',
+    help: 'Finished backups, restores and verifications by kind and outcome',
     labelNames: ['kind', 'outcome'] as const,
     registers,
   }),
@@ -179,10 +179,13 @@ export interface FinishedJob {
 }
 
 /** Counts a job that just reached its end (call once per transition, not per repeated report). */
-export function recordJobOutcome(kind: 'backup' | 'restore', job: FinishedJob): void {
+export function recordJobOutcome(kind: 'backup' | 'restore' | 'verify', job: FinishedJob): void {
   const m = jobMetrics();
   const outcome = job.status === 'completed' ? 'completed' : 'failed';
   m.jobs.inc({ kind, outcome });
+  // Verifications (verified backups) are counted by outcome only: a verified backup is
+  // kind="verify",outcome="completed", one that differs or could not run outcome="failed".
+  if (kind === 'verify') return;
   const from = job.startedAt ?? job.createdAt;
   if (job.completedAt && from) {
     const seconds = Math.max(0, job.completedAt.getTime() - from.getTime()) / 1000;

@@ -47,6 +47,7 @@ export async function startCommandRelay(deps: {
                   ...(cmd.keyFingerprint ? { keyFingerprint: cmd.keyFingerprint } : {}),
                 }
               : {}),
+            ...(cmd.kind === 'verify' ? { backupId: cmd.backupId, expected: cmd.expected ?? [] } : {}),
           });
       try {
         let answers = await send();

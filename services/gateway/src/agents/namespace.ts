@@ -237,6 +237,33 @@ export function startAgentNamespace(deps: {
       });
       deps.news.update(userId, { agentId, ...p });
     });
+    // Verified backups: the dump's summary (before the upload ends) and the verification's reports.
+    on('backup:summary', (p) => orchestrator.recordBackupSummary({ userId, agentId, ...p }));
+    on('verify:progress', (p) =>
+      deps.bus.publishLive(PROGRESS_SUBJECTS.verification, {
+        userId,
+        verificationId: p.verificationId,
+        status: 'in-progress',
+        progress: p.progress,
+      }),
+    );
+    on('verify:completed', async (p) => {
+      await orchestrator.completeVerification({ userId, agentId, ...p });
+      deps.bus.publishLive(PROGRESS_SUBJECTS.verification, {
+        userId,
+        verificationId: p.verificationId,
+        status: p.verified ? 'completed' : 'failed',
+      });
+    });
+    on('verify:failed', async (p) => {
+      await orchestrator.failVerification({ userId, agentId, jobId: p.verificationId, error: p.error });
+      deps.bus.publishLive(PROGRESS_SUBJECTS.verification, {
+        userId,
+        verificationId: p.verificationId,
+        status: 'failed',
+        error: p.error,
+      });
+    });
 
     socket.on('disconnect', () => {
       agentsConnected().dec();

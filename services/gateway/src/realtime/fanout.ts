@@ -4,6 +4,7 @@ import {
   type EventBus,
   type EventSubject,
   type RestoreProgressMessage,
+  type VerificationProgressMessage,
 } from '@coffer/common';
 import type { LiveJobStatus } from '@coffer/contracts';
 import { userRoom, type RealtimeServer } from './socket.js';
@@ -44,7 +45,16 @@ export async function startFanout(bus: EventBus, io: RealtimeServer) {
       error: m.error,
     });
 
+  const emitVerification = (m: VerificationProgressMessage) =>
+    io.to(userRoom(m.userId)).emit('verificationProgress', {
+      verificationId: m.verificationId,
+      status: m.status,
+      progress: m.progress,
+      error: m.error,
+    });
+
   const live = [
+    bus.subscribeLive(PROGRESS_SUBJECTS.verification, FANOUT_GROUP, emitVerification),
     bus.subscribeLive(PROGRESS_SUBJECTS.backup, FANOUT_GROUP, emitBackup),
     bus.subscribeLive(PROGRESS_SUBJECTS.restore, FANOUT_GROUP, emitRestore),
   ];

@@ -103,4 +103,28 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
       await sendBlob(req, res, blob);
     },
   });
+
+  t.add({
+    method: 'get',
+    path: '/api/agent/verifications/:id/data',
+    operationId: 'downloadVerificationData',
+    summary: 'Agent: download the encrypted backup of a verification it was asked to run (verified backups)',
+    tag: 'agent',
+    access: 'agent',
+    params: z.object({ id: fields.objectId('verification') }),
+    response: binary,
+    errors: {
+      NOT_FOUND: NOT_ITS_JOB,
+      CONFLICT: 'the verification is not in progress, or its backup no longer exists',
+    },
+    handler: async ({ caller, params, req, res }) => {
+      const grant = await orchestrator.beginVerificationDownload({
+        userId: caller.id,
+        agentId: caller.agentId,
+        verificationId: params.id,
+      });
+      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: grant.backupId });
+      await sendBlob(req, res, blob);
+    },
+  });
 }

@@ -164,6 +164,27 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
 
   t.add({
     method: 'post',
+    path: '/api/backups/:id/verify',
+    operationId: 'verifyBackup',
+    summary:
+      'Verify a completed backup now: its agent restores it into a scratch database, compares it with what it dumped, and drops the scratch database',
+    tag: 'backups',
+    access: 'user',
+    status: 202,
+    params: backupParam,
+    response: backupView,
+    errors: {
+      NOT_FOUND: NOT_YOURS,
+      CONFLICT:
+        'the backup has not completed, has no summary to compare with, or a verification or restore of its database is running',
+      UNAVAILABLE: NO_AGENT,
+    },
+    handler: async ({ caller, params }) =>
+      toBackup(await orchestrator.requestVerification({ userId: caller.id, backupId: params.id })),
+  });
+
+  t.add({
+    method: 'post',
     path: '/api/backups/:id/restore',
     operationId: 'restoreBackup',
     summary: 'Restore a completed backup into its database (the agent drops and replaces the collections)',

@@ -5,6 +5,7 @@ import {
   isRetentionHours,
   RETENTION_MODES,
   RETENTION_OPTIONS,
+  VERIFY_MODES,
 } from '@coffer/contracts';
 import { backupFrequency, fields, retentionMode } from '@coffer/common';
 import type { Clients } from '../clients.js';
@@ -335,6 +336,27 @@ export function settingsRoutes(t: RouteTable, deps: { clients: Clients }) {
           userId: caller.id,
           databaseId: params.id,
           isActive: body.isActive,
+        })
+      ).databases.map(toDatabase),
+  });
+
+  t.add({
+    method: 'put',
+    path: '/api/settings/databases/:id/verify',
+    operationId: 'updateDatabaseVerify',
+    summary: 'Verified backups for a database: off, after each backup, or weekly',
+    tag: 'settings',
+    access: 'user',
+    params: z.object({ id: fields.objectId('database') }),
+    body: z.object({ verify: z.enum(VERIFY_MODES, { error: 'verify must be off, each or weekly' }) }),
+    response: z.array(databaseView),
+    errors: { NOT_FOUND: 'the caller has no database with this id' },
+    handler: async ({ caller, params, body }) =>
+      (
+        await clients.orchestrator.setDatabaseVerify({
+          userId: caller.id,
+          databaseId: params.id,
+          verify: body.verify,
         })
       ).databases.map(toDatabase),
   });

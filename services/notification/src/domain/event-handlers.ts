@@ -139,6 +139,20 @@ export function eventHandlers(deps: {
         ),
       ),
 
+    'backup.verification.failed': (event) =>
+      notify(event, 'backupFailure', 'backupVerificationFailed', (account, at) =>
+        templates.backupVerificationFailed(
+          {
+            name: account.name,
+            databaseName: event.data.databaseName,
+            error: event.data.error,
+            backupTimestamp: event.data.backupTimestamp,
+            at,
+          },
+          links,
+        ),
+      ),
+
     'agent.agent.disconnected': async (event) => {
       // An agent that said it was going (Restart Agent, a service stop, a reboot) is not an alarm:
       // the user asked for it or its server's owner did. The audit log still records it.

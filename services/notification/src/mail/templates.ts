@@ -259,6 +259,37 @@ export const templates = {
     });
   },
 
+  /**
+   * Sent on backup.verification.failed when the user keeps "backup failure" on: a backup that
+   * would not restore as it was made is a failed backup to its owner. Nothing was deleted.
+   */
+  backupVerificationFailed(
+    d: { name: string; databaseName: string; error: string; backupTimestamp?: string; at: Date },
+    links: AppLinks,
+  ): Mail {
+    return render({
+      subject: 'Backup verification failed',
+      name: d.name,
+      paragraphs: [
+        `Coffer restored a backup of your database "${d.databaseName}" into a scratch database to verify it, and what came back did not match what was backed up.`,
+      ],
+      facts: [
+        ['Database', d.databaseName],
+        ...(d.backupTimestamp
+          ? ([['Backup', formatTime(new Date(d.backupTimestamp))]] as Array<[string, string]>)
+          : []),
+        ['Checked', formatTime(d.at)],
+        ['Reason', clip(d.error.trim()) || 'no details were reported'],
+      ],
+      after: [
+        'Nothing was deleted: the backup and your database are as they were. Take a new backup from ' +
+          'the dashboard, and keep an earlier verified backup until a new one verifies.',
+      ],
+      action: { label: 'Open dashboard', url: links.dashboard },
+      footer: manageNotifications(links),
+    });
+  },
+
   /** Sent on agent.agent.disconnected when the user keeps "agent disconnection" on. */
   agentDisconnected(
     d: { name: string; agentName: string; hostname: string; at: Date; keyReplaced?: boolean },

@@ -9,7 +9,8 @@ import type { ProgressInfo } from '@coffer/contracts';
 import { ProgressBlock } from '../backups/ProgressBlock';
 import { isActiveStatus } from '../backups/status';
 import { StatusBadge } from '../backups/StatusBadge';
-import { DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
+import { VerificationBadge } from '../backups/VerificationBadge';
+import { CheckIcon, DownloadIcon, RestoreIcon, TrashIcon } from '../shell/icons';
 import { stackedTableCss } from '../shell/responsive';
 import { LoadMore } from '../lists/LoadMore';
 import { restoreCountsText } from './restoreFeedback';
@@ -27,6 +28,8 @@ interface BackupsTableProps {
   onDelete: (backup: Backup) => void;
   /** Older backups than those shown, loaded as the user scrolls to the end (useOlderPages). */
   more?: { hasMore: boolean; loading: boolean; failed: boolean; loadMore: () => void };
+  /** Verify now (verified backups): the agent restores it into a scratch database and compares. */
+  onVerify?: (backup: Backup) => void;
 }
 
 export function BackupsTable({
@@ -38,6 +41,7 @@ export function BackupsTable({
   onRestore,
   onDelete,
   more,
+  onVerify,
 }: BackupsTableProps) {
   return (
     <Card.Root>
@@ -109,6 +113,7 @@ export function BackupsTable({
                                 {b.error}
                               </Text>
                             )}
+                            {b.verification && <VerificationBadge verification={b.verification} />}
                           </Stack>
                         </Table.Cell>
                         <Table.Cell data-label="Actions">
@@ -133,6 +138,22 @@ export function BackupsTable({
                             >
                               <RestoreIcon />
                             </IconButton>
+                            {onVerify && (
+                              <IconButton
+                                aria-label="Verify backup now"
+                                title="Verify now"
+                                size="xs"
+                                variant="ghost"
+                                disabled={
+                                  !completed ||
+                                  b.verification?.status === 'pending' ||
+                                  b.verification?.status === 'in-progress'
+                                }
+                                onClick={() => onVerify(b)}
+                              >
+                                <CheckIcon />
+                              </IconButton>
+                            )}
                             <IconButton
                               aria-label="Delete backup"
                               title="Delete"

@@ -24,9 +24,11 @@ import {
   useGetUserPlanQuery,
   useGetDatabasesQuery,
   useGetSystemStatusQuery,
+  useVerifyBackupMutation,
   type Backup,
   type Database,
 } from '../../api/generated';
+import { serverMessage } from '../../lib/errors';
 import { AgentSetupWizard } from '../agents/AgentSetupWizard';
 import { CopyableCommand } from '../agents/CopyableCommand';
 import { downloadBackup } from '../backups/download';
@@ -184,6 +186,25 @@ export function DashboardPage() {
     (j) => !j.backupId || !backups.some((b) => b._id === j.backupId),
   );
 
+  const [verifyBackup] = useVerifyBackupMutation();
+  const onVerify = async (backup: Backup) => {
+    try {
+      await verifyBackup(backup._id).unwrap();
+      notify({
+        title: 'Verification started',
+        description: 'The agent restores this backup into a scratch database and compares it.',
+        type: 'success',
+      });
+    } catch (err) {
+      console.error('Failed to start the verification', err);
+      notify({
+        title: 'Verification not started',
+        description: serverMessage(err) ?? undefined,
+        type: 'error',
+      });
+    }
+  };
+
   const onDelete = async (backup: Backup) => {
     const ok = await confirm('Are you sure you want to delete this backup?', {
       title: 'Delete backup',
@@ -277,6 +298,7 @@ export function DashboardPage() {
                   onDownload={(b) => void dispatch(downloadBackup(b))}
                   onRestore={setRestoreTarget}
                   onDelete={(b) => void onDelete(b)}
+                  onVerify={(b) => void onVerify(b)}
                 />
               </Tabs.Content>
               <Tabs.Content value="restores" pt="0">

@@ -105,6 +105,11 @@ export function useBackupJobs() {
     if (isFinalStatus(e.status)) backupEnded(e.backupId);
   });
 
+  // A verification (verified backups) ends: the row's badge comes with the backup list.
+  useRealtimeEvent('verificationProgress', (e) => {
+    if (e?.verificationId && isFinalStatus(e.status)) reload();
+  });
+
   const stopPolling = useCallback(() => {
     if (poll.current) clearInterval(poll.current);
     poll.current = null;

@@ -2,8 +2,25 @@
 // the agent; connection strings never reach the server. A refused toggle shows the server's reason
 // (the plan limit); a toggle that changes which other databases are active says which (issue 10).
 import { useState } from 'react';
-import { Badge, Button, Card, Center, Code, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import { useGetDatabasesQuery, useUpdateDatabaseMutation, type Database } from '../../api/generated';
+import {
+  Badge,
+  Button,
+  Card,
+  Center,
+  Code,
+  List,
+  NativeSelect,
+  Spinner,
+  Stack,
+  Table,
+  Text,
+} from '@chakra-ui/react';
+import {
+  useGetDatabasesQuery,
+  useUpdateDatabaseMutation,
+  useUpdateDatabaseVerifyMutation,
+  type Database,
+} from '../../api/generated';
 import { serverMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { stackedTableCss } from '../shell/responsive';
@@ -11,9 +28,17 @@ import { toggleOutcome } from './databaseChanges';
 
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
+/** Verified backups, per database (issue 20): the agent restores into a scratch database and compares. */
+export const VERIFY_OPTIONS: Array<{ value: Database['verify']; label: string }> = [
+  { value: 'off', label: 'Off' },
+  { value: 'each', label: 'Verify each backup' },
+  { value: 'weekly', label: 'Verify weekly' },
+];
+
 export function DatabasesTab() {
   const { data, isLoading, error } = useGetDatabasesQuery();
   const [update, { isLoading: updating, originalArgs }] = useUpdateDatabaseMutation();
+  const [setVerify, { isLoading: savingVerify }] = useUpdateDatabaseVerifyMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
   if (error) console.error('Failed to load databases', error);
@@ -28,6 +53,17 @@ export function DatabasesTab() {
       setOutcome(toggleOutcome(before, after, db._id));
     } catch (err) {
       console.error('Failed to update database', err);
+      setFailure(serverMessage(err) ?? DATABASE_UPDATE_FAILED);
+    }
+  };
+
+  const changeVerify = async (db: Database, verify: Database['verify']) => {
+    setFailure(null);
+    setOutcome(null);
+    try {
+      await setVerify({ id: db._id, body: { verify } }).unwrap();
+    } catch (err) {
+      console.error('Failed to update verification', err);
       setFailure(serverMessage(err) ?? DATABASE_UPDATE_FAILED);
     }
   };
@@ -56,6 +92,7 @@ export function DatabasesTab() {
                 <Table.Row>
                   <Table.ColumnHeader>Name</Table.ColumnHeader>
                   <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  <Table.ColumnHeader>Verification</Table.ColumnHeader>
                   <Table.ColumnHeader textAlign="end">Action</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
@@ -69,6 +106,22 @@ export function DatabasesTab() {
                       <Badge colorPalette={db.isActive ? 'green' : 'gray'}>
                         {db.isActive ? 'Active' : 'Disabled'}
                       </Badge>
+                    </Table.Cell>
+                    <Table.Cell data-label="Verification">
+                      <NativeSelect.Root size="xs" maxW="48" disabled={savingVerify}>
+                        <NativeSelect.Field
+                          aria-label={`Verification of ${db.name}`}
+                          value={db.verify}
+                          onChange={(e) => void changeVerify(db, e.currentTarget.value as Database['verify'])}
+                        >
+                          {VERIFY_OPTIONS.map((o) => (
+                            <option key={o.value} value={o.value}>
+                              {o.label}
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
                     </Table.Cell>
                     <Table.Cell textAlign="end" data-label="Action">
                       <Button
@@ -101,6 +154,12 @@ export function DatabasesTab() {
               </List.Item>
               <List.Item>
                 Connection strings stay local to the agent and are never stored on the Coffer server.
+              </List.Item>
+              <List.Item>
+                Verification: after a backup, the agent restores that very file into a scratch database it
+                creates and drops, and checks every collection's document count, indexes and content digest
+                against what it backed up. To restore the scratch copy on another server:{' '}
+                <Code>coffer-agent db verify-target &lt;name&gt; --uri -</Code>
               </List.Item>
             </List.Root>
           </Stack>
