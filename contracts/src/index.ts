@@ -8,6 +8,7 @@ export * from './schedule.js';
 export * from './progress.js';
 export * from './realtime.js';
 export * from './agent/handshake.js';
+export { version as agentVersion } from './agent/fields.js';
 export * from './agent/commands.js';
 export * from './agent/events.js';
 export * from './agent/refusals.js';

@@ -10,6 +10,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import mongoose from 'mongoose';
 import { backupFrequency, backupType, jobStatus } from '@coffer/common';
 import { auth, orchestrator, schedule, storage } from '@coffer/proto';
+import { agentRegistration } from './test-world';
 import {
   connectEventBus,
   createLogger,
@@ -171,16 +172,9 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
     const [a, b] = clients as [(typeof clients)[0], (typeof clients)[0]];
     // Hourly before the agent appears, so the first slot is already an hourly one.
     await b.updateSettings({ userId: USER, frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_HOURLY });
-    const { agentId, databases } = await a.registerAgent({
-      userId: USER,
-      instanceId: 'service-test-agent',
-      name: 'db-1',
-      hostname: 'db-1.test',
-      configId: '',
-      platform: 'linux',
-      version: '1.0.0',
-      databases: ['shop'],
-    });
+    const { agentId, databases } = await a.registerAgent(
+      agentRegistration({ instanceId: 'service-test-agent', name: 'db-1', hostname: 'db-1.test' }),
+    );
     expect(databases).toEqual([expect.objectContaining({ name: 'shop', isActive: true })]);
     heartbeat = setInterval(() => {
       void b

@@ -10,6 +10,7 @@ import {
   type RunningServer,
 } from '@coffer/local-stack';
 import { orchestratorModels } from '../model';
+import { agentRegistration } from '../test-world';
 import { fakeStores } from './fake';
 import { mongoStores } from './index';
 import type { BackupRecord, NewBackup, NewRestore, Stores } from './types';
@@ -39,16 +40,7 @@ async function onFerretDb(): Promise<Stores> {
 const t0 = new Date('2025-06-01T00:00:00Z');
 const hours = (h: number) => new Date(t0.getTime() + h * 3_600_000);
 const ids = (...letters: string[]) => letters.map((x) => x.repeat(24));
-const reg = (instanceId = 'i1', userId = USER) => ({
-  userId,
-  instanceId,
-  name: 'web-1',
-  hostname: 'web-1.internal',
-  configId: '',
-  platform: 'linux',
-  version: '1.0.0',
-  databases: ['shop'],
-});
+const reg = (instanceId = 'i1', userId = USER) => agentRegistration({ instanceId, userId });
 
 function newBackup(id: string, h: number, status: BackupRecord['status'], extra: Partial<NewBackup> = {}) {
   return {
