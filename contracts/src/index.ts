@@ -17,3 +17,4 @@ export * from './agent/data-plane.js';
 export * from './kb.js';
 export * from './two-factor.js';
 export * from './gfs.js';
+export * from './format.js';

@@ -45,13 +45,5 @@ export async function readStdin(io: CliIo, limit = 64 * 1024): Promise<string> {
   return text;
 }
 
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
-}
+// Sizes read as on the dashboard and in mails.
+export { formatBytes } from '@coffer/contracts';

@@ -9,7 +9,7 @@ import {
   formatPercent,
   titleCase,
 } from './format';
-import { formatDbLimit, formatFrequency, formatPrice, formatRetention, storageBarColor } from './plan';
+import { formatDbLimit, formatPrice, formatRetention, frequencyLabel, storageBarColor } from './plan';
 
 describe('formatBytes', () => {
   it.each([
@@ -77,9 +77,9 @@ describe('plan display', () => {
     expect(formatDbLimit(3)).toBe('3');
     expect(formatRetention(168)).toBe('7 days');
     expect(formatRetention(2160)).toBe('3 months');
-    expect(formatFrequency(1)).toBe('Hourly');
-    expect(formatFrequency(24)).toBe('Daily');
-    expect(formatFrequency(168)).toBe('Weekly');
+    expect(frequencyLabel(1)).toBe('Hourly');
+    expect(frequencyLabel(24)).toBe('Daily');
+    expect(frequencyLabel(168)).toBe('Weekly');
   });
   it('storage bar colours: green ≤ 70, amber > 70, red > 90', () => {
     expect(storageBarColor(70)).toBe('green.500');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accountStatus, fields, formatBytes, role } from '@coffer/common';
+import { accountStatus, fields, role } from '@coffer/common';
+import { formatBytes } from '@coffer/contracts';
 import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import { passSession, type Identity } from '../http/identity.js';
