@@ -870,11 +870,12 @@ export type DeleteArticleApiArg = {
 };
 export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
 export type GetPublicConfigApiArg = void;
+export type Role = 'user' | 'admin';
 export type SessionUser = {
   id: string;
   email: string;
   name: string;
-  role: string;
+  role: Role;
   apiKey: string;
   isBanned: boolean;
   banReason: string | null;
@@ -953,7 +954,7 @@ export type Profile = {
   /** bytes */
   storageUsed: number;
   apiKey: string;
-  role: string;
+  role: Role;
 };
 export type GfsCounts = {
   hourly: number;
@@ -1140,12 +1141,13 @@ export type Restore = {
   backupTimestamp?: string;
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
+export type AccountStatus = 'active' | 'inactive';
 export type AdminUser = {
   _id: string;
   email: string;
   name: string;
-  role: string;
-  status: string;
+  role: Role;
+  status: AccountStatus;
   plan: string;
   isBanned: boolean;
   banReason: string | null;
@@ -1158,7 +1160,7 @@ export type AdminAgent = {
   hostname: string;
   version: string;
   platform: string;
-  status: string;
+  status: AgentStatus;
   lastSeen: string;
 };
 export type SecuritySettingsOutput = {

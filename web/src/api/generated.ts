@@ -758,11 +758,12 @@ export type DeleteArticleApiResponse = /** status 200 OK */ {
 export type DeleteArticleApiArg = /** the article's id */ string;
 export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
 export type GetPublicConfigApiArg = void;
+export type Role = 'user' | 'admin';
 export type SessionUser = {
   id: string;
   email: string;
   name: string;
-  role: string;
+  role: Role;
   apiKey: string;
   isBanned: boolean;
   banReason: string | null;
@@ -841,7 +842,7 @@ export type Profile = {
   /** bytes */
   storageUsed: number;
   apiKey: string;
-  role: string;
+  role: Role;
 };
 export type GfsCounts = {
   hourly: number;
@@ -1028,12 +1029,13 @@ export type Restore = {
   backupTimestamp?: string;
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
+export type AccountStatus = 'active' | 'inactive';
 export type AdminUser = {
   _id: string;
   email: string;
   name: string;
-  role: string;
-  status: string;
+  role: Role;
+  status: AccountStatus;
   plan: string;
   isBanned: boolean;
   banReason: string | null;
@@ -1046,7 +1048,7 @@ export type AdminAgent = {
   hostname: string;
   version: string;
   platform: string;
-  status: string;
+  status: AgentStatus;
   lastSeen: string;
 };
 export type SecuritySettingsOutput = {
