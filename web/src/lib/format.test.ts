@@ -2,7 +2,6 @@ import {
   capitalize,
   formatAuditTimestamp,
   formatBackupDate,
-  formatBytes,
   formatCount,
   formatDurationHours,
   formatLongDate,
@@ -10,19 +9,6 @@ import {
   titleCase,
 } from './format';
 import { formatDbLimit, formatPrice, formatRetention, frequencyLabel, storageBarColor } from './plan';
-
-describe('formatBytes', () => {
-  it.each([
-    [0, '0 Bytes'],
-    [500, '500 Bytes'],
-    [1024, '1 KB'],
-    [1536, '1.5 KB'],
-    [1024 ** 2 * 2.345, '2.35 MB'],
-    [1024 ** 3, '1 GB'],
-    [1024 ** 4 * 3, '3 TB'],
-    [1024 ** 5, '1024 TB'],
-  ])('%d → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
-});
 
 describe('dates', () => {
   const d = new Date(2025, 0, 5, 14, 3, 9);
