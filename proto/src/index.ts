@@ -1,4 +1,5 @@
 // Generated gRPC contracts, one namespace per service (see proto/coffer/*.proto).
+export * as common from './gen/coffer/common.js';
 export * as auth from './gen/coffer/auth.js';
 export * as notification from './gen/coffer/notification.js';
 export * as audit from './gen/coffer/audit.js';

@@ -943,11 +943,12 @@ export type GetPublicConfigApiResponse = /** status 200 OK */ PublicConfig;
 export type GetPublicConfigApiArg = void;
 export type GetServerVersionApiResponse = /** status 200 OK */ ServerVersion;
 export type GetServerVersionApiArg = void;
+export type Role = 'user' | 'admin';
 export type SessionUser = {
   id: string;
   email: string;
   name: string;
-  role: string;
+  role: Role;
   apiKey: string;
   isBanned: boolean;
   banReason: string | null;
@@ -1026,7 +1027,7 @@ export type Profile = {
   /** bytes */
   storageUsed: number;
   apiKey: string;
-  role: string;
+  role: Role;
 };
 export type GfsCounts = {
   hourly: number;
@@ -1267,12 +1268,13 @@ export type Restore = {
   collections?: string[];
 };
 export type AgentAction = 'restart' | 'update' | 'reset';
+export type AccountStatus = 'active' | 'inactive';
 export type AdminUser = {
   _id: string;
   email: string;
   name: string;
-  role: string;
-  status: string;
+  role: Role;
+  status: AccountStatus;
   plan: string;
   isBanned: boolean;
   banReason: string | null;
@@ -1285,7 +1287,7 @@ export type AdminAgent = {
   hostname: string;
   version: string;
   platform: string;
-  status: string;
+  status: AgentStatus;
   lastSeen: string;
 };
 export type SecuritySettingsOutput = {

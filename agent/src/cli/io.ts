@@ -58,13 +58,5 @@ export async function promptLine(io: CliIo, prompt: string): Promise<string> {
   }
 }
 
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
-}
+// Sizes read as on the dashboard and in mails.
+export { formatBytes } from '@coffer/contracts';

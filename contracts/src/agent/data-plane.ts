@@ -11,26 +11,36 @@ export const AGENT_HEADERS = {
   keyFingerprint: 'X-Coffer-Key-Fingerprint',
 } as const;
 
-/** Routes in OpenAPI form, and the URL path the agent requests. */
+/** A header's name as Node hands it to the gateway (lower case). */
+export const agentHeaderKey = <K extends keyof typeof AGENT_HEADERS>(k: K) =>
+  AGENT_HEADERS[k].toLowerCase() as Lowercase<(typeof AGENT_HEADERS)[K]>;
+
+/**
+ * Routes in OpenAPI form (the gateway declares them from here), and the URL path the agent
+ * requests. `{id}` is the job's id.
+ */
 export const AGENT_DATA_ROUTES = {
   /** Body: the encrypted file (application/octet-stream, chunked). 200 BackupUploadAnswer. */
-  backupUpload: { method: 'PUT', path: '/api/agent/backups/{backupId}/data' },
+  backupUpload: { method: 'PUT', path: '/api/agent/backups/{id}/data' },
   /** The encrypted file of the restore's backup, with Content-Length. */
-  restoreDownload: { method: 'GET', path: '/api/agent/restores/{restoreId}/data' },
+  restoreDownload: { method: 'GET', path: '/api/agent/restores/{id}/data' },
   /** The encrypted file of the verification's backup, with Content-Length. */
-  verificationDownload: { method: 'GET', path: '/api/agent/verifications/{verificationId}/data' },
+  verificationDownload: { method: 'GET', path: '/api/agent/verifications/{id}/data' },
 } as const;
 
-export const backupUploadPath = (backupId: string) =>
-  `/api/agent/backups/${encodeURIComponent(backupId)}/data`;
+const pathWithId = (route: { path: string }, id: string) =>
+  route.path.replace('{id}', encodeURIComponent(id));
+export const backupUploadPath = (backupId: string) => pathWithId(AGENT_DATA_ROUTES.backupUpload, backupId);
 export const restoreDownloadPath = (restoreId: string) =>
-  `/api/agent/restores/${encodeURIComponent(restoreId)}/data`;
+  pathWithId(AGENT_DATA_ROUTES.restoreDownload, restoreId);
 export const verificationDownloadPath = (verificationId: string) =>
-  `/api/agent/verifications/${encodeURIComponent(verificationId)}/data`;
+  pathWithId(AGENT_DATA_ROUTES.verificationDownload, verificationId);
 
 /** The answer to a stored upload: the size storage kept. */
 export interface BackupUploadAnswer {
   size: number;
 }
 
-export const keyFingerprintSchema = z.string().regex(KEY_FINGERPRINT_PATTERN, 'Invalid key fingerprint');
+export const keyFingerprintSchema = z
+  .string({ error: 'Invalid key fingerprint' })
+  .regex(KEY_FINGERPRINT_PATTERN, 'Invalid key fingerprint');

@@ -11,8 +11,14 @@ export const databaseLabel = z.string().regex(DATABASE_LABEL_PATTERN, 'must be a
 
 export const databaseLabels = z.array(databaseLabel).max(LIMITS.databasesPerAgent);
 
-/** The agent's version, as it reports it (control and text-direction characters stripped). */
-export const version = reportedText(z.string().max(LIMITS.version));
+/**
+ * The agent's version, as it reports it (control and text-direction characters stripped). No
+ * whitespace: versions end up in message ids, which travel as NATS headers. The same rule at the
+ * handshake and in the update report, so an agent is refused where it connects, not later.
+ */
+export const version = reportedText(z.string().max(LIMITS.version)).pipe(
+  z.string().regex(/^\S*$/, 'Version must not contain whitespace'),
+);
 
 /**
  * Why a job failed. Clipped, not refused, when long: agents older than this contract sent up to

@@ -1,5 +1,10 @@
 import { LIMITS } from '../limits.js';
-import { agentHandshakeSchema, type AgentHandshake } from './handshake.js';
+import {
+  agentHandshakeSchema,
+  agentRegistrationSchema,
+  registrationOf,
+  type AgentHandshake,
+} from './handshake.js';
 
 /** What `coffer-agent run` sends. */
 const real: AgentHandshake = {
@@ -69,6 +74,22 @@ describe('agent handshake', () => {
       platform: 'linux-x64',
       version: '0.2.0[31m',
     });
+  });
+
+  it('version: no whitespace once stripped (versions travel in NATS headers)', () => {
+    expect(ok({ version: '1.0 beta' })).toBe(false);
+    expect(ok({ version: '1.0\u00a0beta' })).toBe(false);
+    expect(agentHandshakeSchema.parse({ ...real, version: '1.0.0\n' }).version).toBe('1.0.0');
+  });
+
+  it('the registration is the handshake without its key, and parsing it again changes nothing', () => {
+    const registration = registrationOf(agentHandshakeSchema.parse(real));
+    expect(registration).not.toHaveProperty('apiKey');
+    expect(agentRegistrationSchema.parse(registration)).toEqual(registration);
+    const oldAgent = registrationOf(
+      agentHandshakeSchema.parse({ apiKey: 'k', instanceId: real.instanceId, name: 'x' }),
+    );
+    expect(agentRegistrationSchema.parse(oldAgent)).toEqual(oldAgent);
   });
 
   it('configId: a hex hash of 16 to 64 digits, or nothing', () => {

@@ -7,8 +7,13 @@ import { databaseLabels, version } from './fields.js';
 
 export const AGENT_NAMESPACE = '/agents';
 
-export const agentHandshakeSchema = z.object({
-  apiKey: z.string().min(1).max(LIMITS.apiKey),
+/**
+ * What an agent says about itself. The gateway passes it to the orchestrator whole, and the
+ * orchestrator parses it with this same schema (parsing a parsed registration changes nothing): a
+ * new field here reaches the orchestrator's domain with no edit to either side's handler, once
+ * RegisterAgentRequest (orchestrator.proto) carries it.
+ */
+export const agentRegistrationSchema = z.object({
   instanceId: z.string().regex(INSTANCE_ID_PATTERN),
   name: safeText(z.string().trim().min(1).max(LIMITS.agentName), 'Agent name'),
   // Shown to admins: what the host reports, stripped of control and text-direction characters.
@@ -29,10 +34,21 @@ export const agentHandshakeSchema = z.object({
   keyFingerprint: z.string().regex(KEY_FINGERPRINT_PATTERN).default(''),
 });
 
+export const agentHandshakeSchema = agentRegistrationSchema.extend({
+  apiKey: z.string().min(1).max(LIMITS.apiKey),
+});
+
 /** What the agent sends. */
 export type AgentHandshake = z.input<typeof agentHandshakeSchema>;
 /** What the gateway works with once it is validated. */
 export type ValidAgentHandshake = z.output<typeof agentHandshakeSchema>;
+/** The handshake without its credential: what the orchestrator registers. */
+export type AgentRegistration = z.output<typeof agentRegistrationSchema>;
+
+export const registrationOf = ({
+  apiKey: _credential,
+  ...registration
+}: ValidAgentHandshake): AgentRegistration => registration;
 
 /** The first event after connecting: the agent's id and which of its databases the plan allows. */
 export interface RegisteredMessage {

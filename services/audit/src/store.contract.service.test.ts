@@ -1,31 +1,15 @@
 // One set of cases for both store implementations: the in-memory fake audit's unit tests use and
 // the mongoose store on a real FerretDB. A case that passes for one and fails for the other means a
 // unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo } from '@coffer/common';
-import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { ferretDbPerCase } from '@coffer/common/testing';
 import { auditModels } from './model';
 import { fakeAuditStore } from './store.fake';
 import { auditStore, type AuditStore, type NewAuditEntry } from './store';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
+const ferretDb = ferretDbPerCase('audit_contract');
 
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'audit_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
-
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<AuditStore> {
-  const db = conn!.useDb(`audit_contract_${++databases}`, { useCache: false });
-  const models = auditModels(db);
+  const models = auditModels(ferretDb.fresh());
   await models.AuditEntry.init();
   return auditStore(models);
 }

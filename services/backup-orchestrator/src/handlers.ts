@@ -13,16 +13,15 @@ import {
   type Logger,
 } from '@coffer/common';
 import {
-  CONFIG_ID_PATTERN,
+  agentRegistrationSchema,
+  agentVersion,
   DATABASE_LABEL_PATTERN,
   DATABASE_LABEL_RULE,
   isCollectionName,
-  KEY_FINGERPRINT_PATTERN,
   LIMITS,
   RESTORE_CONFIRMATIONS,
   VERIFY_MODES,
   collectionSummarySchema,
-  safeText,
   verificationCheckedSchema,
   verificationDifferenceSchema,
   VERIFICATION_LIMITS,
@@ -76,7 +75,6 @@ function callDeadline(call: { getDeadline?: () => Date | number } | undefined): 
   return ms !== undefined && Number.isFinite(ms) ? new Date(ms) : undefined;
 }
 
-const text = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
 const count = (what: string) =>
   z
     .number({ error: `${what} must be a whole number` })
@@ -92,8 +90,6 @@ const agentDatabases = z
   .array(databaseName)
   .max(LIMITS.databasesPerAgent, `An agent may report at most ${LIMITS.databasesPerAgent} databases`);
 const agentError = z.string().max(100_000).default('');
-// Versions end up in message ids, which travel as NATS headers (no line breaks there).
-const version = text('Version', LIMITS.version).regex(/^\S*$/, 'Version must not contain whitespace');
 
 /** gRPC edge of the orchestrator: validate, call the domain, shape the answer. */
 export function orchestratorHandlers(deps: {
@@ -267,27 +263,8 @@ export function orchestratorHandlers(deps: {
 
     // ---- agent-facing ----
     async registerAgent(req, call) {
-      const input = parseInput(
-        z.object({
-          userId,
-          instanceId: z
-            .string({ error: 'Agent instance id is required' })
-            .min(1, 'Agent instance id is required')
-            .max(LIMITS.instanceId.max, 'Agent instance id is too long'),
-          name: safeText(text('Agent name', LIMITS.agentName), 'Agent name'),
-          // The gateway strips what would not display safely; anything left is refused here.
-          hostname: safeText(text('Hostname', LIMITS.hostname), 'Hostname'),
-          configId: z.string().regex(CONFIG_ID_PATTERN, 'Agent configuration id must be a hex hash'),
-          platform: safeText(text('Platform', LIMITS.platform), 'Platform'),
-          version: safeText(text('Version', LIMITS.version), 'Version'),
-          databases: agentDatabases,
-          keyFingerprint: z
-            .string()
-            .refine((f) => f === '' || KEY_FINGERPRINT_PATTERN.test(f), 'Invalid key fingerprint')
-            .default(''),
-        }),
-        req,
-      );
+      // The handshake's own schema (contracts), as the gateway parsed it: one rule per field.
+      const input = parseInput(agentRegistrationSchema.extend({ userId }), req);
       const { agent, databases: list } = await agents.register(
         { ...input, databases: [...new Set(input.databases)] },
         { deadline: callDeadline(call) },
@@ -439,8 +416,8 @@ export function orchestratorHandlers(deps: {
       const input = parseInput(
         agentJob.extend({
           status: agentUpdateStatus.schema,
-          fromVersion: version,
-          toVersion: version,
+          fromVersion: agentVersion,
+          toVersion: agentVersion,
           error: agentError,
         }),
         req,

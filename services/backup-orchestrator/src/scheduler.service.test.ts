@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import mongoose from 'mongoose';
 import { backupFrequency, backupType, jobStatus } from '@coffer/common';
-import { auth, orchestrator, schedule, storage } from '@coffer/proto';
+import { auth, type common, orchestrator, schedule, storage } from '@coffer/proto';
+import { agentRegistration } from './test-world';
 import {
   connectEventBus,
   createLogger,
@@ -53,7 +54,7 @@ async function fakeServices() {
   server.addService(auth.AuthServiceService, {
     getUserPlan: (_call: unknown, cb: (e: null, p: auth.Plan) => void) => cb(null, plan),
     // The scheduler asks whether the account is banned before each scheduled backup.
-    getAccountState: (call: { request: auth.UserRef }, cb: (e: null, s: auth.AccountState) => void) =>
+    getAccountState: (call: { request: common.UserRef }, cb: (e: null, s: auth.AccountState) => void) =>
       cb(null, {
         userId: call.request.userId,
         role: auth.Role.ROLE_USER,
@@ -75,7 +76,7 @@ async function fakeServices() {
         createdAt: new Date().toISOString(),
         keyFingerprint: 'fp-test',
       }),
-    delete: (_call: unknown, cb: (e: null, o: storage.Ok) => void) => cb(null, {}),
+    delete: (_call: unknown, cb: (e: null, o: common.Ok) => void) => cb(null, {}),
   } as unknown as storage.StorageServiceServer);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
@@ -171,16 +172,9 @@ describe('scheduler with two replicas (real NATS, FerretDB)', () => {
     const [a, b] = clients as [(typeof clients)[0], (typeof clients)[0]];
     // Hourly before the agent appears, so the first slot is already an hourly one.
     await b.updateSettings({ userId: USER, frequency: schedule.BackupFrequency.BACKUP_FREQUENCY_HOURLY });
-    const { agentId, databases } = await a.registerAgent({
-      userId: USER,
-      instanceId: 'service-test-agent',
-      name: 'db-1',
-      hostname: 'db-1.test',
-      configId: '',
-      platform: 'linux',
-      version: '1.0.0',
-      databases: ['shop'],
-    });
+    const { agentId, databases } = await a.registerAgent(
+      agentRegistration({ instanceId: 'service-test-agent', name: 'db-1', hostname: 'db-1.test' }),
+    );
     expect(databases).toEqual([expect.objectContaining({ name: 'shop', isActive: true })]);
     heartbeat = setInterval(() => {
       void b

@@ -1,10 +1,12 @@
 import { type EventMap, type EventSubject } from '@coffer/common';
 import { fakeAdminCheck } from '@coffer/common/testing';
+import { agentRegistrationSchema } from '@coffer/contracts';
 import { TEST_USER_ID as USER } from '@coffer/local-stack';
 import type { BlobStore, PlanLimits } from './clients.js';
 import { buildOrchestrator } from './build.js';
 import { HOUR_MS } from './domain/rules.js';
 import { fakeStores } from './store/fake.js';
+import type { AgentRegistration } from './store/types.js';
 
 // The whole domain wired by the service's own builder to in-memory stores, a settable clock and
 // recording fakes, for unit tests.
@@ -15,6 +17,23 @@ export const GB = 1024 ** 3;
 export const ADMIN = 'aaaaaaaaaaaaaaaaaaaaaaad';
 export const ADMIN_TOKEN = 'admin-session-token';
 export const USER_TOKEN = 'user-session-token';
+
+/**
+ * An agent's registration as the orchestrator receives it: through the handshake's own schema, so
+ * a field the handshake gains (with its default) needs no edit here or in the tests that use this.
+ */
+export const agentRegistration = (over: Partial<AgentRegistration> = {}): AgentRegistration => ({
+  userId: USER,
+  ...agentRegistrationSchema.parse({
+    instanceId: 'inst-0001',
+    name: 'web-1',
+    hostname: 'web-1.internal',
+    platform: 'linux',
+    version: '1.0.0',
+    databases: ['shop'],
+  }),
+  ...over,
+});
 
 export interface Published<S extends EventSubject = EventSubject> {
   subject: S;
@@ -125,17 +144,9 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
     keyFingerprint = 'fp',
     name = 'web-1',
   ) {
-    const { agent } = await agents.register({
-      userId,
-      instanceId,
-      keyFingerprint,
-      name,
-      hostname: 'web-1.internal',
-      configId: '',
-      platform: 'linux',
-      version: '1.0.0',
-      databases: dbs,
-    });
+    const { agent } = await agents.register(
+      agentRegistration({ userId, instanceId, databases: dbs, keyFingerprint, name }),
+    );
     return agent.id;
   }
 

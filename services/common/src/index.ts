@@ -19,7 +19,6 @@ export * from './nats/bus.js';
 export * from './nats/connect-options.js';
 export * from './validation.js';
 export * from './audit-actions.js';
-export * from './format.js';
 export * from './retention-lock.js';
 export * from './session-token.js';
 export * from './value-sets.js';

@@ -7,12 +7,19 @@ import type { auth, orchestrator } from '@coffer/proto';
  * REST shapes of product §3/§7, declared once: they document the API and shape every answer. Proto
  * enums become the REST strings (or hours) through @coffer/common's value-sets.
  */
+export const roleView = z.enum(role.values).meta({ id: 'Role' });
+export const accountStatusView = z.enum(accountStatus.values).meta({ id: 'AccountStatus' });
+export const agentStatusView = z.enum(['active', 'inactive', 'offline']).meta({ id: 'AgentStatus' });
+/** The orchestrator's agent status (a string on the wire) as the REST enum; anything else is offline. */
+export const toAgentStatus = (status: string): z.infer<typeof agentStatusView> =>
+  status === 'active' || status === 'inactive' ? status : 'offline';
+
 export const userView = z
   .object({
     id: z.string(),
     email: z.string(),
     name: z.string(),
-    role: z.string(),
+    role: roleView,
     apiKey: z.string(),
     isBanned: z.boolean(),
     banReason: z.string().nullable(),
@@ -49,7 +56,7 @@ export const profileView = z
     plan: z.string().describe('plan id'),
     storageUsed: z.number().describe('bytes'),
     apiKey: z.string(),
-    role: z.string(),
+    role: roleView,
   })
   .meta({ id: 'Profile' });
 
@@ -58,8 +65,8 @@ export const adminUserView = z
     _id: z.string(),
     email: z.string(),
     name: z.string(),
-    role: z.string(),
-    status: z.string(),
+    role: roleView,
+    status: accountStatusView,
     plan: z.string(),
     isBanned: z.boolean(),
     banReason: z.string().nullable(),
@@ -195,7 +202,7 @@ export const agentView = z
     name: z.string(),
     version: z.string(),
     platform: z.string(),
-    status: z.enum(['active', 'inactive', 'offline']).meta({ id: 'AgentStatus' }),
+    status: agentStatusView,
     lastSeen: z.string(),
     offlineReason: z
       .enum(['api-key-replaced'])
@@ -280,7 +287,7 @@ export const toAgent = (a: orchestrator.Agent): z.input<typeof agentView> => ({
   name: a.name,
   version: a.version,
   platform: a.platform,
-  status: a.status === 'active' || a.status === 'inactive' ? a.status : 'offline',
+  status: toAgentStatus(a.status),
   lastSeen: a.lastSeen,
   ...(a.offlineReason === 'api-key-replaced' && { offlineReason: a.offlineReason }),
   databases: a.databases,

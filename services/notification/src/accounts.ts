@@ -1,5 +1,5 @@
 import { AppError, grpcClient, type ServiceIdentity } from '@coffer/common';
-import { auth } from '@coffer/proto';
+import { auth, type common } from '@coffer/proto';
 
 /** Where and how to address the owner of an account. */
 export interface AccountContact {
@@ -16,7 +16,7 @@ export interface AccountDirectory {
   contact(userId: string): Promise<AccountContact | null>;
 }
 
-type AccountStateCall = (req: auth.UserRef, opts?: { timeoutMs?: number }) => Promise<auth.AccountState>;
+type AccountStateCall = (req: common.UserRef, opts?: { timeoutMs?: number }) => Promise<auth.AccountState>;
 
 /** AccountDirectory over auth's GetAccountState. */
 export function accountDirectory(getAccountState: AccountStateCall): AccountDirectory {

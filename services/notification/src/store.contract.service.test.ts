@@ -1,9 +1,7 @@
 // One set of cases for both store implementations: the in-memory fakes notification's unit tests
 // use and the mongoose stores on a real FerretDB. A case that passes for one and fails for the other
 // means a unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo } from '@coffer/common';
-import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { ferretDbPerCase } from '@coffer/common/testing';
 import { notificationModels } from './model';
 import { fakeOutbox, fakePreferencesStore } from './store.fake';
 import {
@@ -15,29 +13,15 @@ import {
   type PreferencesStore,
 } from './store';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
-
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'notification_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
+const ferretDb = ferretDbPerCase('notification_contract');
 
 interface Stores {
   preferences: PreferencesStore;
   outbox: OutboxStore;
 }
 
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<Stores> {
-  const db = conn!.useDb(`notification_contract_${++databases}`, { useCache: false });
-  const models = notificationModels(db);
+  const models = notificationModels(ferretDb.fresh());
   await Promise.all(Object.values(models).map((m) => m.init()));
   return { preferences: preferencesStore(models), outbox: outboxStore(models) };
 }

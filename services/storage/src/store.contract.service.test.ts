@@ -1,31 +1,15 @@
 // One set of cases for both store implementations: the in-memory fake storage's unit tests use and
 // the mongoose store on a real FerretDB. A case that passes for one and fails for the other means a
 // unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo } from '@coffer/common';
-import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { ferretDbPerCase } from '@coffer/common/testing';
 import { storageModels } from './model';
 import { fakeBlobStore } from './store.fake';
 import { blobStore, type BlobRecord, type BlobStore, type NewUpload, type UploadKey } from './store';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
+const ferretDb = ferretDbPerCase('storage_contract');
 
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'storage_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
-
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<BlobStore> {
-  const db = conn!.useDb(`storage_contract_${++databases}`, { useCache: false });
-  const models = storageModels(db);
+  const models = storageModels(ferretDb.fresh());
   await models.Blob.init();
   return blobStore(models);
 }

@@ -23,7 +23,8 @@ const CLIENTS = {
 function call(c) {
   const [ns, clientName] = CLIENTS[c.service];
   const client = new proto[ns][clientName](c.address, grpc.credentials.createInsecure());
-  const request = proto[ns][c.type].fromPartial(c.request);
+  // Shared messages (UserRef, Empty, Ok) live in common.proto.
+  const request = (proto[ns][c.type] ?? proto.common[c.type]).fromPartial(c.request);
   const metadata = new grpc.Metadata();
   for (const [k, v] of Object.entries(c.metadata ?? {})) metadata.set(k, v);
   const deadline = new Date(Date.now() + 15_000);

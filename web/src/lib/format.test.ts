@@ -2,27 +2,13 @@ import {
   capitalize,
   formatAuditTimestamp,
   formatBackupDate,
-  formatBytes,
   formatCount,
   formatDurationHours,
   formatLongDate,
   formatPercent,
   titleCase,
 } from './format';
-import { formatDbLimit, formatFrequency, formatPrice, formatRetention, storageBarColor } from './plan';
-
-describe('formatBytes', () => {
-  it.each([
-    [0, '0 Bytes'],
-    [500, '500 Bytes'],
-    [1024, '1 KB'],
-    [1536, '1.5 KB'],
-    [1024 ** 2 * 2.345, '2.35 MB'],
-    [1024 ** 3, '1 GB'],
-    [1024 ** 4 * 3, '3 TB'],
-    [1024 ** 5, '1024 TB'],
-  ])('%d → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
-});
+import { formatDbLimit, formatPrice, formatRetention, frequencyLabel, storageBarColor } from './plan';
 
 describe('dates', () => {
   const d = new Date(2025, 0, 5, 14, 3, 9);
@@ -77,9 +63,9 @@ describe('plan display', () => {
     expect(formatDbLimit(3)).toBe('3');
     expect(formatRetention(168)).toBe('7 days');
     expect(formatRetention(2160)).toBe('3 months');
-    expect(formatFrequency(1)).toBe('Hourly');
-    expect(formatFrequency(24)).toBe('Daily');
-    expect(formatFrequency(168)).toBe('Weekly');
+    expect(frequencyLabel(1)).toBe('Hourly');
+    expect(frequencyLabel(24)).toBe('Daily');
+    expect(frequencyLabel(168)).toBe('Weekly');
   });
   it('storage bar colours: green ≤ 70, amber > 70, red > 90', () => {
     expect(storageBarColor(70)).toBe('green.500');

@@ -1,15 +1,7 @@
 // Display formatting shared by every page (product §9). Pure functions, no React.
 
-const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Human size from bytes: '0 Bytes', '1.5 KB', … up to TB, `decimals` places (trailing zeros dropped). */
-export function formatBytes(bytes: number, decimals = 2): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  const k = 1024;
-  const dm = Math.max(0, decimals);
-  const i = Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(k)));
-  return `${parseFloat((bytes / k ** i).toFixed(dm))} ${BYTE_UNITS[i]}`;
-}
+// Sizes read the same in mails, audit values and the agent's command line: one module in contracts.
+export { formatBytes } from '@coffer/contracts';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

@@ -1,5 +1,9 @@
 // How plan limits read on screen (product §9, "Plan display").
-import { formatBytes } from './format';
+import { formatBytes, formatFrequency } from '@coffer/contracts';
+import { capitalize } from './format';
+
+// Retention reads as in the audit log and in mails (contracts/src/format.ts).
+export { formatRetention } from '@coffer/contracts';
 
 export function formatPrice(price: number): string {
   return price === 0 ? 'Free' : `$${price} /month`;
@@ -9,19 +13,9 @@ export function formatDbLimit(dbLimit: number): string {
   return dbLimit > 500 ? 'Unlimited' : String(dbLimit);
 }
 
-export function formatRetention(hours: number): string {
-  if (hours > 720) {
-    const months = Math.round(hours / 24 / 30.42);
-    return `${months} month${months === 1 ? '' : 's'}`;
-  }
-  const days = Math.round(hours / 24);
-  return `${days} day${days === 1 ? '' : 's'}`;
-}
-
-export function formatFrequency(hours: number): string {
-  if (hours === 1) return 'Hourly';
-  if (hours === 24) return 'Daily';
-  return 'Weekly';
+/** The plan's backup frequency as a label ('Hourly'); `formatFrequency` in a sentence. */
+export function frequencyLabel(hours: number): string {
+  return capitalize(formatFrequency(hours));
 }
 
 export function formatStorage(bytes: number): string {

@@ -1,6 +1,6 @@
+import { formatBytes, formatFrequency, formatRetention } from '@coffer/contracts';
 import {
   AUDIT_ACTIONS,
-  formatBytes,
   type AgentEvent,
   type ArticleEvent,
   type AuditAction,
@@ -9,7 +9,6 @@ import {
   type EventSubject,
   type RestoreEvent,
 } from '@coffer/common';
-import { formatFrequency, formatRetention } from './format.js';
 
 export { AUDIT_ACTIONS, type AuditAction };
 

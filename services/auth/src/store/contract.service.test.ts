@@ -1,31 +1,17 @@
 // One set of cases for both store implementations: the in-memory fakes auth's domain tests use and
 // the mongoose stores on a real FerretDB. A case that passes for one and fails for the other means a
 // unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo, isDuplicateKeyError } from '@coffer/common';
-import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { isDuplicateKeyError } from '@coffer/common';
+import { ferretDbPerCase } from '@coffer/common/testing';
 import { authModels } from '../model';
 import { fakeAuthStores } from './fake';
 import { mongoAuthStores } from './index';
 import type { AuthStores, NewPlan, NewUser } from './types';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
+const ferretDb = ferretDbPerCase('auth_contract');
 
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'auth_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
-
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<AuthStores> {
-  const db = conn!.useDb(`auth_contract_${++databases}`, { useCache: false });
+  const db = ferretDb.fresh();
   const models = authModels(db);
   await Promise.all(Object.values(models).map((m) => m.init()));
   return mongoAuthStores(models);

@@ -1,19 +1,10 @@
 import { LIMITS } from '@coffer/contracts';
-import { ADMIN, OTHER_USER, USER, testWorld } from '../test-world';
+import { ADMIN, OTHER_USER, USER, agentRegistration, testWorld } from '../test-world';
 import { AGENT_RESET_MESSAGE, REGISTRATION_ABANDONED } from './agents';
 import { noAgentMessage } from './dispatch';
 
-const reg = (over = {}) => ({
-  userId: USER,
-  instanceId: 'inst-1',
-  name: 'web-1',
-  hostname: 'web-1.internal',
-  configId: '',
-  platform: 'linux',
-  version: '1.0.0',
-  databases: ['shop'],
-  ...over,
-});
+const reg = (over: Parameters<typeof agentRegistration>[0] = {}) =>
+  agentRegistration({ instanceId: 'inst-1', ...over });
 
 describe('agents', () => {
   it('announces a new instance once; re-registering refreshes it quietly', async () => {

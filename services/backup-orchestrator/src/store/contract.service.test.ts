@@ -1,36 +1,19 @@
 // One set of cases for both store implementations: the in-memory fakes the unit tests use and the
 // mongoose stores on a real FerretDB. A case that passes for one and fails for the other means a
 // unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo, isDuplicateKeyError } from '@coffer/common';
-import {
-  startFerretDb,
-  OTHER_USER_ID as OTHER,
-  TEST_USER_ID as USER,
-  type RunningServer,
-} from '@coffer/local-stack';
+import { isDuplicateKeyError } from '@coffer/common';
+import { ferretDbPerCase } from '@coffer/common/testing';
+import { OTHER_USER_ID as OTHER, TEST_USER_ID as USER } from '@coffer/local-stack';
 import { orchestratorModels } from '../model';
+import { agentRegistration } from '../test-world';
 import { fakeStores } from './fake';
 import { mongoStores } from './index';
 import type { BackupRecord, NewBackup, NewRestore, Stores } from './types';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
+const ferretDb = ferretDbPerCase('orchestrator_contract');
 
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'orchestrator_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
-
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<Stores> {
-  const db = conn!.useDb(`orchestrator_contract_${++databases}`, { useCache: false });
+  const db = ferretDb.fresh();
   const models = orchestratorModels(db);
   await Promise.all(Object.values(models).map((m) => m.init()));
   return mongoStores(models);
@@ -39,16 +22,7 @@ async function onFerretDb(): Promise<Stores> {
 const t0 = new Date('2025-06-01T00:00:00Z');
 const hours = (h: number) => new Date(t0.getTime() + h * 3_600_000);
 const ids = (...letters: string[]) => letters.map((x) => x.repeat(24));
-const reg = (instanceId = 'i1', userId = USER) => ({
-  userId,
-  instanceId,
-  name: 'web-1',
-  hostname: 'web-1.internal',
-  configId: '',
-  platform: 'linux',
-  version: '1.0.0',
-  databases: ['shop'],
-});
+const reg = (instanceId = 'i1', userId = USER) => agentRegistration({ instanceId, userId });
 
 function newBackup(id: string, h: number, status: BackupRecord['status'], extra: Partial<NewBackup> = {}) {
   return {

@@ -1,4 +1,4 @@
-import type { GfsCounts, RetentionMode } from '@coffer/contracts';
+import type { AgentRegistration as ContractRegistration, GfsCounts, RetentionMode } from '@coffer/contracts';
 
 // The records the domain works with and the data-access methods it calls. Mongoose lives only in
 // store/*.ts; unit tests hand the domain the in-memory stores of store/fake.ts instead.
@@ -241,17 +241,8 @@ export interface RestoreStore extends JobStore<RestoreRecord> {
   removeByUser(userId: string): Promise<void>;
 }
 
-export interface AgentRegistration {
-  userId: string;
-  instanceId: string;
-  name: string;
-  hostname: string;
-  configId: string;
-  platform: string;
-  version: string;
-  databases: string[];
-  keyFingerprint?: string;
-}
+/** The handshake's registration (contracts) for one user. */
+export type AgentRegistration = ContractRegistration & { userId: string };
 
 export interface AgentStore {
   /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { auth } from '@coffer/proto';
+import { auth, common } from '@coffer/proto';
 import { startNats, type RunningServer } from '@coffer/local-stack';
 import { notFound } from '../errors';
 import { grpcClient } from '../grpc/client';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   nats = await startNats({ dataDir: tmp });
   bus = await connectEventBus({ url: nats.url, name: 'propagation-test', log, streams: ['AUTH'] });
   const handlers = {
-    getAccountState: async (req: auth.UserRef) => {
+    getAccountState: async (req: common.UserRef) => {
       log.info('handling the call');
       if (req.userId === 'missing') throw notFound('No such user');
       await bus.publish('auth.user.api_key_regenerated', { userId: req.userId });

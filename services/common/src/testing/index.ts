@@ -21,3 +21,4 @@ export function fakeAdminCheck(
   };
   return Object.assign(check, { calls });
 }
+export { ferretDbPerCase } from './contract-db.js';

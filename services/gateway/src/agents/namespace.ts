@@ -13,18 +13,35 @@ import {
   agentEventSchemas,
   agentHandshakeSchema,
   connectRefusal,
+  registrationOf,
   type AgentEventName,
+  type AgentRegistration,
   type AgentToGatewayEvents,
   type GatewayToAgentEvents,
   type RegisteredMessage,
   type ReportAck,
   type ValidAgentEvent,
+  type ValidAgentHandshake,
 } from '@coffer/contracts';
+import type { orchestrator as proto } from '@coffer/proto';
 import type { Clients } from '../clients.js';
 import type { Identity } from '../http/identity.js';
 import type { AgentNews } from '../realtime/agent-news.js';
 import type { HandshakeGate } from './handshake-gate.js';
 import { refusalFor } from './refusals.js';
+
+/** Handshake fields RegisterAgentRequest (orchestrator.proto) has no field for. */
+type NotCarried = Exclude<keyof AgentRegistration, keyof proto.RegisterAgentRequest>;
+
+/**
+ * The registration travels whole: the orchestrator parses it with the same contracts schema. A
+ * handshake field the proto lacks would be dropped on the wire without a word, so it fails to
+ * compile here instead (`never` is the only value of a field not carried).
+ */
+const registerRequest = (
+  userId: string,
+  h: ValidAgentHandshake,
+): proto.RegisterAgentRequest & Record<NotCarried, never> => ({ userId, ...registrationOf(h) });
 
 /** What the gateway keeps on an agent's socket once it is registered. */
 export interface AgentSocketData {
@@ -95,20 +112,9 @@ export function startAgentNamespace(deps: {
     const deadline = Date.now() + deps.handshakeTimeoutMs;
     const register = async () => {
       const caller = await deps.identity.fromApiKey(h.apiKey);
-      const reg = await orchestrator.registerAgent(
-        {
-          userId: caller.id,
-          instanceId: h.instanceId,
-          name: h.name,
-          hostname: h.hostname,
-          configId: h.configId,
-          platform: h.platform,
-          version: h.version,
-          databases: h.databases,
-          keyFingerprint: h.keyFingerprint,
-        },
-        { timeoutMs: Math.max(1, deadline - Date.now()) },
-      );
+      const reg = await orchestrator.registerAgent(registerRequest(caller.id, h), {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+      });
       socket.data = {
         userId: caller.id,
         agentId: reg.agentId,

@@ -7,6 +7,7 @@ import {
   unauthenticated,
   type Session,
 } from '@coffer/common';
+import { LIMITS } from '@coffer/contracts';
 import { auth } from '@coffer/proto';
 
 export interface Caller {
@@ -143,7 +144,7 @@ export function identity(deps: {
 
     /** An agent's identity: its owner's API key (looked up by auth) and the agent id it was given. */
     async fromApiKey(apiKey: string | undefined, agentId = ''): Promise<AgentCaller> {
-      if (!apiKey || apiKey.length > 200) throw unauthenticated('Invalid API key');
+      if (!apiKey || apiKey.length > LIMITS.apiKey) throw unauthenticated('Invalid API key');
       const s = await deps.resolveApiKey(apiKey);
       refuseBanned(s);
       return { id: s.userId, role: role.fromAnswer(s.role), email: s.email, name: s.name, agentId };

@@ -6,7 +6,7 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { ERROR_KINDS, type ErrorKind } from '@coffer/contracts';
+import { AGENT_HEADERS, agentHeaderKey, ERROR_KINDS, type ErrorKind } from '@coffer/contracts';
 import { STEP_UP_CODE_HEADER, STEP_UP_TOKEN_HEADER } from '@coffer/contracts';
 import { accountBannedBody, errorBody } from './errors.js';
 import { binary, type RouteError, type RouteErrors, type RouteSpec } from './route.js';
@@ -18,7 +18,7 @@ export const API_VERSION = '1.0.0';
 export const JSON_BODY_LIMIT = '100kb';
 
 const agentIdHeader = z.object({
-  'x-coffer-agent-id': z
+  [agentHeaderKey('agentId')]: z
     .string()
     .optional()
     .meta({ description: 'the id the agent was given when it registered over its socket' }),
@@ -155,7 +155,7 @@ export function openApiDocument(specs: RouteSpec[], version: string): ReturnType
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        apiKey: { type: 'apiKey', in: 'header', name: AGENT_HEADERS.apiKey },
       },
     },
     paths,

@@ -1,6 +1,6 @@
 import type { Request, Response, Router, RequestHandler } from 'express';
 import { z } from 'zod';
-import type { ErrorKind } from '@coffer/contracts';
+import { AGENT_HEADERS, type ErrorKind } from '@coffer/contracts';
 import { forbidden, parseInput } from '@coffer/common';
 import type { AgentCaller, Caller, Identity } from './identity.js';
 import { noteCaller } from './access-log.js';
@@ -25,6 +25,12 @@ export type RouteError = string | { when: string; body: z.ZodType };
 
 type BodyOf<B> = B extends Binary ? undefined : z.infer<B>;
 type AnswerOf<R extends z.ZodType> = R extends Binary ? void : z.input<R>;
+
+/** A route declared in OpenAPI form elsewhere (contracts), as the route table takes it. */
+export const routeOf = <M extends 'GET' | 'POST' | 'PUT' | 'DELETE'>(r: { method: M; path: string }) => ({
+  method: r.method.toLowerCase() as Lowercase<M>,
+  path: r.path.replace(/\{(\w+)\}/g, ':$1'),
+});
 
 export interface RouteSpec<
   B extends z.ZodType = z.ZodType,
@@ -100,8 +106,8 @@ export class RouteTable {
       const handler: RequestHandler = async (req, res) => {
         let caller: Caller | undefined;
         if (spec.access === 'agent') {
-          const agentId = req.header('x-coffer-agent-id') ?? '';
-          caller = await this.identity.fromApiKey(req.header('x-api-key'), agentId);
+          const agentId = req.header(AGENT_HEADERS.agentId) ?? '';
+          caller = await this.identity.fromApiKey(req.header(AGENT_HEADERS.apiKey), agentId);
         } else if (spec.access !== 'public') {
           const token = this.identity.bearer(req.headers.authorization);
           caller = await this.identity.fromToken(token, { evenIfSuspended: spec.allowSuspended });

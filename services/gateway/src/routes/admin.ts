@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { accountStatus, fields, formatBytes, role } from '@coffer/common';
+import { accountStatus, fields, role } from '@coffer/common';
+import { formatBytes } from '@coffer/contracts';
 import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import { passSession, type Identity } from '../http/identity.js';
 import { messageBody, type RouteTable } from '../http/route.js';
-import { adminUserView, planView, toAdminUser, toPlan } from '../views.js';
+import { adminUserView, agentStatusView, planView, toAdminUser, toAgentStatus, toPlan } from '../views.js';
 
 const userParam = z.object({ id: fields.objectId('user') });
 const NO_USER = 'no user has this id';
@@ -17,7 +18,7 @@ const adminAgentView = z
     hostname: z.string(),
     version: z.string(),
     platform: z.string(),
-    status: z.string(),
+    status: agentStatusView,
     lastSeen: z.string(),
   })
   .meta({ id: 'AdminAgent' });
@@ -157,7 +158,7 @@ export function adminRoutes(
         hostname: a.hostname || 'unknown',
         version: a.version,
         platform: a.platform,
-        status: a.status,
+        status: toAgentStatus(a.status),
         lastSeen: a.lastSeen,
       })),
   });

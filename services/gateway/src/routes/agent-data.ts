@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { AppError, fields, type Logger } from '@coffer/common';
+import { AGENT_DATA_ROUTES, agentHeaderKey, keyFingerprintSchema } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import { openBlob, putBlob, sendBlob } from '../blobs/streams.js';
-import { binary, type RouteTable } from '../http/route.js';
+import { binary, routeOf, type RouteTable } from '../http/route.js';
 
-const fingerprint = z
-  .string({ error: 'Invalid key fingerprint' })
-  .regex(/^[A-Za-z0-9_:.-]{1,128}$/, 'Invalid key fingerprint')
-  .meta({ description: 'fingerprint of the key the backup was encrypted with' });
+const FINGERPRINT = agentHeaderKey('keyFingerprint');
+const fingerprint = keyFingerprintSchema.meta({
+  description: 'fingerprint of the key the backup was encrypted with',
+});
 const NOT_ITS_JOB = 'the agent has no job with this id';
 
 /**
@@ -18,14 +19,13 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
   const { orchestrator, storage } = deps.clients;
 
   t.add({
-    method: 'put',
-    path: '/api/agent/backups/:id/data',
+    ...routeOf(AGENT_DATA_ROUTES.backupUpload),
     operationId: 'uploadBackupData',
     summary: 'Agent: upload the encrypted backup (streamed body); completes the backup when stored',
     tag: 'agent',
     access: 'agent',
     params: z.object({ id: fields.objectId('backup') }),
-    headers: z.object({ 'x-coffer-key-fingerprint': fingerprint }),
+    headers: z.object({ [FINGERPRINT]: fingerprint }),
     body: binary,
     response: z.object({ size: z.number().meta({ description: 'bytes stored' }) }),
     errors: {
@@ -34,7 +34,7 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
       LIMIT_REACHED: "the backup would pass the plan's storage limit (code STORAGE_LIMIT_EXCEEDED)",
     },
     handler: async ({ caller, params, headers, req, res }) => {
-      const keyFingerprint = headers['x-coffer-key-fingerprint'];
+      const keyFingerprint = headers[FINGERPRINT];
       const grant = await orchestrator.beginUpload({
         userId: caller.id,
         agentId: caller.agentId,
@@ -81,8 +81,7 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
   });
 
   t.add({
-    method: 'get',
-    path: '/api/agent/restores/:id/data',
+    ...routeOf(AGENT_DATA_ROUTES.restoreDownload),
     operationId: 'downloadRestoreData',
     summary: 'Agent: download the encrypted backup of a restore it was asked to run',
     tag: 'agent',

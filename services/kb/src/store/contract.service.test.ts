@@ -1,32 +1,18 @@
 // One set of cases for both store implementations: the in-memory fake kb's domain tests use and
 // the mongoose store on a real FerretDB. A case that passes for one and fails for the other means a
 // unit test somewhere proves less than it claims.
-import type { Connection } from 'mongoose';
-import { connectMongo, isDuplicateKeyError } from '@coffer/common';
-import { startFerretDb, type RunningServer } from '@coffer/local-stack';
+import { isDuplicateKeyError } from '@coffer/common';
+import { ferretDbPerCase } from '@coffer/common/testing';
 import { kbModels } from '../model';
 import { searchTokens } from '../domain/search';
 import { fakeArticleStore } from './fake';
 import { mongoArticleStore } from './index';
 import type { ArticleStore, NewArticle } from './types';
 
-let ferret: RunningServer | undefined;
-let conn: Connection | undefined;
-let databases = 0;
+const ferretDb = ferretDbPerCase('kb_contract');
 
-beforeAll(async () => {
-  ferret = await startFerretDb();
-  conn = await connectMongo(ferret.url, 'kb_contract');
-}, 60_000);
-
-afterAll(async () => {
-  await conn?.close();
-  await ferret?.stop();
-});
-
-/** Each case gets a database of its own, so cases never see each other's records. */
 async function onFerretDb(): Promise<ArticleStore> {
-  const db = conn!.useDb(`kb_contract_${++databases}`, { useCache: false });
+  const db = ferretDb.fresh();
   const models = kbModels(db);
   await Promise.all(Object.values(models).map((m) => m.init()));
   return mongoArticleStore(models);

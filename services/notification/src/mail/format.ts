@@ -1,4 +1,4 @@
-// How times read in mails (same wording as the web app, product §9). Sizes: formatBytes in @coffer/common.
+// How times read in mails (same wording as the web app, product §9). Sizes: formatBytes in @coffer/contracts.
 
 const UTC = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 

@@ -1,5 +1,5 @@
-import { formatBytes, formatLockDate } from '@coffer/common';
-import { clipErrorText } from '@coffer/contracts';
+import { formatLockDate } from '@coffer/common';
+import { clipErrorText, formatBytes } from '@coffer/contracts';
 import { formatTime } from './format.js';
 
 /**

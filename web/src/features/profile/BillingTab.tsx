@@ -23,7 +23,7 @@ import {
 } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatBytes, formatDate } from '../../lib/format';
-import { formatDbLimit, formatFrequency, formatRetention, storagePercent } from '../../lib/plan';
+import { formatDbLimit, formatRetention, frequencyLabel, storagePercent } from '../../lib/plan';
 import { PlanCard, PlanPrice } from '../plans/PlanCard';
 import { useConfirm } from '../shell/ConfirmDialog';
 import { FormAlert } from '../shell/FormAlert';
@@ -108,7 +108,7 @@ function CurrentPlanCard({ plan, storageUsed }: { plan: Plan | undefined; storag
             </Stack>
             <Stack gap="0">
               <Text color="fg.muted">Backup frequency</Text>
-              <Text fontWeight="medium">{formatFrequency(plan.frequencyLimit)}</Text>
+              <Text fontWeight="medium">{frequencyLabel(plan.frequencyLimit)}</Text>
             </Stack>
           </SimpleGrid>
         )}

@@ -4,7 +4,8 @@
 // term, so the change is immediate. The question says which, and what the smaller plan takes away.
 import type { Plan, Subscription } from '../../api/generated';
 import { formatBytes, formatDate } from '../../lib/format';
-import { formatDbLimit, formatFrequency, formatRetention } from '../../lib/plan';
+import { formatFrequency, formatRetention } from '@coffer/contracts';
+import { formatDbLimit } from '../../lib/plan';
 
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 
@@ -13,7 +14,7 @@ function limitsOf(plan: Plan): string {
   const dbs = formatDbLimit(plan.dbLimit);
   return (
     `${dbs} active database${dbs === '1' ? '' : 's'}, ` +
-    `${formatFrequency(plan.frequencyLimit).toLowerCase()} backups at most, ` +
+    `${formatFrequency(plan.frequencyLimit)} backups at most, ` +
     `backups kept ${formatRetention(plan.retentionLimit)}, ${formatBytes(plan.storageLimit)} of storage`
   );
 }

@@ -1,8 +1,7 @@
 // Settings → General (product §2, §5): backup frequency and retention, limited by the user's plan.
 import { Button, Card, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { clampGfs } from '@coffer/contracts';
+import { clampGfs, formatFrequency, formatRetention } from '@coffer/contracts';
 import type { Plan } from '../../api/generated';
-import { formatFrequency, formatRetention } from '../../lib/plan';
 import {
   FREQUENCY_OPTIONS,
   RETENTION_OPTIONS,
@@ -54,8 +53,7 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
             </NativeSelect.Root>
             {plan && (
               <Field.HelperText>
-                Your {plan.name} plan allows backups up to{' '}
-                {formatFrequency(plan.frequencyLimit).toLowerCase()}.
+                Your {plan.name} plan allows backups up to {formatFrequency(plan.frequencyLimit)}.
               </Field.HelperText>
             )}
           </Field.Root>
