@@ -31,7 +31,10 @@ export const agentRegistrationSchema = z.object({
    * The fingerprint of the agent's master key (never the key): the dashboard shows which agents can
    * restore a backup (the ones holding the key it was made with). Agents older than it send none.
    */
-  keyFingerprint: z.string().regex(KEY_FINGERPRINT_PATTERN).default(''),
+  keyFingerprint: z
+    .string()
+    .refine((f) => f === '' || KEY_FINGERPRINT_PATTERN.test(f), 'Invalid key fingerprint')
+    .default(''),
 });
 
 export const agentHandshakeSchema = agentRegistrationSchema.extend({

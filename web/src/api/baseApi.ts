@@ -24,6 +24,8 @@ export const PUBLIC_ENDPOINTS = new Set([
   'resetPassword',
   'getPlans',
   'getPublicConfig',
+  // the server's version and commit (operators, status pages)
+  'getServerVersion',
   // the link mailed to a new notification address, opened signed in or not
   'confirmNotificationEmail',
   // knowledge base reads
