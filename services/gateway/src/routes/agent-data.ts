@@ -80,50 +80,41 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
     },
   });
 
-  t.add({
-    ...routeOf(AGENT_DATA_ROUTES.restoreDownload),
-    operationId: 'downloadRestoreData',
-    summary: 'Agent: download the encrypted backup of a restore it was asked to run',
-    tag: 'agent',
-    access: 'agent',
-    params: z.object({ id: fields.objectId('restore') }),
-    response: binary,
-    errors: {
-      NOT_FOUND: NOT_ITS_JOB,
-      CONFLICT: 'the restore is not in progress, or its backup no longer exists',
-    },
-    handler: async ({ caller, params, req, res }) => {
-      const grant = await orchestrator.beginDownload({
-        userId: caller.id,
-        agentId: caller.agentId,
-        restoreId: params.id,
-      });
-      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: grant.backupId });
-      await sendBlob(req, res, blob);
-    },
-  });
+  // A job's backup file, once the orchestrator grants the agent that job: a restore's, or a
+  // verification's (verified backups). Both stream the same stored file.
+  const jobDownload = (
+    job: 'restore' | 'verification',
+    route: { method: 'GET'; path: string },
+    operationId: string,
+    grant: (caller: { id: string; agentId: string }, id: string) => Promise<{ backupId: string }>,
+  ) =>
+    t.add({
+      ...routeOf(route),
+      operationId,
+      summary: `Agent: download the encrypted backup of a ${job} it was asked to run`,
+      tag: 'agent',
+      access: 'agent',
+      params: z.object({ id: fields.objectId(job) }),
+      response: binary,
+      errors: {
+        NOT_FOUND: NOT_ITS_JOB,
+        CONFLICT: `the ${job} is not in progress, or its backup no longer exists`,
+      },
+      handler: async ({ caller, params, req, res }) => {
+        const { backupId } = await grant(caller, params.id);
+        const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backupId });
+        await sendBlob(req, res, blob);
+      },
+    });
 
-  t.add({
-    method: 'get',
-    path: '/api/agent/verifications/:id/data',
-    operationId: 'downloadVerificationData',
-    summary: 'Agent: download the encrypted backup of a verification it was asked to run (verified backups)',
-    tag: 'agent',
-    access: 'agent',
-    params: z.object({ id: fields.objectId('verification') }),
-    response: binary,
-    errors: {
-      NOT_FOUND: NOT_ITS_JOB,
-      CONFLICT: 'the verification is not in progress, or its backup no longer exists',
-    },
-    handler: async ({ caller, params, req, res }) => {
-      const grant = await orchestrator.beginVerificationDownload({
-        userId: caller.id,
-        agentId: caller.agentId,
-        verificationId: params.id,
-      });
-      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: grant.backupId });
-      await sendBlob(req, res, blob);
-    },
-  });
+  jobDownload('restore', AGENT_DATA_ROUTES.restoreDownload, 'downloadRestoreData', (caller, restoreId) =>
+    orchestrator.beginDownload({ userId: caller.id, agentId: caller.agentId, restoreId }),
+  );
+  jobDownload(
+    'verification',
+    AGENT_DATA_ROUTES.verificationDownload,
+    'downloadVerificationData',
+    (caller, verificationId) =>
+      orchestrator.beginVerificationDownload({ userId: caller.id, agentId: caller.agentId, verificationId }),
+  );
 }
