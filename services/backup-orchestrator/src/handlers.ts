@@ -303,6 +303,7 @@ export function orchestratorHandlers(deps: {
           jobId: z.string().max(100).optional(),
           delivered: z.boolean(),
           error: z.string().max(100_000).optional(),
+          refused: z.boolean().optional(),
         }),
         req,
       );

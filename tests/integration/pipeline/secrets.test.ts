@@ -126,7 +126,19 @@ it('no connection string, database name, credential or master key reaches the se
   expect(names.some((n) => n.startsWith('storage/blobs/'))).toBe(true);
   expect(names.some((n) => n.startsWith('redis/'))).toBe(true);
   expect(names.some((n) => n.startsWith('nats/'))).toBe(true);
-  expect(names.some((n) => n.startsWith('ferretdb/'))).toBe(true);
+  // The service's database: PostgreSQL's files under FerretDB (SQLite's when chosen instead).
+  const dbFolder = process.env.COFFER_FERRETDB_BACKEND === 'sqlite' ? 'ferretdb/' : 'postgres/';
+  const dbFiles = files.filter((f) => path.relative(dataDir, f).startsWith(dbFolder));
+  expect(dbFiles.length).toBeGreaterThan(0);
+  // The search reaches what the service stored there: the backup's own record is in those files.
+  const holdsBackupId = (f: string) => {
+    try {
+      return fs.readFileSync(f).includes(backup._id);
+    } catch {
+      return false; // removed meanwhile (a temp file)
+    }
+  };
+  expect(dbFiles.some(holdsBackupId)).toBe(true);
   const textNeedles = [...needles].filter(([k]) => !k.includes('raw bytes'));
   expect(names.filter((n) => textNeedles.some(([, v]) => n.includes(v.toString())))).toEqual([]);
   const inFiles = files.flatMap((f) => {

@@ -162,7 +162,10 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
     await expectFailedUntouched(
       restore,
-      /^This backup was encrypted with a different key \(fingerprint [0-9a-f]{32}, agent key [0-9a-f]{32}\)\.$/,
+      // Refused in the command's acknowledgement, before anything is downloaded (restore anywhere).
+      new RegExp(
+        `^Refusing to restore "${LABEL}": this agent does not hold the encryption key the backup was made with \\(key fingerprint [0-9a-f]{32}; this agent's key is [0-9a-f]{32}\\)\\. Nothing was downloaded or changed\\.`,
+      ),
     );
     // The stored file itself is intact: the right key still restores it.
     expect(fs.readFileSync(blob).equals(original)).toBe(true);

@@ -751,7 +751,11 @@ export interface CommandDeliveryRequest {
   /** backup or restore id */
   jobId?: string | undefined;
   delivered: boolean;
-  error?: string | undefined;
+  error?:
+    | string
+    | undefined;
+  /** Not delivered because the agent answered and refused it (error is its reason), not unreachable. */
+  refused?: boolean | undefined;
 }
 
 export interface BeginUploadRequest {
@@ -5557,6 +5561,7 @@ function createBaseCommandDeliveryRequest(): CommandDeliveryRequest {
     jobId: undefined,
     delivered: false,
     error: undefined,
+    refused: undefined,
   };
 }
 
@@ -5582,6 +5587,9 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     }
     if (message.error !== undefined) {
       writer.uint32(58).string(message.error);
+    }
+    if (message.refused !== undefined) {
+      writer.uint32(64).bool(message.refused);
     }
     return writer;
   },
@@ -5655,6 +5663,14 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
             message.error = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.refused = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5692,6 +5708,7 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
         : undefined,
       delivered: isSet(object.delivered) ? globalThis.Boolean(object.delivered) : false,
       error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+      refused: isSet(object.refused) ? globalThis.Boolean(object.refused) : undefined,
     };
   },
 
@@ -5718,6 +5735,9 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     if (message.error !== undefined) {
       obj.error = message.error;
     }
+    if (message.refused !== undefined) {
+      obj.refused = message.refused;
+    }
     return obj;
   },
 
@@ -5733,6 +5753,7 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
     message.jobId = object.jobId ?? undefined;
     message.delivered = object.delivered ?? false;
     message.error = object.error ?? undefined;
+    message.refused = object.refused ?? undefined;
     return message;
   },
 };

@@ -160,6 +160,22 @@ describe('the agent acknowledging a backup command', () => {
     });
   });
 
+  it('keeps the reason alone when the agent answered and refused the command', async () => {
+    const { w, agentId } = await setup();
+    const b = await w.backups.trigger(USER, 'shop');
+    const reason = 'Refusing to back up "shop": restores and backups are turned off on this host';
+    await w.backups.delivery({
+      userId: USER,
+      agentId,
+      commandId: b.commandId,
+      jobId: b.id,
+      delivered: false,
+      refused: true,
+      error: reason,
+    });
+    expect(w.stores.backups.rows.get(b.id)).toMatchObject({ status: 'failed', error: reason });
+  });
+
   it('ignores a late "not delivered" once the job runs, and reports for another command', async () => {
     const { w, agentId, b } = await running();
     await w.backups.delivery({

@@ -42,6 +42,8 @@ export interface DeliveryReport {
   jobId: string;
   delivered: boolean;
   error?: string;
+  /** The agent answered and refused the command: its reason stands alone, it was not unreachable. */
+  refused?: boolean;
 }
 
 /** The agent's delivery report of a job command: delivered starts the job, not delivered fails it. */
@@ -58,7 +60,7 @@ export async function applyDelivery<R extends { id: string; status: string; user
   if (report.delivered) return lifecycle.start(selector);
   const reason = report.error?.trim() || 'no acknowledgement';
   // Only a job still waiting for its command fails this way; one the agent already started ignores it.
-  return lifecycle.fail(selector, `Agent unreachable: ${reason}`, ['pending']);
+  return lifecycle.fail(selector, report.refused ? reason : `Agent unreachable: ${reason}`, ['pending']);
 }
 
 /** The fields of a backup or restore the shared lifecycle reads and writes. */

@@ -27,6 +27,7 @@ export async function startCommandRelay(deps: {
     subjects: ['agent.command.requested'],
     handler: async ({ data: cmd }) => {
       let delivered = false;
+      let answered = false;
       let error: string | undefined;
       const send = () =>
         deps.nsp
@@ -59,6 +60,7 @@ export async function startCommandRelay(deps: {
           answers = await send();
         }
         delivered = answers.some((a) => a?.accepted);
+        answered = answers.length > 0;
         if (!delivered) {
           // The answer is whatever the agent's code sent: read it defensively.
           const refused = answers[0] as { error?: string } | undefined;
@@ -80,6 +82,7 @@ export async function startCommandRelay(deps: {
         jobId: cmd.jobId,
         delivered,
         error,
+        refused: !delivered && answered,
       });
       // The orchestrator audits it; the card of whoever clicked Check for Updates says it too.
       if (cmd.kind === 'update' && !delivered)
