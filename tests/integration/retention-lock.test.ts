@@ -6,7 +6,7 @@
 // backend here (its own guard); S3 Object Lock is tested against MinIO in
 // services/storage/src/object-lock.service.test.ts, where a retain-until seconds ahead can pass.
 import { adminToken, api, eventually, waitForMail, type TestUser } from './helpers';
-import { backupCompleted, blobFiles } from './pipeline/harness';
+import { backdateBackups, backupCompleted, blobFiles } from './pipeline/harness';
 import { HOUR, LABEL, oid, startSweepStack, type SweepStack } from './sweep-stack';
 
 jest.setTimeout(300_000);
@@ -91,9 +91,10 @@ describe('retention lock', () => {
 
   it('the retention sweep deletes an expired unlocked backup but keeps the locked one until its date', async () => {
     // Both far beyond the 3-day retention.
-    await backupsColl().updateMany(
+    await backdateBackups(
+      backupsColl(),
       { _id: { $in: [oid(unlocked._id), oid(locked._id)] } },
-      { $set: { createdAt: new Date(Date.now() - 100 * HOUR) } },
+      new Date(Date.now() - 100 * HOUR),
     );
     await eventually(async () => expect((await getBackup(u, unlocked._id)).status).toBe(404), 30_000);
     expect((await getBackup(u, locked._id)).status).toBe(200);
@@ -189,10 +190,7 @@ describe('deleting an account with locked backups', () => {
     expect(blobFiles(u.id, b._id)).toHaveLength(1);
 
     // Its date comes (at least the 3-day retention after it was made).
-    await backupsColl().updateOne(
-      { _id: oid(b._id) },
-      { $set: { createdAt: new Date(Date.now() - 100 * HOUR) } },
-    );
+    await backdateBackups(backupsColl(), { _id: oid(b._id) }, new Date(Date.now() - 100 * HOUR));
     await passLockDate(u, b._id, { orchestrator: true, storage: true });
     await eventually(
       async () => expect(await backupsColl().countDocuments({ userId: u.id })).toBe(0),

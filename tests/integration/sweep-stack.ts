@@ -11,6 +11,7 @@ import { api, newUser, type TestUser } from './helpers';
 import {
   OWN_STACK_ENV,
   REPO,
+  backdateBackups,
   cleanupAll,
   requirePrerequisites,
   setupAgent,
@@ -84,9 +85,10 @@ export async function startSweepStack(prefix: string): Promise<SweepStack> {
         return user;
       },
       async newBackup(u) {
-        await backups().updateMany(
+        await backdateBackups(
+          backups(),
           { userId: u.id, status: { $ne: 'failed' } },
-          { $set: { createdAt: new Date(Date.now() - 25 * HOUR) } },
+          new Date(Date.now() - 25 * HOUR),
         );
         const created = await triggerBackup(u.token, LABEL);
         const done = await waitBackup(u.token, created._id);

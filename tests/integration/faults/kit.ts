@@ -10,6 +10,7 @@ import { startStack, type Proc, type Stack } from '@coffer/local-stack';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import { api, eventually, newUser, type TestUser } from '../helpers';
 import {
+  backdateBackups,
   OWN_STACK_ENV,
   REPO,
   requirePrerequisites,
@@ -120,13 +121,11 @@ export const blobRecord = (w: FaultWorld, backupId: string) =>
  * earlier backups a day back: the suite takes one backup per fault.
  */
 export async function allowNextBackup(w: FaultWorld): Promise<void> {
-  await w.mongo
-    .db('coffer_orchestrator')
-    .collection('backups')
-    .updateMany(
-      { userId: w.user.id, status: { $ne: 'failed' } },
-      { $set: { createdAt: new Date(Date.now() - 25 * 3_600_000) } },
-    );
+  await backdateBackups(
+    w.mongo.db('coffer_orchestrator').collection('backups'),
+    { userId: w.user.id, status: { $ne: 'failed' } },
+    new Date(Date.now() - 25 * 3_600_000),
+  );
 }
 
 /** Starts a backup and resolves once its bytes are flowing into storage (an 'uploading' blob). */
