@@ -247,6 +247,22 @@ describe('audit details of the backup pipeline, databases and agents (real agent
     }
   });
 
+  it('records a change of how a database is verified', async () => {
+    const dbs = (await api('GET', '/api/settings/databases', { token: owner.token })).body;
+    const db = dbs.find((d) => d.name === LABEL)!;
+    const res = await api('PUT', `/api/settings/databases/${db._id}/verify`, {
+      token: owner.token,
+      body: { verify: 'weekly' },
+    });
+    expect(res.status).toBe(200);
+    expect(await entry('VERIFICATION_UPDATED')).toMatchObject({
+      entity: 'Database',
+      entityId: db._id,
+      actor: 'User',
+      details: { databaseName: LABEL, value: 'Off → Verify weekly' },
+    });
+  });
+
   it('records agent commands and the removal of the agent by the user, naming the agent', async () => {
     const status = (await api('GET', '/api/settings/system-status', { token: owner.token })).body;
     const listed = status.agents.find((a) => a.name === agent.name)!;

@@ -575,6 +575,7 @@ export type GetAuditLogsApiArg = {
     | 'AGENT_UP_TO_DATE'
     | 'DATABASE_ENABLED'
     | 'DATABASE_DISABLED'
+    | 'VERIFICATION_UPDATED'
     | 'NOTIFICATION_EMAIL_CHANGE_REQUESTED'
     | 'NOTIFICATION_EMAIL_CHANGED'
     | 'RETENTION_LOCK_ENABLED'
@@ -1182,8 +1183,10 @@ export type RetentionVerdict = {
   }[];
   verification?: Verification;
   keep: boolean;
-  /** why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure */
-  reasons: ('hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'locked' | 'recent-failure')[];
+  /** why it stays: a period keeps it, the newest or the newest verified of its database, the retention lock, a recent failure */
+  reasons: (
+    'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'newest' | 'verified' | 'locked' | 'recent-failure'
+  )[];
   /** why it would be deleted, as the audit log will say */
   rule?: string;
 };

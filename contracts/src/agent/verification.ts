@@ -32,6 +32,12 @@ export type BackupSummary = CollectionSummary[];
 /** Per database, set in Settings → Databases. */
 export const VERIFY_MODES = ['off', 'each', 'weekly'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
+/** Each mode in product words: the Settings choice and the audit log's VERIFICATION_UPDATED say the same. */
+export const VERIFY_MODE_LABELS: Record<VerifyMode, string> = {
+  off: 'Off',
+  each: 'Verify each backup',
+  weekly: 'Verify weekly',
+};
 
 /** The first difference a verification found: which collection, what, expected vs found. */
 export const verificationDifferenceSchema = z.object({

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'AGENT_UP_TO_DATE',
   'DATABASE_ENABLED',
   'DATABASE_DISABLED',
+  'VERIFICATION_UPDATED',
   'NOTIFICATION_EMAIL_CHANGE_REQUESTED',
   'NOTIFICATION_EMAIL_CHANGED',
   // The retention lock (docs/architecture.md, "Retention lock").

@@ -95,6 +95,7 @@ export const EVENT_CONSUMERS: readonly ConsumerEntry[] = [
       'settings.notifications.updated',
       'settings.retention_lock.updated',
       'settings.database.updated',
+      'settings.verification.updated',
       'settings.notification_email.requested',
       'settings.notification_email.changed',
     ],

@@ -4,6 +4,7 @@ import {
   RESTORE_CONFIRMATIONS,
   verificationCheckedSchema,
   verificationDifferenceSchema,
+  VERIFY_MODES,
 } from '@coffer/contracts';
 import { RETENTION_LOCK_CHANGES, type EventMap, type EventSubject } from './events.js';
 
@@ -163,6 +164,13 @@ export const EVENT_SCHEMAS = {
     databaseId: id,
     databaseName: text,
     isActive: z.boolean(),
+  }),
+  'settings.verification.updated': z.object({
+    userId: id,
+    databaseId: id,
+    databaseName: text,
+    from: z.enum(VERIFY_MODES),
+    to: z.enum(VERIFY_MODES),
   }),
   'settings.notification_email.requested': z.object({ userId: id, email: text, current: text.nullable() }),
   'settings.notification_email.changed': z.object({

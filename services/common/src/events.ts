@@ -6,6 +6,7 @@ import type {
   VerificationProgressEvent,
   VerificationChecked,
   VerificationDifference,
+  VerifyMode,
 } from '@coffer/contracts';
 
 /**
@@ -161,6 +162,14 @@ export interface EventMap {
     databaseId: string;
     databaseName: string;
     isActive: boolean;
+  };
+  /** The user changed how a database's backups are verified (Settings → Databases → Verification). */
+  'settings.verification.updated': {
+    userId: string;
+    databaseId: string;
+    databaseName: string;
+    from: VerifyMode;
+    to: VerifyMode;
   };
   /**
    * A new notification address waits for confirmation (its link went only into the mail to it).

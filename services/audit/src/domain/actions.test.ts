@@ -181,6 +181,7 @@ describe('audit action table', () => {
       'settings.notification_email.requested',
       'settings.notifications.updated',
       'settings.retention_lock.updated',
+      'settings.verification.updated',
       'storage.limit.exceeded',
     ]);
   });
@@ -541,6 +542,20 @@ describe('actions the user takes on agents and databases', () => {
     ]);
     expect(entriesFor('settings.database.updated', { ...db, isActive: true }).map((e) => e.action)).toEqual([
       'DATABASE_ENABLED',
+    ]);
+  });
+
+  it('records a change of how a database is verified, in the words Settings shows', () => {
+    const change = { userId: USER, databaseId: 'eeeeeeeeeeeeeeeeeeeeeeee', databaseName: 'orders' };
+    expect(entriesFor('settings.verification.updated', { ...change, from: 'off', to: 'weekly' })).toEqual([
+      {
+        userId: USER,
+        action: 'VERIFICATION_UPDATED',
+        entity: 'Database',
+        entityId: change.databaseId,
+        actor: 'User',
+        details: { databaseName: 'orders', value: 'Off → Verify weekly' },
+      },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { formatBytes, formatFrequency, formatRetention } from '@coffer/contracts';
+import { formatBytes, formatFrequency, formatRetention, VERIFY_MODE_LABELS } from '@coffer/contracts';
 import {
   AUDIT_ACTIONS,
   type AgentEvent,
@@ -391,6 +391,15 @@ export const ACTION_TABLE: { [S in EventSubject]?: ActionRule<S> | ActionRule<S>
       when: (d) => !d.isActive,
     },
   ],
+  'settings.verification.updated': {
+    action: 'VERIFICATION_UPDATED',
+    entity: 'Database',
+    entityId: (d) => d.databaseId,
+    details: (d) => ({
+      databaseName: d.databaseName,
+      value: `${VERIFY_MODE_LABELS[d.from]} → ${VERIFY_MODE_LABELS[d.to]}`,
+    }),
+  },
   // Addresses are the user's own and no secret; the confirmation link never reaches an event.
   'settings.notification_email.requested': {
     action: 'NOTIFICATION_EMAIL_CHANGE_REQUESTED',

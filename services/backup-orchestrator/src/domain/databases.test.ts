@@ -76,4 +76,20 @@ describe('what the audit log hears about databases', () => {
       { userId: USER, databaseId: a!.id, databaseName: 'a', isActive: true },
     ]);
   });
+
+  it('announces a change of verification with both modes, and nothing when the mode stays', async () => {
+    const w = testWorld();
+    await w.connectAgent(['a']);
+    const [a] = await w.databases.list(USER);
+    await w.databases.setVerify(USER, a!.id, 'each');
+    await w.databases.setVerify(USER, a!.id, 'each');
+    await w.databases.setVerify(USER, a!.id, 'off');
+    expect(w.events.of('settings.verification.updated').map((e) => e.data)).toEqual([
+      { userId: USER, databaseId: a!.id, databaseName: 'a', from: 'off', to: 'each' },
+      { userId: USER, databaseId: a!.id, databaseName: 'a', from: 'each', to: 'off' },
+    ]);
+    await expect(w.databases.setVerify(OTHER_USER, a!.id, 'weekly')).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+    });
+  });
 });

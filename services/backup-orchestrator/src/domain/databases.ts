@@ -54,7 +54,19 @@ export function databases(deps: { store: DatabaseStore; plans: PlanSource; event
 
     /** Verified backups for the database (Settings → Databases): off, each backup, or weekly. */
     async setVerify(userId: string, databaseId: string, verify: VerifyMode): Promise<DatabaseView[]> {
-      if (!(await store.setVerify(userId, databaseId, verify))) throw notFound('Database not found');
+      const target = (await store.list(userId)).find((d) => d.id === databaseId);
+      if (!target || !(await store.setVerify(userId, databaseId, verify)))
+        throw notFound('Database not found');
+      const from = target.verify ?? 'off';
+      if (from !== verify) {
+        await deps.events.publish('settings.verification.updated', {
+          userId,
+          databaseId,
+          databaseName: target.name,
+          from,
+          to: verify,
+        });
+      }
       return list(userId);
     },
 

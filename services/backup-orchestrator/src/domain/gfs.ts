@@ -6,7 +6,7 @@ import { lockHolds } from './retention-lock.js';
 import { daysText, HOUR_MS } from './rules.js';
 
 /** Why a backup stays: a period keeps it, it is a database's floor, it is locked, or a recent failure. */
-export type KeepReason = GfsPeriod | 'newest' | 'locked' | 'recent-failure';
+export type KeepReason = GfsPeriod | 'newest' | 'verified' | 'locked' | 'recent-failure';
 
 export interface RetentionVerdict {
   backup: BackupRecord;
@@ -58,16 +58,20 @@ export function periodKey(period: GfsPeriod, at: Date): string {
  * completed one, and the newest one a verification restored and found whole (it may be older:
  * the newest may not have been verified yet, or its verification failed).
  */
-const FLOORS: ReadonlyArray<
-  (completedNewestFirst: readonly BackupRecord[], policy: GfsPolicy) => BackupRecord | undefined
-> = [(completed) => completed[0], (completed, policy) => completed.find((b) => policy.verified?.has(b.id))];
+const FLOORS: ReadonlyArray<{
+  reason: KeepReason;
+  pick: (completedNewestFirst: readonly BackupRecord[], policy: GfsPolicy) => BackupRecord | undefined;
+}> = [
+  { reason: 'newest', pick: (completed) => completed[0] },
+  { reason: 'verified', pick: (completed, policy) => completed.find((b) => policy.verified?.has(b.id)) },
+];
 
 /**
  * Which of an account's finished backups GFS keeps at `now`. Each period independently walks a
  * database's completed backups newest first and keeps the newest one of each of its last N periods
  * that have a backup (restic's rule: a day without backups does not use up one of the N days). A
  * backup any period keeps stays. On top: each database's newest completed backup and its newest
- * verified one (reason 'newest' both), every backup
+ * verified one (reasons 'newest' and 'verified'), every backup
  * under the retention lock, and failed backups younger than `failedKeepHours`. Pending and running
  * backups (and ones being deleted) are not judged.
  *
@@ -103,8 +107,8 @@ export function gfsVerdicts(
       }
     }
     for (const floor of FLOORS) {
-      const b = floor(completed, policy);
-      if (b) keep(b, 'newest');
+      const b = floor.pick(completed, policy);
+      if (b) keep(b, floor.reason);
     }
   }
 

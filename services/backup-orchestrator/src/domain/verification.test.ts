@@ -120,12 +120,12 @@ describe('verifications', () => {
       },
       w.now(),
     );
-    expect(
-      verdicts
-        .filter((x) => x.keep)
-        .map((x) => x.backup.id)
-        .sort(),
-    ).toEqual([first.done.id, second.done.id].sort());
+    expect(new Map(verdicts.filter((x) => x.keep).map((x) => [x.backup.id, x.reasons]))).toEqual(
+      new Map([
+        [second.done.id, ['newest']],
+        [first.done.id, ['verified']],
+      ]),
+    );
   });
 
   it('can be asked for on a completed backup, one at a time per database', async () => {

@@ -75,6 +75,7 @@ const KEEP_REASONS = [
   'monthly',
   'yearly',
   'newest',
+  'verified',
   'locked',
   'recent-failure',
 ] as const;
@@ -86,7 +87,7 @@ const retentionVerdictView = backupView
     reasons: z
       .array(z.enum(KEEP_REASONS))
       .describe(
-        'why it stays: a period keeps it, the newest of its database, the retention lock, a recent failure',
+        'why it stays: a period keeps it, the newest or the newest verified of its database, the retention lock, a recent failure',
       ),
     rule: z.string().optional().describe('why it would be deleted, as the audit log will say'),
   })

@@ -15,6 +15,7 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
+import { VERIFY_MODE_LABELS, VERIFY_MODES } from '@coffer/contracts';
 import {
   useGetDatabasesQuery,
   useUpdateDatabaseMutation,
@@ -29,11 +30,7 @@ import { toggleOutcome } from './databaseChanges';
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
 /** Verified backups, per database (issue 20): the agent restores into a scratch database and compares. */
-export const VERIFY_OPTIONS: Array<{ value: Database['verify']; label: string }> = [
-  { value: 'off', label: 'Off' },
-  { value: 'each', label: 'Verify each backup' },
-  { value: 'weekly', label: 'Verify weekly' },
-];
+export const VERIFY_OPTIONS = VERIFY_MODES.map((value) => ({ value, label: VERIFY_MODE_LABELS[value] }));
 
 export function DatabasesTab() {
   const { data, isLoading, error } = useGetDatabasesQuery();

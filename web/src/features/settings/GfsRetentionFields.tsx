@@ -62,7 +62,7 @@ export function GfsRetentionFields({
     <Stack gap="4" data-testid="gfs-fields">
       <Text fontSize="sm" color="fg.muted">
         Keep the newest backup of each of the last N hours, days, weeks, months and years that have one. The
-        newest completed backup of each database is always kept.
+        newest completed backup of each database, and its newest verified one, are always kept.
       </Text>
       <SimpleGrid columns={{ base: 2, sm: 3, md: 5 }} gap="3">
         {GFS_PERIODS.map((p) => {
