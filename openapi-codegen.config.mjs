@@ -23,6 +23,11 @@ export default {
       hooks: true,
       flattenArg: true,
       encodePathParams: true,
+      // scripts/api-gen.mjs writes the types apart, with `ApiPaths` (these operations' types by
+      // `METHOD /path`): the one API type source of the web app and of the integration tests' api()
+      // (tests/integration/api-types.ts), which must not import the web app's store.
+      typesFile: './web/src/api/generated-types.ts',
+      pathMap: 'ApiPaths',
       // Spec §7: the dashboard reads only whether the answer is OK, on demand.
       endpointOverrides: [
         { pattern: 'checkServerStatus', type: 'mutation' },
@@ -30,14 +35,6 @@ export default {
         // everything updates; older pages come through web/src/api/pages.ts.
         { pattern: ['getBackups', 'getRestores'], parameterFilter: () => false },
       ],
-    },
-    // Every operation's types for the integration tests' api() (tests/integration/helpers.ts);
-    // scripts/api-gen.mjs adds `ApiPaths`, the operations' types by `METHOD /path`.
-    './tests/integration/contract.gen.ts': {
-      apiFile: './tests/integration/contract-api.ts',
-      apiImport: 'contractApi',
-      exportName: 'contract',
-      pathMap: 'ApiPaths',
     },
   },
 };

@@ -31,11 +31,16 @@ function refs(node, out = new Set()) {
   return out;
 }
 
-/** `METHOD /path` → the operation's argument, success and error body types (api() in the tests). */
-function pathMap(name) {
+/**
+ * `METHOD /path` → the operation's argument, success and error body types (api() in the tests),
+ * for the operations the output keeps (`filterEndpoints`, a function in our config).
+ */
+function pathMap(name, keep = () => true) {
+  if (typeof keep !== 'function') throw new Error('pathMap needs filterEndpoints as a function');
   const rows = [];
   for (const [p, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
+      if (!keep(op.operationId, { path: p, verb: method, operation: op })) continue;
       const failures = Object.entries(op.responses).filter(([status]) => !status.startsWith('2'));
       const errors = [...refs(failures.map(([, r]) => r))].sort().join(' | ') || 'never';
       rows.push(
@@ -51,26 +56,62 @@ function pathMap(name) {
   );
 }
 
+/**
+ * The codegen's output in two parts: its types alone, with no import (the integration tests read
+ * them without the web app's store), and the endpoints, which import and re-export those types.
+ */
+function splitTypes(code, typesModule) {
+  const exportLine = code.indexOf('\nexport { injectedRtkApi as ');
+  const typesStart = code.indexOf('\n', exportLine + 1) + 1;
+  const hooks = code.indexOf('\nexport const {', typesStart);
+  const typesEnd = hooks === -1 ? code.length : hooks + 1;
+  const types = code.slice(typesStart, typesEnd);
+  const endpoints = code.slice(0, typesStart) + code.slice(typesEnd);
+  const used = [...types.matchAll(/^export (?:type|interface) (\w+)/gm)]
+    .map((m) => m[1])
+    .filter((name) => new RegExp(`\\b${name}\\b`).test(endpoints));
+  return {
+    types,
+    endpoints:
+      `import type { ${used.join(', ')} } from '${typesModule}';\n` +
+      `export type * from '${typesModule}';\n` +
+      endpoints,
+  };
+}
+
 let stale = 0;
-for (const { outputFile, pathMap: mapName, ...options } of parseConfig(config)) {
+/** Writes a generated file, or with --check counts it stale when it differs. */
+async function emit(outputFile, text) {
+  const file = path.resolve(outputFile);
+  const formatted = await prettier.format(header + text, {
+    ...(await prettier.resolveConfig(file)),
+    filepath: file,
+  });
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  if (current === formatted) return;
+  if (check) {
+    console.error(`${outputFile} is stale: run \`npm run api:gen\` and commit the result`);
+    stale++;
+  } else {
+    fs.writeFileSync(file, formatted);
+    console.log(`wrote ${outputFile}`);
+  }
+}
+
+for (const { outputFile, pathMap: mapName, typesFile, ...options } of parseConfig(config)) {
   // Asked for the code only (no outputFile), the generator takes the api import as given: make it
   // relative to the output as it would.
   let apiFile = path.relative(path.dirname(outputFile), options.apiFile).replace(/\\/g, '/');
   if (!apiFile.startsWith('.')) apiFile = `./${apiFile}`;
   const code = await generateEndpoints({ ...options, apiFile });
-  const file = path.resolve(outputFile);
-  const text = await prettier.format(header + code + (mapName ? pathMap(mapName) : ''), {
-    ...(await prettier.resolveConfig(file)),
-    filepath: file,
-  });
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-  if (current === text) continue;
-  if (check) {
-    console.error(`${outputFile} is stale: run \`npm run api:gen\` and commit the result`);
-    stale++;
-  } else {
-    fs.writeFileSync(file, text);
-    console.log(`wrote ${outputFile}`);
+  const paths = mapName ? pathMap(mapName, options.filterEndpoints) : '';
+  if (!typesFile) {
+    await emit(outputFile, code + paths);
+    continue;
   }
+  const typesModule = './' + path.basename(typesFile).replace(/\.ts$/, '');
+  const { types, endpoints } = splitTypes(code, typesModule);
+  await emit(typesFile, types + paths);
+  await emit(outputFile, endpoints);
 }
 process.exit(stale ? 1 : 0);

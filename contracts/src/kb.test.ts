@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { articleFields, articleSlugParam, categoryLabel, SLUG_PATTERN, slugFromTitle } from './kb.js';
 
-describe('slugFromTitle (the editor’s Generate button, spec §5)', () => {
+describe('slugFromTitle (the editor’s Generate button, product §5)', () => {
   it.each([
     ['Hello World', 'hello-world'],
     ['  Restore a backup -- by hand!  ', 'restore-a-backup-by-hand'],

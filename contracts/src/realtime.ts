@@ -1,4 +1,4 @@
-// Gateway → browser (product §3 "Live events", architecture §5): Socket.IO at SOCKET_IO_PATH,
+// Gateway → browser (product §3 "Live events", §7 "Realtime"): Socket.IO at SOCKET_IO_PATH,
 // authenticated with the session token. The gateway emits to the owner's room; browsers only listen.
 import type { UPDATE_STATUSES } from './agent/events.js';
 import type { ProgressInfo } from './progress.js';

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs whatever this machine lacks to run Coffer locally and to test it (architecture §6).
+# Installs whatever this machine lacks to run Coffer locally and to test it (docs/operations.md,
+# "Running locally").
 # Idempotent: built binaries are cached per version under $COFFER_CACHE (default ~/.cache/coffer),
 # so a second run, or a fresh clone on the same machine, reuses them.
 # Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root] [--with-arm64]
@@ -108,7 +109,7 @@ for tool in mongodump mongorestore; do ln -sf "$tools_dir/$tool" "$BIN/$tool"; d
 [ $with_stripe_mock = 1 ] && go_build stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock
 [ $with_minio = 1 ] && go_build minio "$MINIO_VERSION" github.com/minio/minio
 
-# FerretDB 1.24.2, vendored with three changes (architecture §6): the version file upstream
+# FerretDB 1.24.2, vendored with three changes (docs/operations.md, "Running locally"): the version file upstream
 # generates, createIndexes ignoring the deprecated `ns` option that mongorestore always sends, and
 # on PostgreSQL a GIN index beside each index, which answers the filters FerretDB pushes down.
 ferret_out=$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD

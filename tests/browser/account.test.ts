@@ -1,18 +1,21 @@
-import type { Browser } from 'playwright-core';
 import { eventually } from '../integration/helpers';
-import { api, launch, newSession, newUser, pathname, TEXT, toast, visible, expectTitle } from './helpers';
+import {
+  api,
+  newSession,
+  newUser,
+  pathname,
+  TEXT,
+  toast,
+  visible,
+  expectTitle,
+  browserForFile,
+} from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('register and sign out', () => {
   it('registers through the form, lands on the dashboard, and signs out with a toast', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     const user = newUser('register');
     try {
       await page.goto('/register');
@@ -56,7 +59,7 @@ describe('register and sign out', () => {
   });
 
   it('shows the form validation messages of the spec', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/register');
       await page.getByLabel('Full name').fill('A');

@@ -2,11 +2,10 @@
 // Generate, tags on Enter, Preview/Edit, create → /admin/kb/{id}, a draft hidden from visitors,
 // publishing from the list, editing, a slug clash, and deleting with the confirmation.
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { slugFromTitle } from '@coffer/contracts';
 import {
   api,
-  launch,
   newSession,
   pathname,
   registeredUser,
@@ -14,15 +13,10 @@ import {
   signInAsAdmin,
   toast,
   visible,
+  browserForFile,
 } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function expectToast(page: Page, title: string, description?: string) {
   const t = toast(page, title);
@@ -43,8 +37,8 @@ describe('admin knowledge base', () => {
     const word = `adminkb${crypto.randomBytes(4).toString('hex')}`;
     const title = `Restore by hand: ${word}!`;
     const slug = slugFromTitle(title);
-    const { page, context, errors } = await newSession(browser);
-    const visitor = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
+    const visitor = await newSession(browser());
     try {
       await signInAsAdmin(page);
       await page.goto('/admin/kb');
@@ -192,8 +186,8 @@ describe('admin knowledge base', () => {
 
   it('shows admins an Edit Article link on the article page, and keeps other users out', async () => {
     const word = `adminkb${crypto.randomBytes(4).toString('hex')}`;
-    const { page, context } = await newSession(browser);
-    const other = await newSession(browser);
+    const { page, context } = await newSession(browser());
+    const other = await newSession(browser());
     try {
       await signInAsAdmin(page);
       await page.goto('/admin/kb/new');
@@ -224,7 +218,7 @@ describe('admin knowledge base', () => {
   });
 
   it('fits the list and the editor on a 375 px phone screen', async () => {
-    const { page, context } = await newSession(browser, { width: 375, height: 740 });
+    const { page, context } = await newSession(browser(), { width: 375, height: 740 });
     try {
       await signInAsAdmin(page);
       for (const [path, heading] of [

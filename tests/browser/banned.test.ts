@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   adminToken,
   api,
-  launch,
   newSession,
   registeredUser,
   signIn,
@@ -10,15 +9,10 @@ import {
   toast,
   visible,
   expectTitle,
+  browserForFile,
 } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function ban(userId: string, banReason: string, isBanned = true) {
   const admin = await adminToken();
@@ -49,7 +43,7 @@ async function openUntil(page: Page, path: string, landed: () => Promise<void>) 
 describe('banned accounts', () => {
   it('sends a signed-in user banned by an admin to /banned with the reason', async () => {
     const user = await registeredUser('banned');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await ban(user.id, 'Testing');
@@ -75,7 +69,7 @@ describe('banned accounts', () => {
   it('sends a banned user who signs in straight to /banned', async () => {
     const user = await registeredUser('banned-login');
     await ban(user.id, 'Testing');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user, '/banned');
       await visible(page.getByRole('heading', { name: TEXT.suspended }));
@@ -90,7 +84,7 @@ describe('banned accounts', () => {
   it('lets an unbanned user back in without signing out: the suspended page asks the server', async () => {
     const user = await registeredUser('unbanned');
     await ban(user.id, 'Testing');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user, '/banned');
       await visible(page.getByRole('heading', { name: TEXT.suspended }));
@@ -114,7 +108,7 @@ describe('banned accounts', () => {
 
   it('signs out a user an administrator set inactive, and says why (it used to be a silent dead end)', async () => {
     const user = await registeredUser('inactive');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       const admin = await adminToken();

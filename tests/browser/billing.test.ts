@@ -1,14 +1,16 @@
 // Profile → Billing & Plan on the shared test stack, which has no payment provider configured.
-import type { Browser } from 'playwright-core';
-import { adminToken, api, inViewport, launch, newSession, registeredUser, signIn, visible } from './helpers';
+import {
+  adminToken,
+  api,
+  inViewport,
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  browserForFile,
+} from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const NO_BILLING =
   'Billing is not set up on this server, so paid plans cannot be bought here. An administrator can change your plan in the admin console.';
@@ -25,7 +27,7 @@ describe('billing and plans', () => {
   ] as const) {
     it(`explains, on Upgrade, that billing is not set up here, where the user clicked (${width}×${height})`, async () => {
       const user = await registeredUser('upgrade');
-      const { page, context } = await newSession(browser);
+      const { page, context } = await newSession(browser());
       try {
         await page.setViewportSize({ width, height });
         await signIn(page, user);
@@ -66,7 +68,7 @@ describe('billing and plans', () => {
     });
     expect(schedule.status).toBe(200);
 
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.goto('/profile');

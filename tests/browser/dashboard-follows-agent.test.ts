@@ -51,7 +51,7 @@ declare global {
   }
 }
 
-/** The dashboard's System Status poll (spec §9: refreshed every 30 s). */
+/** The dashboard's System Status poll (product §9: refreshed every 30 s). */
 const STATUS_REFRESH_MS = 30_000;
 
 const startAgent = () =>

@@ -45,6 +45,24 @@ export function launch(): Promise<Browser> {
   });
 }
 
+/**
+ * One Chromium for the test file: launched before its tests, closed after them. Call at the top
+ * level of the file; the function it returns gives the browser inside the tests.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is started in beforeAll: use it inside a test');
+    return browser;
+  };
+}
+
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;

@@ -1,16 +1,18 @@
 // Settings → Notifications: a new notification address waits for the link mailed to it; the link
 // page confirms it once. And /audit-logs shows the details of the entries this flow writes.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { uniqueEmail } from '../integration/helpers';
-import { auditRow, launch, newSession, registeredUser, signIn, visible, waitForMail } from './helpers';
+import {
+  auditRow,
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  waitForMail,
+  browserForFile,
+} from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const CONFIRM_SUBJECT = 'Confirm your Coffer notification email';
 const linkIn = (text: string) => {
@@ -28,7 +30,7 @@ describe('notification email change', () => {
   it('waits for confirmation, can be cancelled, and applies once the mailed link is opened', async () => {
     const user = await registeredUser('notify');
     const next = uniqueEmail('ops');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await openNotifications(page);

@@ -1,22 +1,15 @@
-import type { Browser } from 'playwright-core';
 import {
   appUrl,
-  launch,
   newSession,
   pathname,
   registeredUser,
   signIn,
   visible,
   waitForMail,
+  browserForFile,
 } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const resetPath = (text: string) => /\/reset-password\/[A-Za-z0-9_-]+/.exec(text)?.[0];
 
@@ -24,7 +17,7 @@ describe('forgot and reset password', () => {
   it('mails a reset link that sets a new password; only the new one signs in afterwards', async () => {
     const user = await registeredUser('reset');
     const newPassword = `new-${user.password}`;
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/login');
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -81,7 +74,7 @@ describe('forgot and reset password', () => {
   });
 
   it('says so for a token that is not valid', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/reset-password/not-a-real-token');
       await visible(page.getByText('Invalid or expired reset token'));

@@ -1,29 +1,22 @@
-import type { Browser } from 'playwright-core';
 import {
   api,
   auditRow,
   expectTitle,
-  launch,
   newSession,
   registeredUser,
   signIn,
   TEXT,
   visible,
+  browserForFile,
 } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('profile and audit logs', () => {
   it('changes the password on /profile and lists PASSWORD_CHANGED on /audit-logs', async () => {
     const user = await registeredUser('profile');
     const newPassword = `changed-${user.password}`;
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.goto('/profile');
@@ -86,7 +79,7 @@ describe('profile and audit logs', () => {
   it('asks for the current password to change the email, and shows the server refusing a wrong one', async () => {
     const user = await registeredUser('account-email');
     const next = `moved-${user.email}`;
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.goto('/profile');
@@ -106,7 +99,7 @@ describe('profile and audit logs', () => {
 
   it('updates name and email and keeps them in the saved session', async () => {
     const user = await registeredUser('account');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.goto('/profile');

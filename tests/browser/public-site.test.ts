@@ -1,12 +1,11 @@
 // The public site (issue 11): home with the agent's terminal demos → pricing → register, the legal
 // pages' tables of contents, the contact page's configured details, the signed-in menu order, the
 // actor label of audit logs, and a toast swiped away.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   api,
   auditRow,
   expectTitle,
-  launch,
   newSession,
   pathname,
   registeredUser,
@@ -14,15 +13,10 @@ import {
   TEXT,
   toast,
   visible,
+  browserForFile,
 } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** How many lines of a terminal demo are on screen right now. */
 function shownLines(page: Page, demo: 'encryption' | 'restore'): Promise<number> {
@@ -65,7 +59,7 @@ async function scrolledTo(page: Page, id: string) {
 
 describe('home page', () => {
   it('plays both terminal demos line by line, loops, and leads to pricing and registration', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await page.goto('/');
       await expectTitle(page, 'Coffer – Home');
@@ -114,7 +108,7 @@ describe('home page', () => {
   });
 
   it('shows the whole transcript at once to visitors who prefer reduced motion', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.goto('/');
@@ -130,7 +124,7 @@ describe('home page', () => {
 describe("the terminal demos' lines", () => {
   for (const width of [1280, 375]) {
     it(`are whole inside their terminal, none cut off at its edge (${width} px)`, async () => {
-      const { page, context } = await newSession(browser, { width, height: 900 });
+      const { page, context } = await newSession(browser(), { width, height: 900 });
       try {
         await page.emulateMedia({ reducedMotion: 'reduce' }); // every line shown at once
         await page.goto('/');
@@ -160,7 +154,7 @@ describe("the terminal demos' lines", () => {
 
 describe('content pages', () => {
   it('features lists every point of the spec and ends with Start Free Trial', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/features');
       await expectTitle(page, 'Coffer – Features');
@@ -190,7 +184,7 @@ describe('content pages', () => {
     expect(config.status).toBe(200);
     expect(config.body).toEqual({ supportEmail, communityChatUrl: chatUrl });
 
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/about');
       await page.getByRole('link', { name: 'Contact us' }).click();
@@ -226,7 +220,7 @@ describe('content pages', () => {
   ])(
     '%s has its date and a table of contents whose anchors move to the section',
     async (path, title, date, entry, id) => {
-      const { page, context } = await newSession(browser);
+      const { page, context } = await newSession(browser());
       try {
         await page.goto(path);
         await expectTitle(page, `Coffer – ${title}`);
@@ -254,7 +248,7 @@ describe('content pages', () => {
   );
 
   it('states the facts of the terms and the privacy notice', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/terms');
       for (const fact of [
@@ -286,7 +280,7 @@ describe('content pages', () => {
   });
 
   it('fits a 375 px phone screen', async () => {
-    const { page, context } = await newSession(browser, { width: 375, height: 812 });
+    const { page, context } = await newSession(browser(), { width: 375, height: 812 });
     try {
       for (const path of ['/', '/features', '/about', '/contact', '/privacy', '/terms']) {
         await page.goto(path);
@@ -305,7 +299,7 @@ describe('content pages', () => {
 
 describe('signed-in shell', () => {
   it('puts Help before Admin in the menu, and a toast swiped 50 px goes away', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       // A session of its own: signing out ends it on the server, and the shared one (signInAsAdmin)
       // serves every other test.
@@ -364,7 +358,7 @@ describe('signed-in shell', () => {
     const user = await registeredUser('actor');
     const res = await api('POST', '/api/settings/regenerate-api-key', { token: user.token });
     expect(res.status).toBe(200);
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       const row = await auditRow(page, 'API_KEY_REGENERATED');

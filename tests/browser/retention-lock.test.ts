@@ -1,16 +1,9 @@
 // Settings → General → Retention lock, on a desktop and a phone: the switch turns the lock on at
 // once, turning it off shows when that takes effect with a way to keep it on, and the card fits.
-import type { Browser } from 'playwright-core';
-import { api, launch, newSession, registeredUser, signIn, visible } from './helpers';
+import { api, newSession, registeredUser, signIn, visible, browserForFile } from './helpers';
 import { eventually } from '../integration/helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each([
   { width: 1280, height: 900 },
@@ -19,7 +12,7 @@ describe.each([
   it('turns on at once, and a turn-off waits with a way to cancel it', async () => {
     const user = await registeredUser(`lock${width}`);
     const lockOf = async () => (await api('GET', '/api/settings', { token: user.token })).body.retentionLock;
-    const { page, context, errors } = await newSession(browser, { width, height });
+    const { page, context, errors } = await newSession(browser(), { width, height });
     try {
       await signIn(page, user);
       await page.goto('/settings');

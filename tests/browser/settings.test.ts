@@ -1,16 +1,19 @@
 // Settings tabs and the dashboard of a fresh account (no agent yet): empty states, the setup
 // wizard, General save, Databases empty state, Security key regeneration, Agents empty state.
-import type { Browser, Page } from 'playwright-core';
-import { api, launch, newSession, registeredUser, signIn, toast, visible, expectTitle } from './helpers';
+import type { Page } from 'playwright-core';
+import {
+  api,
+  newSession,
+  registeredUser,
+  signIn,
+  toast,
+  visible,
+  expectTitle,
+  browserForFile,
+} from './helpers';
 import { eventually } from '../integration/helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function optionStates(page: Page, label: string) {
   return page
@@ -24,7 +27,7 @@ async function optionStates(page: Page, label: string) {
 describe('dashboard while its data loads', () => {
   it("shows no 'No agents / Disconnected' and no zeros before the server has answered", async () => {
     const user = await registeredUser('dash-loading');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       // Hold the two answers the cards wait for until the page has been looked at.
@@ -60,7 +63,7 @@ describe('dashboard without an agent', () => {
   it('shows the empty states, the setup wizard and no backup to trigger', async () => {
     const user = await registeredUser('dash');
     const { apiKey } = (await api('GET', '/api/user/profile', { token: user.token })).body;
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, user);
       await expectTitle(page, 'Coffer – Dashboard');
@@ -165,7 +168,7 @@ describe('settings', () => {
   it('saves General, shows empty Databases and Agents, regenerates the API key after confirming', async () => {
     const user = await registeredUser('settings');
     const { apiKey } = (await api('GET', '/api/user/profile', { token: user.token })).body;
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.getByRole('link', { name: 'Settings' }).first().click();

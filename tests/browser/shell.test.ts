@@ -1,13 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { launch, newSession, registeredUser, TEXT, toast, visible, expectTitle } from './helpers';
+import { newSession, registeredUser, TEXT, toast, visible, expectTitle, browserForFile } from './helpers';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** A JWT-shaped token with the given claims (signature irrelevant: only expiry is read client-side). */
 function fakeJwt(claims: Record<string, unknown>): string {
@@ -17,7 +10,7 @@ function fakeJwt(claims: Record<string, unknown>): string {
 
 describe('app shell', () => {
   it('has the visitor menu, titles, help dropdown and footer', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await page.goto('/');
       await expectTitle(page, 'Coffer – Home');
@@ -49,7 +42,7 @@ describe('app shell', () => {
   });
 
   it('collapses the menu behind a button on small screens', async () => {
-    const { page, context } = await newSession(browser, { width: 390, height: 800 });
+    const { page, context } = await newSession(browser(), { width: 390, height: 800 });
     try {
       await page.goto('/');
       await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'hidden' });
@@ -64,7 +57,7 @@ describe('app shell', () => {
   });
 
   it('clears a saved session whose token has expired and goes to /login', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/');
       await page.evaluate(
@@ -92,7 +85,7 @@ describe('app shell', () => {
   });
 
   it('treats an unparsable saved session as absent', async () => {
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/');
       await page.evaluate(() => localStorage.setItem('coffer-vault', '{not json'));
@@ -105,7 +98,7 @@ describe('app shell', () => {
 
   it('ends the session with a toast when the server rejects the token', async () => {
     const user = await registeredUser('expired');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await page.goto('/');
       // A well-formed, unexpired token the gateway does not accept (wrong signature) → 401.

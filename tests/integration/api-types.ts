@@ -1,8 +1,8 @@
-// The types of api() (helpers.ts), looked up by path in the generated contract (contract.gen.ts,
-// from the OpenAPI document): for a documented `METHOD path` the body is the success answer with
+// The types of api() (helpers.ts), looked up by path in the web app's generated API types
+// (web/src/api/generated-types.ts, from the OpenAPI document): for a documented `METHOD path` the body is the success answer with
 // the error answers' named fields optional (a test reads either, whatever the status it expects);
 // a call the document does not list (or a method held in a plain string) stays `any`.
-import type { ApiPaths } from './contract.gen';
+import type { ApiPaths } from '../../web/src/api/generated-types';
 
 type WithoutQuery<P extends string> = P extends `${infer Path}?${string}` ? Path : P;
 /** Whether a called path fits a documented one segment by segment (`{id}` fits any one segment). */

@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
-import type { GetAuditLogsApiResponse } from './contract.gen';
+import type { GetAuditLogsApiResponse } from '../../web/src/api/generated-types';
 import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
 import {
   backupCompleted,

@@ -7,14 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Stripe from 'stripe';
-import {
-  startStack,
-  startStripeMock,
-  TEST_ADMIN,
-  TEST_SECRETS,
-  type RunningServer,
-  type Stack,
-} from '@coffer/local-stack';
+import { startStack, startStripeMock, TEST_ADMIN, type RunningServer, type Stack } from '@coffer/local-stack';
+import { TEST_STACK_ENV } from './stack-env';
+import { eventually as retried } from './helpers';
 
 const REPO = path.resolve(__dirname, '../..');
 const WEBHOOK_SECRET = `whsec_${crypto.randomBytes(24).toString('hex')}`;
@@ -34,12 +29,8 @@ beforeAll(async () => {
     dataDir,
     ports: 'free',
     env: {
-      NODE_ENV: 'test',
+      ...TEST_STACK_ENV,
       LOG_LEVEL: 'warn',
-      JWT_SECRET: TEST_SECRETS.jwtSecret,
-      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-      COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-      COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
       STRIPE_SECRET_KEY: 'sk_test_cofferIntegration123',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_PRICE_STARTER: PRICES.starter,
@@ -80,17 +71,8 @@ async function call(
   }
 }
 
-async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
+/** Its own stack's events, waited for a little longer than the shared stack's. */
+const eventually = <T>(fn: () => Promise<T>) => retried(fn, 15_000);
 
 async function newUser() {
   const email = `billing-${crypto.randomBytes(6).toString('hex')}@example.test`;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
+import { startStack, TEST_ADMIN, type Stack } from '@coffer/local-stack';
+import { TEST_STACK_ENV } from './stack-env';
 
 declare global {
   var __cofferStack: Stack | undefined;
@@ -33,12 +34,8 @@ export default async function globalSetup(): Promise<void> {
     storageBackend: process.env.COFFER_STORAGE_BACKEND === 's3' ? 's3' : 'fs',
     agentDownloadsDir: downloads,
     env: {
-      NODE_ENV: 'test',
+      ...TEST_STACK_ENV,
       LOG_LEVEL: 'info',
-      JWT_SECRET: TEST_SECRETS.jwtSecret,
-      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-      COFFER_ADMIN_EMAIL: admin.email,
-      COFFER_ADMIN_PASSWORD: admin.password,
       // Tests pose as different clients through X-Forwarded-For, so per-IP limits can be tested.
       TRUST_PROXY: 'loopback',
       // The contact page shows the deployment's own values (tests/browser/public-site.test.ts).

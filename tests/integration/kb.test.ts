@@ -2,7 +2,7 @@
 // only, search, filters, counts, paging), what admins write, the authorisation ladder, hostile
 // input, the seeded articles and the audit trail of every change.
 import crypto from 'node:crypto';
-import type { Article } from './contract.gen';
+import type { Article } from '../../web/src/api/generated-types';
 import { adminToken, api, eventually, newUser } from './helpers';
 
 jest.setTimeout(60_000);

@@ -1,5 +1,5 @@
 // The agent's local config file: server, API key, master key and the databases it backs up.
-// It is the only place connection strings and the key live (architecture §3): mode 0600, in a
+// It is the only place connection strings and the key live (docs/product.md §1, zero knowledge): mode 0600, in a
 // 0700 directory, never sent anywhere.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';

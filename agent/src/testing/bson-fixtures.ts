@@ -1,5 +1,5 @@
-// Documents with every BSON type FerretDB stores (architecture §6), shared by the agent's round-trip
-// test and the end-to-end pipeline tests.
+// Documents with every BSON type FerretDB stores (docs/architecture.md, "What FerretDB 1.x does not
+// do"), shared by the agent's round-trip test and the end-to-end pipeline tests.
 import { randomBytes } from 'node:crypto';
 import { Binary, BSONRegExp, Double, Int32, Long, ObjectId, Timestamp, type Document } from 'mongodb';
 

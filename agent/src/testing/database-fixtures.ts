@@ -1,4 +1,5 @@
-// Customer data for the end-to-end tests: every BSON type FerretDB stores (architecture §6),
+// Customer data for the end-to-end tests: every BSON type FerretDB stores (docs/architecture.md,
+// "What FerretDB 1.x does not do"),
 // awkward collection names, unique/compound/sparse indexes and an empty collection; and exact
 // snapshots (raw BSON bytes sorted by _id, index specs) to compare a restore against.
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 // Test helper: a customer's database, a private FerretDB (SQLite backend) on a free port, started
-// and stopped by the test itself (architecture §6) through the shared test kit. Missing binaries
-// make the test fail, with what to do about it.
+// and stopped by the test itself (docs/operations.md, "Running locally") through the shared test
+// kit. Missing binaries make the test fail, with what to do about it.
 import { spawnSync } from 'node:child_process';
 import { startFerretDb } from '@coffer/local-stack';
 

@@ -178,9 +178,11 @@ function expectUntouched() {
 }
 
 describe('installRelease', () => {
-  it('downloads the zstd copy, verifies it and swaps the new binary in (0755), leaving nothing else', async () => {
-    const binary = randomBytes(300_000);
-    publish('0.3.0', binary);
+  /**
+   * 0.2.0 became 0.3.0 from the file at `downloaded`: the binary swapped in, executable by others
+   * (the root-run ExecStartPre installs it for the service user), nothing else left in the folder.
+   */
+  async function expectInstalled(binary: Buffer, downloaded: string) {
     expect(await installRelease(deps())).toEqual({
       status: 'updated',
       fromVersion: '0.2.0',
@@ -189,7 +191,13 @@ describe('installRelease', () => {
     expect(readFileSync(target).equals(binary)).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual([...signedFiles('0.3.0'), `/downloads/0.3.0/${NAME}.zst`]);
+    expect(requested).toEqual([...signedFiles('0.3.0'), downloaded]);
+  }
+
+  it('downloads the zstd copy, verifies it and swaps the new binary in (0755), leaving nothing else', async () => {
+    const binary = randomBytes(300_000);
+    publish('0.3.0', binary);
+    await expectInstalled(binary, `/downloads/0.3.0/${NAME}.zst`);
   });
 
   it('compares versions numerically (0.10.0 is newer than 0.9.0)', async () => {
@@ -234,16 +242,7 @@ describe('installRelease', () => {
   it('installs a release without a compressed copy from the plain file, executable (0755)', async () => {
     const binary = randomBytes(70_000);
     publish('0.3.0', binary, { compressed: false });
-    expect(await installRelease(deps())).toEqual({
-      status: 'updated',
-      fromVersion: '0.2.0',
-      toVersion: '0.3.0',
-    });
-    expect(readFileSync(target).equals(binary)).toBe(true);
-    // The root-run ExecStartPre installs it for the service user: it must be executable by others.
-    expect(statSync(target).mode & 0o777).toBe(0o755);
-    expect(readdirSync(dir)).toEqual(['coffer-agent']);
-    expect(requested).toEqual([...signedFiles('0.3.0'), `/downloads/0.3.0/${NAME}`]);
+    await expectInstalled(binary, `/downloads/0.3.0/${NAME}`);
   });
 
   it.each([true, false])(

@@ -14,7 +14,7 @@ import {
   type Proc,
 } from './processes.js';
 
-// The real servers Coffer needs (architecture §6), each a local process: the local run and the
+// The real servers Coffer needs (docs/operations.md, "Running locally"), each a local process: the local run and the
 // integration tests start them all through startServers; service and agent tests start the few
 // they need through the single starters.
 
@@ -90,7 +90,7 @@ async function launch(
 
 /**
  * FerretDB's storage: PostgreSQL (the default), where FerretDB runs equality filters in SQL and
- * our build answers them from indexes (architecture §6), or SQLite, where every filter but `{_id}`
+ * our build answers them from indexes (docs/architecture.md, "The database"), or SQLite, where every filter but `{_id}`
  * reads the whole collection. `COFFER_FERRETDB_BACKEND` chooses for the local run and the tests.
  */
 export type FerretDbBackend = 'postgresql' | 'sqlite';

@@ -45,6 +45,15 @@ const AUDITED_AUTH: EventSubject[] = [
   'auth.security.admin_two_factor_changed',
 ];
 
+/** What ends an agent's socket or its owner's cached state (the gateway's `gateway-agent-keys`). */
+export const AGENT_ACCESS_SUBJECTS = [
+  'auth.user.api_key_regenerated',
+  'auth.user.ban_changed',
+  'auth.user.status_changed',
+  'auth.user.deleted',
+  'auth.user.password_changed',
+] as const satisfies readonly EventSubject[];
+
 /** Every durable consumer of the services, with the subjects it filters on. */
 export const EVENT_CONSUMERS: readonly ConsumerEntry[] = [
   { service: 'audit', stream: 'AUTH', durable: 'audit', subjects: AUDITED_AUTH },
@@ -161,13 +170,7 @@ export const EVENT_CONSUMERS: readonly ConsumerEntry[] = [
     service: 'gateway',
     stream: 'AUTH',
     durable: 'gateway-agent-keys',
-    subjects: [
-      'auth.user.api_key_regenerated',
-      'auth.user.ban_changed',
-      'auth.user.status_changed',
-      'auth.user.deleted',
-      'auth.user.password_changed',
-    ],
+    subjects: AGENT_ACCESS_SUBJECTS,
   },
   {
     service: 'gateway',

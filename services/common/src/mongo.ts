@@ -2,7 +2,8 @@ import mongoose, { type Connection } from 'mongoose';
 
 /**
  * Opens this service's own database. Works on FerretDB 1.x and on MongoDB alike: no transactions,
- * no change streams, no TTL or text indexes are ever relied upon (architecture §6).
+ * no change streams, no TTL or text indexes are ever relied upon (docs/architecture.md, "What FerretDB 1.x does
+ * not do").
  */
 export async function connectMongo(uri: string, dbName: string): Promise<Connection> {
   const conn = mongoose.createConnection(uri, {

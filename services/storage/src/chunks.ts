@@ -1,4 +1,5 @@
-/** Largest blob chunk in one gRPC message, both ways (architecture §4). */
+/** Largest blob chunk in one gRPC message, both ways (docs/architecture.md, "The backup pipeline":
+ * uploads). */
 export const MAX_CHUNK = 1024 * 1024;
 
 /**

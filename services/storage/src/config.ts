@@ -17,7 +17,7 @@ export const storageEnvSchema = z
     ...baseEnv,
     GRPC_LISTEN: z.string().default(defaultGrpc.storage),
     STORAGE_DB: z.string().min(1).default('coffer_storage'),
-    /** fs or s3; when unset, s3 if S3_BUCKET is set, else fs (architecture §1). */
+    /** fs or s3; when unset, s3 if S3_BUCKET is set, else fs (docs/operations.md, "Storage"). */
     STORAGE_BACKEND: z.enum(['fs', 's3']).optional(),
     /** Filesystem store root; relative paths resolve against the working directory. */
     STORAGE_DIR: z.string().min(1).optional(),

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type Collection, type Filter } from 'mongodb';
-import { startFerretDb, TEST_ADMIN, TEST_SECRETS } from '@coffer/local-stack';
+import { startFerretDb } from '@coffer/local-stack';
+import { TEST_STACK_ENV } from '../stack-env';
 import { adminToken, api, baseUrl, eventually, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
@@ -15,12 +16,8 @@ export const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
 
 /** The environment of a test file's own stack: the shared test secrets and admin, clients posing by X-Forwarded-For. */
 export const OWN_STACK_ENV = {
-  NODE_ENV: 'test',
+  ...TEST_STACK_ENV,
   LOG_LEVEL: 'info',
-  JWT_SECRET: TEST_SECRETS.jwtSecret,
-  API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-  COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-  COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
   TRUST_PROXY: 'loopback',
 };
 

@@ -7,7 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
+import { startStack, TEST_ADMIN, type Stack } from '@coffer/local-stack';
+import { TEST_STACK_ENV } from '../stack-env';
 
 jest.setTimeout(600_000);
 
@@ -39,12 +40,8 @@ beforeAll(async () => {
     dataDir,
     ports: 'free',
     env: {
-      NODE_ENV: 'test',
+      ...TEST_STACK_ENV,
       LOG_LEVEL: 'warn',
-      JWT_SECRET: TEST_SECRETS.jwtSecret,
-      API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-      COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-      COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
       RATE_LOGIN_PER_IP: unlimited,
       RATE_LOGIN_PER_EMAIL: unlimited,
       RATE_FORGOT_PER_IP: unlimited,

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { MongoClient } from 'mongodb';
-import { startStack, TEST_ADMIN, TEST_SECRETS, type Stack } from '@coffer/local-stack';
+import { startStack, type Stack } from '@coffer/local-stack';
+import { TEST_STACK_ENV } from '../stack-env';
 
 jest.setTimeout(120_000);
 
@@ -164,12 +165,8 @@ describeAsRoot('an unprivileged local user, without credentials', () => {
         ports: 'free',
         storageBackend: 's3',
         env: {
-          NODE_ENV: 'test',
+          ...TEST_STACK_ENV,
           LOG_LEVEL: 'warn',
-          JWT_SECRET: TEST_SECRETS.jwtSecret,
-          API_KEY_PEPPER: TEST_SECRETS.apiKeyPepper,
-          COFFER_ADMIN_EMAIL: TEST_ADMIN.email,
-          COFFER_ADMIN_PASSWORD: TEST_ADMIN.password,
         },
       });
       s3 = {

@@ -166,11 +166,24 @@ export function billing(deps: {
     };
   }
 
-  /** Moves the user to `plan` and records the subscription that pays for it. */
-  async function paid(userId: string, plan: PlanRecord, sub: SubscriptionRecord): Promise<void> {
-    const { pendingPlanId: _dropped, ...rest } = sub;
-    await store.saveSubscription({ ...rest, planId: plan.id, status: 'active' });
-    await plans.assign(userId, plan);
+  /**
+   * Moves the user to `plan` and records the active subscription that pays for it; a scheduled
+   * cancellation the stored record (`known`) has stays, a pending cheaper plan does not.
+   */
+  async function paid(
+    plan: PlanRecord,
+    ref: Pick<SubscriptionRecord, 'userId' | 'customerId' | 'subscriptionId'>,
+    known: SubscriptionRecord | null | undefined,
+    periodEnd = known?.currentPeriodEnd,
+  ): Promise<void> {
+    await store.saveSubscription({
+      ...ref,
+      planId: plan.id,
+      status: 'active',
+      cancelAtPeriodEnd: known?.cancelAtPeriodEnd ?? false,
+      ...(periodEnd ? { currentPeriodEnd: periodEnd } : {}),
+    });
+    await plans.assign(ref.userId, plan);
   }
 
   async function apply(event: ProviderEvent): Promise<void> {
@@ -187,15 +200,7 @@ export function billing(deps: {
         if (!(await deps.users.get(userId))) return; // the account was deleted meanwhile
         const plan = await plans.byId(planId);
         const existing = await store.bySubscriptionId(subscriptionId);
-        await paid(userId, plan, {
-          userId,
-          customerId,
-          subscriptionId,
-          planId: plan.id,
-          status: 'active',
-          cancelAtPeriodEnd: existing?.cancelAtPeriodEnd ?? false,
-          ...(existing?.currentPeriodEnd ? { currentPeriodEnd: existing.currentPeriodEnd } : {}),
-        });
+        await paid(plan, { userId, customerId, subscriptionId }, existing);
         return;
       }
       case 'invoice.paid': {
@@ -206,16 +211,12 @@ export function billing(deps: {
         const customerId = sub?.customerId ?? idOf(o.customer);
         const plan = (await planOfPrice(invoicePrice(o))) ?? (sub ? await plans.byId(sub.planId) : undefined);
         if (!userId || !customerId || !plan || !(await deps.users.get(userId))) return;
-        const periodEnd = invoicePeriodEnd(o) ?? sub?.currentPeriodEnd;
-        await paid(userId, plan, {
-          userId,
-          customerId,
-          subscriptionId,
-          planId: plan.id,
-          status: 'active',
-          cancelAtPeriodEnd: sub?.cancelAtPeriodEnd ?? false,
-          ...(periodEnd ? { currentPeriodEnd: periodEnd } : {}),
-        });
+        await paid(
+          plan,
+          { userId, customerId, subscriptionId },
+          sub,
+          invoicePeriodEnd(o) ?? sub?.currentPeriodEnd,
+        );
         return;
       }
       case 'invoice.payment_failed': {

@@ -1,4 +1,4 @@
-import { commandKind, type EventBus, type Logger } from '@coffer/common';
+import { AGENT_ACCESS_SUBJECTS, commandKind, type EventBus, type Logger } from '@coffer/common';
 import { COMMAND_ACK_TIMEOUT_MS, updateNotDeliveredReason } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { AgentNews } from '../realtime/agent-news.js';
@@ -142,13 +142,7 @@ export async function startAccessRevocation(deps: {
   return deps.bus.consume({
     stream: 'AUTH',
     durable: 'gateway-agent-keys',
-    subjects: [
-      'auth.user.api_key_regenerated',
-      'auth.user.ban_changed',
-      'auth.user.status_changed',
-      'auth.user.deleted',
-      'auth.user.password_changed',
-    ],
+    subjects: AGENT_ACCESS_SUBJECTS,
     handler: async (event) => {
       const { userId } = event.data;
       if (event.subject === 'auth.user.ban_changed' && !event.data.isBanned) return;

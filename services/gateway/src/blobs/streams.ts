@@ -4,7 +4,8 @@ import type { ServiceError } from '@grpc/grpc-js';
 import { fromServiceError, notFound } from '@coffer/common';
 import { storage } from '@coffer/proto';
 
-/** Largest gRPC message the gateway sends or expects for blob data (architecture §4). */
+/** Largest gRPC message the gateway sends or expects for blob data (docs/architecture.md, "The backup pipeline":
+ * uploads). */
 export const MAX_CHUNK = 1024 * 1024;
 
 const asAppError = (err: unknown) =>

@@ -107,11 +107,11 @@ const updateBody = z
 
 const toAuthor = (a: kb.Author | undefined) => (a ? { _id: a.id, name: a.name } : undefined);
 
-export const toArticle = (a: kb.Article): z.input<typeof articleView> => ({
+/** The fields an article and its list summary share. */
+const toListed = (a: kb.Article | kb.ArticleSummary) => ({
   _id: a.id,
   title: a.title,
   slug: a.slug,
-  content: a.content,
   category: articleCategory.fromAnswer(a.category),
   tags: a.tags,
   isPublished: a.isPublished,
@@ -121,18 +121,14 @@ export const toArticle = (a: kb.Article): z.input<typeof articleView> => ({
   author: toAuthor(a.author),
 });
 
+export const toArticle = (a: kb.Article): z.input<typeof articleView> => ({
+  ...toListed(a),
+  content: a.content,
+});
+
 const toSummary = (a: kb.ArticleSummary): z.input<typeof articleSummaryView> => ({
-  _id: a.id,
-  title: a.title,
-  slug: a.slug,
+  ...toListed(a),
   excerpt: a.excerpt,
-  category: articleCategory.fromAnswer(a.category),
-  tags: a.tags,
-  isPublished: a.isPublished,
-  order: a.order,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-  author: toAuthor(a.author),
 });
 
 const toCounts = (l: kb.CountList) => l.counts.map((c) => ({ _id: c.id, count: c.count }));

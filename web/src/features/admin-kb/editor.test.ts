@@ -2,7 +2,7 @@ import { slugFromTitle } from '@coffer/contracts';
 import { addTag, articleBody, emptyForm, validationError } from './editor';
 
 describe('article editor', () => {
-  it('checks title, then slug, then content (spec §5)', () => {
+  it('checks title, then slug, then content (product §5)', () => {
     expect(validationError({ title: ' ', slug: '', content: '' })).toBe('Title is required');
     expect(validationError({ title: 'T', slug: '  ', content: '' })).toBe('Slug is required');
     expect(validationError({ title: 'T', slug: 's', content: '\n\n' })).toBe('Content is required');
@@ -35,7 +35,7 @@ describe('article editor', () => {
     expect(Number.isNaN(articleBody({ ...form, order: '1.x' }).order)).toBe(true);
   });
 
-  it('Generate makes the slug by the spec §5 rule', () => {
+  it('Generate makes the slug by the product §5 rule', () => {
     expect(slugFromTitle('  How to: Restore a DB -- by hand!  ')).toBe('how-to-restore-a-db-by-hand');
     expect(slugFromTitle('Übersicht & FAQ')).toBe('bersicht-faq');
   });

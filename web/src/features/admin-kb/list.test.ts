@@ -47,7 +47,7 @@ describe('admin article list', () => {
     expect(ids(visibleArticles(all, none, DEFAULT_SORT))).toEqual(['b', 'a', 'c']);
   });
 
-  it('a new column sorts ascending, the same column again turns it round (spec §9)', () => {
+  it('a new column sorts ascending, the same column again turns it round (product §9)', () => {
     const byTitle = nextSort(DEFAULT_SORT, 'title');
     expect(byTitle).toEqual({ key: 'title', direction: 'asc' });
     expect(ids(visibleArticles(all, none, byTitle))).toEqual(['b', 'a', 'c']);

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { Button, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 import { useForgotPasswordMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { isValidEmail, MSG_EMAIL } from './validation';
@@ -67,18 +68,16 @@ export function ForgotPasswordPage() {
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="5">
             {formError && <FormAlert status="error">{formError}</FormAlert>}
-            <Field.Root invalid={Boolean(emailError)}>
-              <Field.Label>Email address</Field.Label>
-              <Input
-                name="email"
-                type="email"
-                autoComplete="email"
-                placeholder="you@company.com"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-              <Field.ErrorText>{emailError}</Field.ErrorText>
-            </Field.Root>
+            <TextField
+              label="Email address"
+              error={emailError}
+              name="email"
+              type="email"
+              autoComplete="email"
+              placeholder="you@company.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
               {isLoading ? 'Sending...' : 'Send reset link'}
             </Button>

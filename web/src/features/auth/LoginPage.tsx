@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Field, Flex, Input, Link, Separator, Stack, Text } from '@chakra-ui/react';
+import { Button, Flex, Link, Separator, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 import { useLoginMutation, type SessionAnswer } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { SecondFactorStep } from './SecondFactorStep';
@@ -71,34 +72,30 @@ export function LoginPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="5">
           {formError && <FormAlert status="error">{formError}</FormAlert>}
-          <Field.Root invalid={Boolean(errors.email)}>
-            <Field.Label>Email</Field.Label>
-            <Input
-              name="email"
-              type="email"
-              autoComplete="email"
-              placeholder="you@company.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-            <Field.ErrorText>{errors.email}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(errors.password)}>
-            <Flex w="full" justify="space-between" align="baseline">
-              <Field.Label>Password</Field.Label>
+          <TextField
+            label="Email"
+            error={errors.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@company.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <TextField
+            label="Password"
+            labelAside={
               <Link asChild fontSize="sm" color="brand.fg">
                 <RouterLink to="/forgot-password">Forgot your password?</RouterLink>
               </Link>
-            </Flex>
-            <Input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <Field.ErrorText>{errors.password}</Field.ErrorText>
-          </Field.Root>
+            }
+            error={errors.password}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
             {isLoading ? 'Signing in...' : 'Sign in'}
           </Button>

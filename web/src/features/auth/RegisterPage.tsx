@@ -1,9 +1,10 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Button, Field, Input, Link, Stack, Text } from '@chakra-ui/react';
+import { Button, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 import { useRegisterMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { startSession } from './sessionActions';
@@ -83,44 +84,41 @@ export function RegisterPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="5">
           {formError && <FormAlert status="error">{formError}</FormAlert>}
-          <Field.Root invalid={Boolean(errors.name)}>
-            <Field.Label>Full name</Field.Label>
-            <Input name="name" autoComplete="name" value={values.name} onChange={set('name')} />
-            <Field.ErrorText>{errors.name}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(errors.email)}>
-            <Field.Label>Email address</Field.Label>
-            <Input
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={values.email}
-              onChange={set('email')}
-            />
-            <Field.ErrorText>{errors.email}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(errors.password)}>
-            <Field.Label>Password</Field.Label>
-            <Input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={values.password}
-              onChange={set('password')}
-            />
-            <Field.ErrorText>{errors.password}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={Boolean(errors.confirmPassword)}>
-            <Field.Label>Confirm password</Field.Label>
-            <Input
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              value={values.confirmPassword}
-              onChange={set('confirmPassword')}
-            />
-            <Field.ErrorText>{errors.confirmPassword}</Field.ErrorText>
-          </Field.Root>
+          <TextField
+            label="Full name"
+            error={errors.name}
+            name="name"
+            autoComplete="name"
+            value={values.name}
+            onChange={set('name')}
+          />
+          <TextField
+            label="Email address"
+            error={errors.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={set('email')}
+          />
+          <TextField
+            label="Password"
+            error={errors.password}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={set('password')}
+          />
+          <TextField
+            label="Confirm password"
+            error={errors.confirmPassword}
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            value={values.confirmPassword}
+            onChange={set('confirmPassword')}
+          />
           <Text fontSize="sm" color="fg.muted">
             By creating an account you agree to the{' '}
             <Link asChild color="brand.fg">

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Field, Input, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Link, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { apiErrorMessage, isHttpError } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 import { useResetPasswordMutation, useVerifyResetTokenQuery } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import {
@@ -78,28 +79,24 @@ function ResetForm({ token, onDone }: { token: string; onDone: (message: string)
           Create new password
         </Text>
         {formError && <FormAlert status="error">{formError}</FormAlert>}
-        <Field.Root invalid={Boolean(errors.password)}>
-          <Field.Label>New Password</Field.Label>
-          <Input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <Field.ErrorText>{errors.password}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={Boolean(errors.confirmPassword)}>
-          <Field.Label>Confirm Password</Field.Label>
-          <Input
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={confirmPassword}
-            onChange={(e) => setConfirmPassword(e.target.value)}
-          />
-          <Field.ErrorText>{errors.confirmPassword}</Field.ErrorText>
-        </Field.Root>
+        <TextField
+          label="New Password"
+          error={errors.password}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <TextField
+          label="Confirm Password"
+          error={errors.confirmPassword}
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          value={confirmPassword}
+          onChange={(e) => setConfirmPassword(e.target.value)}
+        />
         <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
           {isLoading ? 'Resetting...' : 'Reset Password'}
         </Button>

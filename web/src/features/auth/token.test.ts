@@ -5,7 +5,7 @@ const jwt = (claims: unknown) => {
   return `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}.sig`;
 };
 
-describe('isTokenExpired (spec §5)', () => {
+describe('isTokenExpired (product §5)', () => {
   const now = 1_700_000_000_000;
   it('is expired when missing or malformed', () => {
     expect(isTokenExpired(null, now)).toBe(true);

@@ -42,7 +42,7 @@ describe('kb list filters in the address', () => {
   });
 });
 
-describe('kb list filter rules (spec §4)', () => {
+describe('kb list filter rules (product §4)', () => {
   it('choosing a category toggles it, clears the tag and goes to page 1', () => {
     const start = f({ search: 'x', tag: 'linux', page: 4 });
     expect(toggleCategory(start, 'setup')).toEqual(f({ search: 'x', category: 'setup', page: 1 }));

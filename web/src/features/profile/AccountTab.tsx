@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Card, Field, Input, Stack } from '@chakra-ui/react';
+import { Button, Card, Stack } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
 import { useUpdateProfileMutation, type Profile } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { patchSessionUser } from '../auth/sessionActions';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 
 type Result = { status: 'success' | 'error'; message: string } | null;
 
@@ -48,34 +49,31 @@ export function AccountTab({ profile }: { profile: Profile }) {
         <form onSubmit={onSubmit}>
           <Stack gap="5">
             {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
-            <Field.Root>
-              <Field.Label>Full Name</Field.Label>
-              <Input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-            </Field.Root>
-            <Field.Root>
-              <Field.Label>Email Address</Field.Label>
-              <Input
-                name="email"
-                type="email"
-                autoComplete="email"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </Field.Root>
+            <TextField
+              label="Full Name"
+              name="name"
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+            <TextField
+              label="Email Address"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             {emailChanges && (
-              <Field.Root>
-                <Field.Label>Current Password</Field.Label>
-                <Input
-                  name="currentPassword"
-                  type="password"
-                  autoComplete="current-password"
-                  value={currentPassword}
-                  onChange={(e) => setCurrentPassword(e.target.value)}
-                />
-                <Field.HelperText>
-                  Needed to change your email. Your previous address is told of the change.
-                </Field.HelperText>
-              </Field.Root>
+              <TextField
+                label="Current Password"
+                helper="Needed to change your email. Your previous address is told of the change."
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                value={currentPassword}
+                onChange={(e) => setCurrentPassword(e.target.value)}
+              />
             )}
             <Button type="submit" colorPalette="brand" alignSelf="flex-start" loading={isLoading}>
               Save Changes

@@ -1,13 +1,12 @@
-import { Button, Spinner, Center, Tabs } from '@chakra-ui/react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Spinner, Center } from '@chakra-ui/react';
+import { useSearchParams } from 'react-router';
 import { FormAlert } from '../shell/FormAlert';
-import { ArrowLeftIcon } from '../shell/icons';
+import { BackToDashboard, PageTabs } from '../shell/PageTabs';
 import { Page, PageHeader } from '../shell/PageStates';
 import { AccountTab } from './AccountTab';
 import { BillingTab } from './BillingTab';
 import { useGetProfileQuery } from '../../api/generated';
 import { SecurityTab } from './SecurityTab';
-import { scrollingTabListProps } from '../shell/responsive';
 
 const TABS = ['account', 'security', 'billing'] as const;
 type ProfileTab = (typeof TABS)[number];
@@ -37,11 +36,7 @@ export function ProfilePage() {
 
   return (
     <Page maxW="5xl">
-      <Button asChild variant="ghost" size="sm" mb="4" ml="-2">
-        <RouterLink to="/dashboard">
-          <ArrowLeftIcon /> Back to Dashboard
-        </RouterLink>
-      </Button>
+      <BackToDashboard />
       <PageHeader title="My Profile" subtitle="Manage your account, security and plan" />
       {isLoading ? (
         <Center py="16">
@@ -50,28 +45,19 @@ export function ProfilePage() {
       ) : !profile ? (
         <FormAlert status="error">Your profile could not be loaded. Please reload the page.</FormAlert>
       ) : (
-        <Tabs.Root
+        <PageTabs
           value={tab}
-          onValueChange={(d) => selectTab(d.value)}
-          variant="line"
-          colorPalette="brand"
-          lazyMount
-        >
-          <Tabs.List mb="6" {...scrollingTabListProps}>
-            <Tabs.Trigger value="account">Account</Tabs.Trigger>
-            <Tabs.Trigger value="security">Security</Tabs.Trigger>
-            <Tabs.Trigger value="billing">Billing &amp; Plan</Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="account">
-            <AccountTab key={profile._id} profile={profile} />
-          </Tabs.Content>
-          <Tabs.Content value="security">
-            <SecurityTab profile={profile} />
-          </Tabs.Content>
-          <Tabs.Content value="billing">
-            <BillingTab profile={profile} />
-          </Tabs.Content>
-        </Tabs.Root>
+          onSelect={selectTab}
+          tabs={[
+            {
+              value: 'account',
+              label: 'Account',
+              content: <AccountTab key={profile._id} profile={profile} />,
+            },
+            { value: 'security', label: 'Security', content: <SecurityTab profile={profile} /> },
+            { value: 'billing', label: 'Billing & Plan', content: <BillingTab profile={profile} /> },
+          ]}
+        />
       )}
     </Page>
   );

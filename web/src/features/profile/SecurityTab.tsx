@@ -6,6 +6,7 @@ import { apiErrorMessage } from '../../lib/errors';
 import { renewSessionToken } from '../auth/sessionActions';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
+import { TextField } from '../shell/TextField';
 import { TwoFactorCard } from './TwoFactorCard';
 
 const MSG_NEW_PASSWORDS_DIFFER = 'New passwords do not match';
@@ -90,36 +91,30 @@ function ChangePasswordCard() {
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="5">
             {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
-            <Field.Root>
-              <Field.Label>Current Password</Field.Label>
-              <Input
-                name="currentPassword"
-                type="password"
-                autoComplete="current-password"
-                value={values.currentPassword}
-                onChange={set('currentPassword')}
-              />
-            </Field.Root>
-            <Field.Root>
-              <Field.Label>New Password</Field.Label>
-              <Input
-                name="newPassword"
-                type="password"
-                autoComplete="new-password"
-                value={values.newPassword}
-                onChange={set('newPassword')}
-              />
-            </Field.Root>
-            <Field.Root>
-              <Field.Label>Confirm New Password</Field.Label>
-              <Input
-                name="confirmPassword"
-                type="password"
-                autoComplete="new-password"
-                value={values.confirmPassword}
-                onChange={set('confirmPassword')}
-              />
-            </Field.Root>
+            <TextField
+              label="Current Password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              value={values.currentPassword}
+              onChange={set('currentPassword')}
+            />
+            <TextField
+              label="New Password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              value={values.newPassword}
+              onChange={set('newPassword')}
+            />
+            <TextField
+              label="Confirm New Password"
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              value={values.confirmPassword}
+              onChange={set('confirmPassword')}
+            />
             <Button type="submit" colorPalette="brand" alignSelf="flex-start" loading={isLoading}>
               Update Password
             </Button>

@@ -1,11 +1,11 @@
 // Settings (product §2): General, Agents, Databases, Security, Notifications, chosen with ?tab=…;
 // ?agent={id} opens Agents with that agent selected and is then removed from the address.
 import { useEffect, useState } from 'react';
-import { Button, Center, Spinner, Stack, Tabs } from '@chakra-ui/react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Center, Spinner, Stack } from '@chakra-ui/react';
+import { useSearchParams } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { useGetProfileQuery, useGetUserPlanQuery, useGetSettingsQuery } from '../../api/generated';
-import { ArrowLeftIcon } from '../shell/icons';
+import { BackToDashboard, PageTabs } from '../shell/PageTabs';
 import { Page, PageHeader } from '../shell/PageStates';
 import { AgentsTab } from './AgentsTab';
 import { DatabasesTab } from './DatabasesTab';
@@ -14,7 +14,6 @@ import { NotificationsTab } from './NotificationsTab';
 import { RetentionLockCard } from './RetentionLockCard';
 import { SecurityTab } from './SecurityTab';
 import { formFromSettings, useSaveSettings, type SettingsForm } from './useSettingsForm';
-import { scrollingTabListProps } from '../shell/responsive';
 
 export const SETTINGS_TABS = ['general', 'agents', 'databases', 'security', 'notifications'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -81,76 +80,67 @@ export function SettingsPage() {
 
   return (
     <Page maxW="6xl">
-      <Button asChild variant="ghost" size="sm" mb="4" ml="-2">
-        <RouterLink to="/dashboard">
-          <ArrowLeftIcon /> Back to Dashboard
-        </RouterLink>
-      </Button>
+      <BackToDashboard />
       <PageHeader
         title="Settings"
         subtitle="Configure backups, agents, databases, security and notifications"
       />
-      <Tabs.Root
+      <PageTabs
         value={tab}
-        onValueChange={(d) => selectTab(d.value)}
-        variant="line"
-        colorPalette="brand"
-        lazyMount
-      >
-        <Tabs.List mb="6" {...scrollingTabListProps}>
-          <Tabs.Trigger value="general">General</Tabs.Trigger>
-          <Tabs.Trigger value="agents">Agents</Tabs.Trigger>
-          <Tabs.Trigger value="databases">Databases</Tabs.Trigger>
-          <Tabs.Trigger value="security">Security</Tabs.Trigger>
-          <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="general">
-          {form ? (
-            <Stack gap="6">
-              <GeneralTab
-                form={form}
-                plan={plan}
-                onChange={patch}
-                onSave={() => void save(form, 'general')}
-                saving={saving}
-                saved={saved === 'general'}
-                failed={failed === 'general'}
+        onSelect={selectTab}
+        tabs={[
+          {
+            value: 'general',
+            label: 'General',
+            content: form ? (
+              <Stack gap="6">
+                <GeneralTab
+                  form={form}
+                  plan={plan}
+                  onChange={patch}
+                  onSave={() => void save(form, 'general')}
+                  saving={saving}
+                  saved={saved === 'general'}
+                  failed={failed === 'general'}
+                />
+                <RetentionLockCard />
+              </Stack>
+            ) : (
+              formPending
+            ),
+          },
+          {
+            value: 'agents',
+            label: 'Agents',
+            content: (
+              <AgentsTab
+                selectedId={selectedAgent}
+                onSelect={setSelectedAgent}
+                onSetupNew={() => selectTab('security')}
               />
-              <RetentionLockCard />
-            </Stack>
-          ) : (
-            formPending
-          )}
-        </Tabs.Content>
-        <Tabs.Content value="agents">
-          <AgentsTab
-            selectedId={selectedAgent}
-            onSelect={setSelectedAgent}
-            onSetupNew={() => selectTab('security')}
-          />
-        </Tabs.Content>
-        <Tabs.Content value="databases">
-          <DatabasesTab />
-        </Tabs.Content>
-        <Tabs.Content value="security">
-          <SecurityTab />
-        </Tabs.Content>
-        <Tabs.Content value="notifications">
-          {form ? (
-            <NotificationsTab
-              form={form}
-              onChange={patch}
-              onSave={(source) => void save(form, source)}
-              saving={saving}
-              saved={saved}
-              failed={failed}
-              failedMessage={failedMessage}
-            />
-          ) : (
-            formPending
-          )}
-        </Tabs.Content>
-      </Tabs.Root>
+            ),
+          },
+          { value: 'databases', label: 'Databases', content: <DatabasesTab /> },
+          { value: 'security', label: 'Security', content: <SecurityTab /> },
+          {
+            value: 'notifications',
+            label: 'Notifications',
+            content: form ? (
+              <NotificationsTab
+                form={form}
+                onChange={patch}
+                onSave={(source) => void save(form, source)}
+                saving={saving}
+                saved={saved}
+                failed={failed}
+                failedMessage={failedMessage}
+              />
+            ) : (
+              formPending
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

@@ -1,0 +1,34 @@
+import { Field, Flex, Input, type FieldRootProps, type InputProps } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
+export interface TextFieldProps extends InputProps {
+  label: string;
+  /** The field's message when it is invalid; the field shows as invalid while it is set. */
+  error?: string | null;
+  /** A hint under the input. */
+  helper?: ReactNode;
+  /** Beside the label, at the far end (sign-in's "Forgot your password?"). */
+  labelAside?: ReactNode;
+  /** Props of the field around the input (its width, say). */
+  root?: FieldRootProps;
+}
+
+/** The forms' one labelled input: label, input, hint, and the error under it once there is one. */
+export function TextField({ label, error, helper, labelAside, root, ...input }: TextFieldProps) {
+  const fieldLabel = <Field.Label>{label}</Field.Label>;
+  return (
+    <Field.Root invalid={Boolean(error)} {...root}>
+      {labelAside ? (
+        <Flex w="full" justify="space-between" align="baseline">
+          {fieldLabel}
+          {labelAside}
+        </Flex>
+      ) : (
+        fieldLabel
+      )}
+      <Input {...input} />
+      {helper && <Field.HelperText>{helper}</Field.HelperText>}
+      <Field.ErrorText>{error}</Field.ErrorText>
+    </Field.Root>
+  );
+}
