@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -182,25 +183,35 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.
   if (process.env.MONGODB_URI) env.MONGODB_URI = process.env.MONGODB_URI;
 
+  const serviceDir = (script: string) =>
+    opts.serviceDirs?.[script] ?? path.join(opts.repoRoot, 'services', script);
+  // Production starts build no index and wait for their data migrations: run each database's
+  // migrate step first, as compose and the Kubernetes Job do (docs/operations.md, "Upgrades").
+  const migrate = (script: BackendService) =>
+    new Promise<void>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [path.join(serviceDir(script), 'dist/migrate.js')],
+        { cwd: serviceDir(script), env },
+        (err, _out, stderr) =>
+          err ? reject(new Error(`${script} migrate: ${stderr || err.message}`)) : resolve(),
+      );
+    });
+
   const startService = async (name: string, script: BackendService | 'gateway', extra: NodeJS.ProcessEnv) => {
     const opsPort = await freePort();
-    const p = startProcess(
-      name,
-      process.execPath,
-      [path.join(opts.serviceDirs?.[script] ?? path.join(opts.repoRoot, 'services', script), 'dist/main.js')],
-      {
-        cwd: opts.serviceDirs?.[script],
-        logDir,
-        env: {
-          ...env,
-          NATS_USER: script,
-          NATS_PASSWORD: natsUser(script).password,
-          SERVICE_PRIVATE_KEY_FILE: serviceKeys[script]!.privateKeyFile,
-          ...extra,
-          OPS_PORT: String(opsPort),
-        },
+    const p = startProcess(name, process.execPath, [path.join(serviceDir(script), 'dist/main.js')], {
+      cwd: opts.serviceDirs?.[script],
+      logDir,
+      env: {
+        ...env,
+        NATS_USER: script,
+        NATS_PASSWORD: natsUser(script).password,
+        SERVICE_PRIVATE_KEY_FILE: serviceKeys[script]!.privateKeyFile,
+        ...extra,
+        OPS_PORT: String(opsPort),
       },
-    );
+    });
     p.ready = readyz(opsPort);
     procs.push(p);
     // COFFER_READY_TIMEOUT_MS: a machine busy with other builds may need longer than a minute.
@@ -215,6 +226,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 
   try {
+    if (env.NODE_ENV === 'production')
+      await Promise.all(SERVICES.filter((s) => s !== 'gateway').map(migrate));
     await Promise.all(
       (['auth', 'notification', 'audit', 'storage', 'kb'] as const).map((name) =>
         startService(name, name, { GRPC_LISTEN: `127.0.0.1:${grpc[name]}` }),

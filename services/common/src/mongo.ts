@@ -4,13 +4,18 @@ import mongoose, { type Connection } from 'mongoose';
  * Opens this service's own database. Works on FerretDB 1.x and on MongoDB alike: no transactions,
  * no change streams, no TTL or text indexes are ever relied upon (architecture §6).
  */
-export async function connectMongo(uri: string, dbName: string): Promise<Connection> {
+export async function connectMongo(
+  uri: string,
+  dbName: string,
+  { autoIndex = true }: { autoIndex?: boolean } = {},
+): Promise<Connection> {
   const conn = mongoose.createConnection(uri, {
     dbName,
     serverSelectionTimeoutMS: 10_000,
     // FerretDB rejects retryable writes' transaction numbers on some paths; plain writes are idempotent here.
     retryWrites: false,
-    autoIndex: true,
+    // Services open their database with it off (migrate.ts): the migrate step builds indexes.
+    autoIndex,
   });
   await conn.asPromise();
   return conn;
