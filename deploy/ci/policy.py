@@ -286,10 +286,49 @@ def load_yaml_docs(path):
     return [d for d in yaml.safe_load_all(Path(path).read_text()) if d]
 
 
+def _strict(schema):
+    """A CRD's schema as the API server's strict field validation applies it: unknown fields fail."""
+    if isinstance(schema, dict):
+        schema = {k: _strict(v) for k, v in schema.items()}
+        if 'properties' in schema and 'additionalProperties' not in schema \
+                and not schema.get('x-kubernetes-preserve-unknown-fields'):
+            schema['additionalProperties'] = False
+    elif isinstance(schema, list):
+        schema = [_strict(v) for v in schema]
+    return schema
+
+
+def crd_schemas():
+    """(apiVersion, kind) -> JSON schema, from the CRDs deploy/ci/tools.sh fetched (COFFER_CRDS)."""
+    import os
+    out = {}
+    for f in sorted(Path(os.environ.get('COFFER_CRDS', '/nonexistent')).glob('*.yaml')):
+        for crd in load_yaml_docs(f):
+            group, kind = crd['spec']['group'], crd['spec']['names']['kind']
+            for v in crd['spec']['versions']:
+                if v.get('served'):
+                    schema = _strict(v['schema']['openAPIV3Schema'])
+                    # metadata is the API server's to check (the CRD says only `type: object`).
+                    out[(f'{group}/{v["name"]}', kind)] = schema
+    return out
+
+
 def validate_schemas(docs, versions):
     import kubernetes_validate
+    import jsonschema
+    crds = crd_schemas()
+    for d in docs:
+        schema = crds.get((d.get('apiVersion'), d.get('kind')))
+        if schema is None:
+            continue
+        kn = f'{d.get("kind")}/{d.get("metadata", {}).get("name")}'
+        for e in jsonschema.Draft7Validator(schema).iter_errors(d):
+            path = '.'.join(str(p) for p in e.path)
+            problem(f'{kn}: invalid for its CRD ({d["apiVersion"]}): {path}: {e.message}')
     for version in versions:
         for d in docs:
+            if (d.get('apiVersion'), d.get('kind')) in crds:
+                continue
             kn = f'{d.get("kind")}/{d.get("metadata", {}).get("name")}'
             try:
                 kubernetes_validate.validate(d, version, strict=True)
@@ -500,6 +539,17 @@ def check_k8s(overlay, rendered, expect):
                     problem(f'Ingress {ing["metadata"]["name"]}: routes to {p["backend"]["service"]["name"]}, not the gateway')
         if expect.get('tls') and not ing['spec'].get('tls'):
             problem(f'Ingress {ing["metadata"]["name"]}: no TLS in this overlay')
+
+    # An HTTPRoute (components/gateway-api) reaches the gateways only, with cookie affinity.
+    for route in by_kind.get('HTTPRoute', []):
+        where = f'HTTPRoute {route["metadata"]["name"]}'
+        for rule in route['spec'].get('rules', []):
+            if any(b.get('name') != 'gateway' for b in rule.get('backendRefs', [])):
+                problem(f'{where}: routes to something other than the gateway')
+            if (rule.get('sessionPersistence') or {}).get('type') != 'Cookie':
+                problem(f'{where}: no cookie session persistence (Socket.IO long-polling needs it)')
+            if (rule.get('timeouts') or {}).get('request') != '0s':
+                problem(f'{where}: a request timeout would cut agent uploads and WebSockets')
 
     # Each service's Secret is documented with exactly the keys it is read for.
     for secret, keys in sorted(referenced_secrets.items()):
