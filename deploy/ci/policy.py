@@ -344,6 +344,24 @@ def selects(selector, labels):
     return bool(ml) and all(labels.get(k) == v for k, v in ml.items())
 
 
+def check_other_deployment(where, dep):
+    """A helper beside the services (the NATS exporter): pinned, bounded, unprivileged."""
+    pod = dep['spec']['template']['spec']
+    if pod.get('automountServiceAccountToken') is not False:
+        problem(f'{where}: mounts a service account token it never uses')
+    if not (pod.get('securityContext') or {}).get('runAsNonRoot'):
+        problem(f'{where}: runAsNonRoot is not set')
+    for c in pod['containers']:
+        image = c.get('image', '')
+        if ':' not in image.rsplit('/', 1)[-1] or image.endswith(':latest'):
+            problem(f'{where}: image {image} has no pinned tag')
+        if 'memory' not in ((c.get('resources') or {}).get('limits') or {}):
+            problem(f'{where}: no memory limit')
+        sc = c.get('securityContext') or {}
+        if sc.get('readOnlyRootFilesystem') is not True or sc.get('allowPrivilegeEscalation') is not False:
+            problem(f'{where}: needs readOnlyRootFilesystem: true and allowPrivilegeEscalation: false')
+
+
 def check_k8s(overlay, rendered, expect):
     docs = load_yaml_docs(rendered)
     validate_schemas(docs, expect['kubernetes_versions'])
@@ -363,6 +381,9 @@ def check_k8s(overlay, rendered, expect):
 
     referenced_secrets = {}
     for name, dep in sorted(deployments.items()):
+        if name not in services():
+            check_other_deployment(f'{where0}: Deployment {name}', dep)
+            continue
         where = f'{where0}: Deployment {name}'
         spec = dep['spec']
         pod = spec['template']['spec']

@@ -7,6 +7,7 @@ import { localServiceKeys, publicKeysOf } from './service-keys.js';
 import {
   natsUrlFor,
   natsUsers,
+  NATS_SYSTEM_USER,
   serverUsers,
   startMinio,
   startServers,
@@ -128,8 +129,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const s3 = opts.storageBackend === 's3';
   // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
-  // `ops`: read-only, for the runbook's `nats` commands (its settings in nats-ops.env, below).
-  const nats = natsUsers([...SERVICES, 'client', 'ops']);
+  // `ops`: read-only, for the runbook's `nats` commands (its settings in nats-ops.env, below);
+  // `sys`: the system account's, for server-wide reports (nats-sys.env).
+  const nats = natsUsers([...SERVICES, 'client', 'ops', NATS_SYSTEM_USER]);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
   // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
   const redisUsers = serverUsers(['gateway', 'client']);
@@ -258,11 +260,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 
   // The `nats` CLI's settings (the variables it reads) for the runbook (docs/runbook.md, "NATS by
-  // hand"): the read-only `ops` user, and `client` for replaying and purging. Owner-only, like
+  // hand"): the read-only `ops` user, `client` for replaying and purging, `sys` for server reports. Owner-only, like
   // local-secrets.json beside them; written anew at each start with the new passwords.
   for (const [file, user] of [
     ['nats-ops.env', natsUser('ops')],
     ['nats-admin.env', natsUser('client')],
+    ['nats-sys.env', natsUser(NATS_SYSTEM_USER)],
   ] as const) {
     const text = `NATS_URL=${env.NATS_URL}\nNATS_USER=${user.user}\nNATS_PASSWORD=${user.password}\nNATS_MONITOR=${servers.natsMonitorUrl}\n`;
     fs.writeFileSync(path.join(opts.dataDir, file), text, { mode: 0o600 });
