@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Offline checks of docker-compose.yml: the Compose Specification loader (schema, interpolation,
 # references) with every value of deploy/compose.env.example set; a refusal naming each required
-# secret when it is missing; Coffer's rules (deploy/ci/policy.py); and `haproxy -c` on the proxy.
+# secret when it is missing; Coffer's rules (deploy/ci/policy.py); `nats-server -t` on NATS's
+# configuration; and `haproxy -c` on the proxy.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/ci/tools.sh
@@ -42,6 +43,14 @@ echo "compose refuses to start without each of: ${required[*]}"
 bash deploy/compose/make-env.sh "$tmp/generated.env" 2>/dev/null
 deploycheck compose docker-compose.yml --env-file "$tmp/generated.env" >/dev/null
 echo "compose loads with the .env make-env.sh generates: ok"
+
+# nats-server itself reads the compose NATS configuration (users, system account), with the
+# passwords compose would pass: the same 2.15.1 deploy/local/bootstrap.sh installs.
+nats_server=$(command -v nats-server || echo "${COFFER_CACHE:-$HOME/.cache/coffer}/bin/nats-server")
+if ! (set -a && . "$tmp/full.env" && "$nats_server" -c deploy/compose/nats.conf -t) >"$tmp/nats.txt" 2>&1; then
+  cat "$tmp/nats.txt"; echo "deploy/compose/nats.conf: invalid"; exit 1
+fi
+echo "nats-server -t deploy/compose/nats.conf: ok"
 
 if ! haproxy -c -q -f deploy/compose/haproxy.cfg >"$tmp/haproxy.txt" 2>&1; then
   cat "$tmp/haproxy.txt"; echo "deploy/compose/haproxy.cfg: invalid"; exit 1

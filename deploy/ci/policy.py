@@ -181,6 +181,30 @@ def check_dockerfile():
 
 # ---- docker-compose.yml -----------------------------------------------------------------------
 
+def migrating_services():
+    """Services with a database: their image has a migrate step (services/<name>/src/migrate.ts)."""
+    return [s for s in services() if (ROOT / f'services/{s}/src/migrate.ts').exists()]
+
+
+def check_compose_migrate(where, name, svcs):
+    """<service>-migrate: the service's image running its migrate step once, before the service."""
+    svc, target = svcs[name], svcs.get(name[: -len('-migrate')]) or {}
+    if svc.get('command') != ['node', 'dist/migrate.js']:
+        problem(f'{where}: command is not [node, dist/migrate.js]')
+    if svc.get('restart') not in (None, 'no'):
+        problem(f'{where}: a one-shot step must not restart')
+    if svc.get('image') != target.get('image'):
+        problem(f'{where}: image {svc.get("image")} is not the service\'s {target.get("image")}')
+    env = svc.get('environment') or {}
+    for k in sorted(set(env) - {'LOG_LEVEL', 'MONGODB_URI'}):
+        problem(f'{where}: {k} is set but the migrate step reads only LOG_LEVEL and MONGODB_URI')
+    if env.get('MONGODB_URI') != (target.get('environment') or {}).get('MONGODB_URI'):
+        problem(f'{where}: MONGODB_URI differs from the service\'s')
+    dep = (target.get('depends_on') or {}).get(name) or {}
+    if dep.get('condition') != 'service_completed_successfully':
+        problem(f'{where}: the service does not wait for it (depends_on: service_completed_successfully)')
+
+
 def compose_service_name(name):
     """gateway-1 -> gateway; auth -> auth; mongo -> None."""
     base = re.sub(r'-\d+$', '', name)
@@ -194,6 +218,9 @@ def check_compose(project_file, sentinels_file):
     seen = set()
     for name, svc in sorted(svcs.items()):
         where = f'docker-compose.yml: {name}'
+        if name.endswith('-migrate') and name[: -len('-migrate')] in migrating_services():
+            check_compose_migrate(where, name, svcs)
+            continue
         hc = svc.get('healthcheck') or {}
         if not hc.get('test') or hc.get('disable'):
             problem(f'{where}: no healthcheck')
@@ -236,6 +263,9 @@ def check_compose(project_file, sentinels_file):
                     problem(f'{where}: {k}={v} does not reach a gRPC server of this stack')
     for s in sorted(set(services()) - seen):
         problem(f'docker-compose.yml: service {s} is missing')
+    for s in migrating_services():
+        if f'{s}-migrate' not in svcs:
+            problem(f'docker-compose.yml: no {s}-migrate step (services/{s} has a database)')
     nats = ' '.join(svcs.get('nats', {}).get('command') or [])
     if not re.search(r'(^|\s)(-js|--jetstream)(\s|$)', nats):
         problem('docker-compose.yml: nats runs without JetStream')
@@ -256,10 +286,49 @@ def load_yaml_docs(path):
     return [d for d in yaml.safe_load_all(Path(path).read_text()) if d]
 
 
+def _strict(schema):
+    """A CRD's schema as the API server's strict field validation applies it: unknown fields fail."""
+    if isinstance(schema, dict):
+        schema = {k: _strict(v) for k, v in schema.items()}
+        if 'properties' in schema and 'additionalProperties' not in schema \
+                and not schema.get('x-kubernetes-preserve-unknown-fields'):
+            schema['additionalProperties'] = False
+    elif isinstance(schema, list):
+        schema = [_strict(v) for v in schema]
+    return schema
+
+
+def crd_schemas():
+    """(apiVersion, kind) -> JSON schema, from the CRDs deploy/ci/tools.sh fetched (COFFER_CRDS)."""
+    import os
+    out = {}
+    for f in sorted(Path(os.environ.get('COFFER_CRDS', '/nonexistent')).glob('*.yaml')):
+        for crd in load_yaml_docs(f):
+            group, kind = crd['spec']['group'], crd['spec']['names']['kind']
+            for v in crd['spec']['versions']:
+                if v.get('served'):
+                    schema = _strict(v['schema']['openAPIV3Schema'])
+                    # metadata is the API server's to check (the CRD says only `type: object`).
+                    out[(f'{group}/{v["name"]}', kind)] = schema
+    return out
+
+
 def validate_schemas(docs, versions):
     import kubernetes_validate
+    import jsonschema
+    crds = crd_schemas()
+    for d in docs:
+        schema = crds.get((d.get('apiVersion'), d.get('kind')))
+        if schema is None:
+            continue
+        kn = f'{d.get("kind")}/{d.get("metadata", {}).get("name")}'
+        for e in jsonschema.Draft7Validator(schema).iter_errors(d):
+            path = '.'.join(str(p) for p in e.path)
+            problem(f'{kn}: invalid for its CRD ({d["apiVersion"]}): {path}: {e.message}')
     for version in versions:
         for d in docs:
+            if (d.get('apiVersion'), d.get('kind')) in crds:
+                continue
             kn = f'{d.get("kind")}/{d.get("metadata", {}).get("name")}'
             try:
                 kubernetes_validate.validate(d, version, strict=True)
@@ -273,6 +342,24 @@ def validate_schemas(docs, versions):
 def selects(selector, labels):
     ml = (selector or {}).get('matchLabels') or {}
     return bool(ml) and all(labels.get(k) == v for k, v in ml.items())
+
+
+def check_other_deployment(where, dep):
+    """A helper beside the services (the NATS exporter): pinned, bounded, unprivileged."""
+    pod = dep['spec']['template']['spec']
+    if pod.get('automountServiceAccountToken') is not False:
+        problem(f'{where}: mounts a service account token it never uses')
+    if not (pod.get('securityContext') or {}).get('runAsNonRoot'):
+        problem(f'{where}: runAsNonRoot is not set')
+    for c in pod['containers']:
+        image = c.get('image', '')
+        if ':' not in image.rsplit('/', 1)[-1] or image.endswith(':latest'):
+            problem(f'{where}: image {image} has no pinned tag')
+        if 'memory' not in ((c.get('resources') or {}).get('limits') or {}):
+            problem(f'{where}: no memory limit')
+        sc = c.get('securityContext') or {}
+        if sc.get('readOnlyRootFilesystem') is not True or sc.get('allowPrivilegeEscalation') is not False:
+            problem(f'{where}: needs readOnlyRootFilesystem: true and allowPrivilegeEscalation: false')
 
 
 def check_k8s(overlay, rendered, expect):
@@ -294,6 +381,9 @@ def check_k8s(overlay, rendered, expect):
 
     referenced_secrets = {}
     for name, dep in sorted(deployments.items()):
+        if name not in services():
+            check_other_deployment(f'{where0}: Deployment {name}', dep)
+            continue
         where = f'{where0}: Deployment {name}'
         spec = dep['spec']
         pod = spec['template']['spec']
@@ -413,6 +503,35 @@ def check_k8s(overlay, rendered, expect):
             if not allowed:
                 problem(f'{where}: no NetworkPolicy lets it call {host} ({k})')
 
+    # The migrate Job: each service with a database, its image, its own database secret.
+    jobs = {d['metadata']['name']: d for d in by_kind.get('Job', [])}
+    job = jobs.get('coffer-migrate')
+    if not job:
+        problem(f'{where0}: no Job coffer-migrate (the services build no index in production)')
+    else:
+        pod = job['spec']['template']['spec']
+        by_name = {c['name']: c for c in pod['containers']}
+        if pod.get('automountServiceAccountToken') is not False:
+            problem(f'{where0}: Job coffer-migrate mounts a service account token it never uses')
+        for svc in migrating_services():
+            c, dep = by_name.get(svc), deployments.get(svc)
+            where = f'{where0}: Job coffer-migrate, container {svc}'
+            if not c:
+                problem(f'{where}: missing (services/{svc} has a database)')
+                continue
+            if dep and c.get('image') != dep['spec']['template']['spec']['containers'][0].get('image'):
+                problem(f'{where}: image {c.get("image")} is not the Deployment\'s')
+            if c.get('command') != ['node', 'dist/migrate.js']:
+                problem(f'{where}: command is not [node, dist/migrate.js]')
+            refs = [(e['name'], ((e.get('valueFrom') or {}).get('secretKeyRef') or {})) for e in c.get('env', [])]
+            if [(n, r.get('name'), r.get('key')) for n, r in refs] != [('MONGODB_URI', f'{svc}-secrets', 'MONGODB_URI')]:
+                problem(f'{where}: reads secrets other than its own MONGODB_URI')
+            sc = c.get('securityContext') or {}
+            if sc.get('readOnlyRootFilesystem') is not True or sc.get('allowPrivilegeEscalation') is not False:
+                problem(f'{where}: needs readOnlyRootFilesystem: true and allowPrivilegeEscalation: false')
+            if 'memory' not in ((c.get('resources') or {}).get('limits') or {}):
+                problem(f'{where}: no memory limit')
+
     # Only the gateway is reachable from outside the namespace (ops ports from monitoring aside).
     if not any(p['spec'].get('podSelector') == {} and 'Ingress' in p['spec'].get('policyTypes', [])
                and not p['spec'].get('ingress') for p in policies):
@@ -441,6 +560,17 @@ def check_k8s(overlay, rendered, expect):
                     problem(f'Ingress {ing["metadata"]["name"]}: routes to {p["backend"]["service"]["name"]}, not the gateway')
         if expect.get('tls') and not ing['spec'].get('tls'):
             problem(f'Ingress {ing["metadata"]["name"]}: no TLS in this overlay')
+
+    # An HTTPRoute (components/gateway-api) reaches the gateways only, with cookie affinity.
+    for route in by_kind.get('HTTPRoute', []):
+        where = f'HTTPRoute {route["metadata"]["name"]}'
+        for rule in route['spec'].get('rules', []):
+            if any(b.get('name') != 'gateway' for b in rule.get('backendRefs', [])):
+                problem(f'{where}: routes to something other than the gateway')
+            if (rule.get('sessionPersistence') or {}).get('type') != 'Cookie':
+                problem(f'{where}: no cookie session persistence (Socket.IO long-polling needs it)')
+            if (rule.get('timeouts') or {}).get('request') != '0s':
+                problem(f'{where}: a request timeout would cut agent uploads and WebSockets')
 
     # Each service's Secret is documented with exactly the keys it is read for.
     for secret, keys in sorted(referenced_secrets.items()):

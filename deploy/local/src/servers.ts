@@ -381,16 +381,29 @@ export const serverUsers = (names: readonly string[]): ServerUser[] =>
   names.map((user) => ({ user, password: crypto.randomBytes(18).toString('base64url') }));
 export const natsUsers = serverUsers;
 
-/** nats-server's `authorization` block for these users (JSON strings are valid in its config). */
-export const natsAuthorization = (users: NatsUser[], readOnly: readonly string[] = []) =>
-  `authorization {\n  users = [\n${users
+/** The NATS user of the system account (server-wide reports: `nats server report jetstream`). */
+export const NATS_SYSTEM_USER = 'sys';
+
+/**
+ * nats-server's `authorization` block for these users (JSON strings are valid in its config); a
+ * user named NATS_SYSTEM_USER goes into the system account `SYS` instead, which sees every
+ * server's reports and no application subject.
+ */
+export const natsAuthorization = (all: NatsUser[], readOnly: readonly string[] = []) => {
+  const system = all.find((u) => u.user === NATS_SYSTEM_USER);
+  const users = all.filter((u) => u !== system);
+  const sys = system
+    ? `accounts {\n  SYS: { users: [ { user: ${JSON.stringify(system.user)}, password: ${JSON.stringify(system.password)} } ] }\n}\nsystem_account: SYS\n`
+    : '';
+  return `authorization {\n  users = [\n${users
     .map((u) => {
       const perms = readOnly.includes(u.user)
         ? `, permissions: { publish: { allow: ${JSON.stringify(NATS_READ_ONLY.publish)} }, subscribe: { allow: ${JSON.stringify(NATS_READ_ONLY.subscribe)} } }`
         : '';
       return `    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)}${perms} }`;
     })
-    .join('\n')}\n  ]\n}\n`;
+    .join('\n')}\n  ]\n}\n${sys}`;
+};
 
 /** `scheme://user:password@host:port`: the form the kit's NATS and Redis clients accept. */
 export const urlWithUser = (url: string, u: ServerUser) =>

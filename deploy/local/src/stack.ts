@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { localServiceKeys, publicKeysOf } from './service-keys.js';
 import {
   natsUrlFor,
   natsUsers,
+  NATS_SYSTEM_USER,
   serverUsers,
   startMinio,
   startServers,
@@ -127,8 +129,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const s3 = opts.storageBackend === 's3';
   // NATS takes only these users: one per service, and `client` for tools and tests (stack.urls.nats).
-  // `ops`: read-only, for the runbook's `nats` commands (its settings in nats-ops.env, below).
-  const nats = natsUsers([...SERVICES, 'client', 'ops']);
+  // `ops`: read-only, for the runbook's `nats` commands (its settings in nats-ops.env, below);
+  // `sys`: the system account's, for server-wide reports (nats-sys.env).
+  const nats = natsUsers([...SERVICES, 'client', 'ops', NATS_SYSTEM_USER]);
   const natsUser = (name: string) => nats.find((u) => u.user === name) as NatsUser;
   // Redis likewise: the gateway (the only service that uses it) and `client` (stack.urls.redis).
   const redisUsers = serverUsers(['gateway', 'client']);
@@ -182,25 +185,35 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // A real MongoDB replaces FerretDB when the caller sets MONGODB_URI.
   if (process.env.MONGODB_URI) env.MONGODB_URI = process.env.MONGODB_URI;
 
+  const serviceDir = (script: string) =>
+    opts.serviceDirs?.[script] ?? path.join(opts.repoRoot, 'services', script);
+  // Production starts build no index and wait for their data migrations: run each database's
+  // migrate step first, as compose and the Kubernetes Job do (docs/operations.md, "Upgrades").
+  const migrate = (script: BackendService) =>
+    new Promise<void>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [path.join(serviceDir(script), 'dist/migrate.js')],
+        { cwd: serviceDir(script), env },
+        (err, _out, stderr) =>
+          err ? reject(new Error(`${script} migrate: ${stderr || err.message}`)) : resolve(),
+      );
+    });
+
   const startService = async (name: string, script: BackendService | 'gateway', extra: NodeJS.ProcessEnv) => {
     const opsPort = await freePort();
-    const p = startProcess(
-      name,
-      process.execPath,
-      [path.join(opts.serviceDirs?.[script] ?? path.join(opts.repoRoot, 'services', script), 'dist/main.js')],
-      {
-        cwd: opts.serviceDirs?.[script],
-        logDir,
-        env: {
-          ...env,
-          NATS_USER: script,
-          NATS_PASSWORD: natsUser(script).password,
-          SERVICE_PRIVATE_KEY_FILE: serviceKeys[script]!.privateKeyFile,
-          ...extra,
-          OPS_PORT: String(opsPort),
-        },
+    const p = startProcess(name, process.execPath, [path.join(serviceDir(script), 'dist/main.js')], {
+      cwd: opts.serviceDirs?.[script],
+      logDir,
+      env: {
+        ...env,
+        NATS_USER: script,
+        NATS_PASSWORD: natsUser(script).password,
+        SERVICE_PRIVATE_KEY_FILE: serviceKeys[script]!.privateKeyFile,
+        ...extra,
+        OPS_PORT: String(opsPort),
       },
-    );
+    });
     p.ready = readyz(opsPort);
     procs.push(p);
     // COFFER_READY_TIMEOUT_MS: a machine busy with other builds may need longer than a minute.
@@ -215,6 +228,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
 
   try {
+    if (env.NODE_ENV === 'production')
+      await Promise.all(SERVICES.filter((s) => s !== 'gateway').map(migrate));
     await Promise.all(
       (['auth', 'notification', 'audit', 'storage', 'kb'] as const).map((name) =>
         startService(name, name, { GRPC_LISTEN: `127.0.0.1:${grpc[name]}` }),
@@ -245,11 +260,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 
   // The `nats` CLI's settings (the variables it reads) for the runbook (docs/runbook.md, "NATS by
-  // hand"): the read-only `ops` user, and `client` for replaying and purging. Owner-only, like
+  // hand"): the read-only `ops` user, `client` for replaying and purging, `sys` for server reports. Owner-only, like
   // local-secrets.json beside them; written anew at each start with the new passwords.
   for (const [file, user] of [
     ['nats-ops.env', natsUser('ops')],
     ['nats-admin.env', natsUser('client')],
+    ['nats-sys.env', natsUser(NATS_SYSTEM_USER)],
   ] as const) {
     const text = `NATS_URL=${env.NATS_URL}\nNATS_USER=${user.user}\nNATS_PASSWORD=${user.password}\nNATS_MONITOR=${servers.natsMonitorUrl}\n`;
     fs.writeFileSync(path.join(opts.dataDir, file), text, { mode: 0o600 });

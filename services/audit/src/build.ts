@@ -1,14 +1,14 @@
 import { audit } from '@coffer/proto';
 import {
   connectServiceBus,
-  connectMongo,
+  openServiceDatabase,
   startGrpcServer,
   type Logger,
   type ServiceContext,
   type StartedService,
 } from '@coffer/common';
 import type { AuditConfig } from './config.js';
-import { auditModels } from './model.js';
+import { auditDatabase } from './model.js';
 import { auditStore, type AuditStore } from './store.js';
 import { auditSubscriptions, startAuditConsumers } from './events.js';
 import { recorder as recorderFactory } from './domain/recorder.js';
@@ -30,9 +30,7 @@ export async function startAudit(
   config: AuditConfig,
   { log, identity }: ServiceContext,
 ): Promise<StartedService> {
-  const conn = await connectMongo(config.MONGODB_URI, config.AUDIT_DB);
-  const models = auditModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(config, config.AUDIT_DB, auditDatabase, log);
   const events = await connectServiceBus(
     config,
     'audit',

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import type { ServiceDatabase } from '@coffer/common';
 
 const detailsSchema = new Schema(
   {
@@ -51,3 +52,6 @@ export interface AuditModels {
 export function auditModels(conn: Connection): AuditModels {
   return { AuditEntry: conn.model('AuditEntry', auditEntrySchema) };
 }
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
+export const auditDatabase: ServiceDatabase<AuditModels> = { models: auditModels };

@@ -1,14 +1,14 @@
 import { auth } from '@coffer/proto';
 import {
   connectServiceBus,
-  connectMongo,
+  openServiceDatabase,
   startGrpcServer,
   type Logger,
   type ServiceContext,
   type StartedService,
 } from '@coffer/common';
 import { stripeSettings, twoFactorKey, type AuthConfig } from './config.js';
-import { authModels } from './model.js';
+import { authDatabase } from './model.js';
 import { mongoAuthStores } from './store/index.js';
 import type { AuthStores } from './store/types.js';
 import { AUTH_STREAMS, type AuthEvents } from './events.js';
@@ -129,9 +129,7 @@ export async function startAuth(
   config: AuthConfig,
   { log, identity }: ServiceContext,
 ): Promise<StartedService> {
-  const conn = await connectMongo(config.MONGODB_URI, config.AUTH_DB);
-  const models = authModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(config, config.AUTH_DB, authDatabase, log);
   const events = await connectServiceBus(config, 'auth', log, [...AUTH_STREAMS]);
   const mail = notificationMail(config.NOTIFICATION_GRPC, identity);
   const stripe = stripeSettings(config);

@@ -15,11 +15,14 @@ const STRIPE_KEYS = [
   'STRIPE_PRICE_BUSINESS',
 ] as const;
 
+/** The database setting, all the migrate step (migrate.ts) reads besides MONGODB_URI. */
+export const authDbEnv = { AUTH_DB: z.string().min(1).default('coffer_auth') };
+
 const schema = z
   .object({
     ...baseEnv,
     GRPC_LISTEN: z.string().default(defaultGrpc.auth),
-    AUTH_DB: z.string().min(1).default('coffer_auth'),
+    ...authDbEnv,
     /** Where reset and e-mail-changed mails are handed over (a call: secrets stay off NATS). */
     NOTIFICATION_GRPC: grpcAddress(defaultGrpc.notification),
     JWT_SECRET: secretSetting(),

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import type { ServiceDatabase } from '@coffer/common';
 import { gfsCountsSchema } from '@coffer/common';
 
 const featureSchema = new Schema({ text: { type: String, required: true } }, { _id: false });
@@ -148,3 +149,6 @@ export function authModels(conn: Connection): AuthModels {
     SecuritySettings: conn.model('SecuritySettings', securitySettingsSchema),
   };
 }
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
+export const authDatabase: ServiceDatabase<AuthModels> = { models: authModels };

@@ -3,7 +3,7 @@ import {
   AppError,
   authAdminCheck,
   connectServiceBus,
-  connectMongo,
+  openServiceDatabase,
   startGrpcServer,
   watchOverdueBackups,
   zeroJobMetrics,
@@ -12,7 +12,7 @@ import {
   type StartedService,
 } from '@coffer/common';
 import type { OrchestratorConfig } from './config.js';
-import { orchestratorModels } from './model.js';
+import { orchestratorDatabase } from './migrations.js';
 import { mongoStores } from './store/index.js';
 import type { Stores } from './store/types.js';
 import { ORCHESTRATOR_STREAMS, startOrchestratorConsumers, type OrchestratorEvents } from './events.js';
@@ -208,9 +208,12 @@ export async function startOrchestrator(
   config: OrchestratorConfig,
   { log, identity }: ServiceContext,
 ): Promise<StartedService> {
-  const conn = await connectMongo(config.MONGODB_URI, config.ORCHESTRATOR_DB);
-  const models = orchestratorModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(
+    config,
+    config.ORCHESTRATOR_DB,
+    orchestratorDatabase,
+    log,
+  );
   const events = await connectServiceBus(config, 'backup-orchestrator', log, ORCHESTRATOR_STREAMS);
   const plans = authPlans(config.AUTH_GRPC, identity);
   const blobs = storageBlobs(config.STORAGE_GRPC, identity);

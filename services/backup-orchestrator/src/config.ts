@@ -4,10 +4,13 @@ import { FIRST_BACKUP_GRACE_MINUTES } from './domain/rules.js';
 
 const ms = (fallback: number) => z.coerce.number().int().min(10).default(fallback);
 
+/** The database setting, all the migrate step (migrate.ts) reads besides MONGODB_URI. */
+export const orchestratorDbEnv = { ORCHESTRATOR_DB: z.string().min(1).default('coffer_orchestrator') };
+
 const schema = z.object({
   ...baseEnv,
   GRPC_LISTEN: z.string().default(defaultGrpc.orchestrator),
-  ORCHESTRATOR_DB: z.string().min(1).default('coffer_orchestrator'),
+  ...orchestratorDbEnv,
   AUTH_GRPC: grpcAddress(defaultGrpc.auth),
   STORAGE_GRPC: grpcAddress(defaultGrpc.storage),
   /** How often the scheduler looks for due backups (it only enqueues; a worker creates them). */

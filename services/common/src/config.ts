@@ -38,6 +38,8 @@ export const baseEnv = {
   /** JetStream replicas of each stream (3 in a NATS cluster); a start never lowers an existing one. */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27017'),
+  /** Production: how long a start waits for the migrate step (docs/operations.md, "Upgrades"). */
+  MIGRATE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
   OPS_PORT: port(0),
   /** How long a graceful stop may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),

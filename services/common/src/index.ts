@@ -5,6 +5,7 @@ export * from './logger.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './mongo.js';
+export * from './migrate.js';
 export * from './redis.js';
 export * from './ops-server.js';
 export * from './shutdown.js';

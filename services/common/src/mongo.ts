@@ -5,13 +5,18 @@ import mongoose, { type Connection } from 'mongoose';
  * no change streams, no TTL or text indexes are ever relied upon (docs/architecture.md, "What FerretDB 1.x does
  * not do").
  */
-export async function connectMongo(uri: string, dbName: string): Promise<Connection> {
+export async function connectMongo(
+  uri: string,
+  dbName: string,
+  { autoIndex = true }: { autoIndex?: boolean } = {},
+): Promise<Connection> {
   const conn = mongoose.createConnection(uri, {
     dbName,
     serverSelectionTimeoutMS: 10_000,
     // FerretDB rejects retryable writes' transaction numbers on some paths; plain writes are idempotent here.
     retryWrites: false,
-    autoIndex: true,
+    // Services open their database with it off (migrate.ts): the migrate step builds indexes.
+    autoIndex,
   });
   await conn.asPromise();
   return conn;

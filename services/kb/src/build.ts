@@ -1,7 +1,7 @@
 import { kb } from '@coffer/proto';
 import {
   authAdminCheck,
-  connectMongo,
+  openServiceDatabase,
   connectServiceBus,
   startGrpcServer,
   type AdminCheck,
@@ -10,7 +10,7 @@ import {
   type StartedService,
 } from '@coffer/common';
 import type { KbConfig } from './config.js';
-import { kbModels } from './model.js';
+import { kbDatabase } from './model.js';
 import { mongoArticleStore } from './store/index.js';
 import type { ArticleStore } from './store/types.js';
 import { KB_STREAMS, type KbEvents } from './events.js';
@@ -40,9 +40,7 @@ export function buildKb(deps: {
 export async function startKb(config: KbConfig, { log, identity }: ServiceContext): Promise<StartedService> {
   // Read before connecting: a broken seed file stops the start with its name, not half-way.
   const seed = config.KB_SEED ? loadSeedArticles(config.KB_SEED_DIR ?? defaultSeedDir(__dirname)) : [];
-  const conn = await connectMongo(config.MONGODB_URI, config.KB_DB);
-  const models = kbModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(config, config.KB_DB, kbDatabase, log);
   const events = await connectServiceBus(config, 'kb', log, [...KB_STREAMS]);
   const store = mongoArticleStore(models);
   if (config.KB_SEED) await seedArticles({ store, articles: seed, log });

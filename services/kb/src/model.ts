@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import type { ServiceDatabase } from '@coffer/common';
 import { KB_CATEGORIES } from '@coffer/contracts';
 
 const authorSchema = new Schema(
@@ -47,3 +48,6 @@ export interface KbModels {
 export function kbModels(conn: Connection): KbModels {
   return { Article: conn.model('Article', articleSchema), KbMeta: conn.model('KbMeta', kbMetaSchema) };
 }
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
+export const kbDatabase: ServiceDatabase<KbModels> = { models: kbModels };

@@ -1,7 +1,7 @@
 import { notification } from '@coffer/proto';
 import {
   connectServiceBus,
-  connectMongo,
+  openServiceDatabase,
   startGrpcServer,
   type EventBus,
   type Logger,
@@ -9,7 +9,7 @@ import {
   type StartedService,
 } from '@coffer/common';
 import type { NotificationConfig } from './config.js';
-import { notificationModels } from './model.js';
+import { notificationDatabase } from './model.js';
 import { outboxStore, preferencesStore, type OutboxStore, type PreferencesStore } from './store.js';
 import { notificationStreams, startNotificationConsumers } from './events.js';
 import { smtpMailer, type Mailer } from './mail/mailer.js';
@@ -90,9 +90,12 @@ export async function startNotification(
   config: NotificationConfig,
   { log, identity }: ServiceContext,
 ): Promise<StartedService> {
-  const conn = await connectMongo(config.MONGODB_URI, config.NOTIFICATION_DB);
-  const models = notificationModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(
+    config,
+    config.NOTIFICATION_DB,
+    notificationDatabase,
+    log,
+  );
   const outbox = outboxStore(models);
   const events = await connectServiceBus(config, 'notification', log, notificationStreams());
   const mailer = smtpMailer({

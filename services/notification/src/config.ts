@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { baseEnv, defaultGrpc, grpcAddress, loadConfig, port } from '@coffer/common';
 
+/** The database setting, all the migrate step (migrate.ts) reads besides MONGODB_URI. */
+export const notificationDbEnv = { NOTIFICATION_DB: z.string().min(1).default('coffer_notification') };
+
 const schema = z.object({
   ...baseEnv,
   GRPC_LISTEN: z.string().default(defaultGrpc.notification),
-  NOTIFICATION_DB: z.string().min(1).default('coffer_notification'),
+  ...notificationDbEnv,
   /** Auth's gRPC server: the account address and name of a user named by an event. */
   AUTH_GRPC: grpcAddress(defaultGrpc.auth),
   SMTP_HOST: z.string().min(1).default('127.0.0.1'),

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import type { ServiceDatabase } from '@coffer/common';
 
 /** A user's notification choices; absent means every notification on, sent to the account email. */
 const preferencesSchema = new Schema(
@@ -61,3 +62,6 @@ export function notificationModels(conn: Connection): NotificationModels {
     Outbox: conn.model('Outbox', outboxSchema),
   };
 }
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
+export const notificationDatabase: ServiceDatabase<NotificationModels> = { models: notificationModels };

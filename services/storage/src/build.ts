@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import { StorageBlobWire } from '@coffer/proto';
 import {
   connectServiceBus,
-  connectMongo,
+  openServiceDatabase,
   startGrpcServer,
   type EventBus,
   type Logger,
@@ -11,7 +11,7 @@ import {
 } from '@coffer/common';
 import type { StorageConfig } from './config.js';
 import { createBackend, type BlobBackend } from './backends/index.js';
-import { storageModels } from './model.js';
+import { storageDatabase } from './model.js';
 import { blobStore, type BlobStore } from './store.js';
 import { STORAGE_STREAMS, startStorageConsumers } from './events.js';
 import { cleanup as cleanupFactory } from './domain/cleanup.js';
@@ -55,9 +55,7 @@ export async function startStorage(
 ): Promise<StartedService & { grpcPort: number }> {
   const backend = createBackend(config);
   await backend.init();
-  const conn = await connectMongo(config.MONGODB_URI, config.STORAGE_DB);
-  const models = storageModels(conn);
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  const { conn, models } = await openServiceDatabase(config, config.STORAGE_DB, storageDatabase, log);
   const events = await connectServiceBus(config, 'storage', log, STORAGE_STREAMS);
   const built = buildStorage({
     store: blobStore(models),

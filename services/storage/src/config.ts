@@ -12,11 +12,14 @@ const optionalString = z
   .optional()
   .transform((s) => s || undefined);
 
+/** The database setting, all the migrate step (migrate.ts) reads besides MONGODB_URI. */
+export const storageDbEnv = { STORAGE_DB: z.string().min(1).default('coffer_storage') };
+
 export const storageEnvSchema = z
   .object({
     ...baseEnv,
     GRPC_LISTEN: z.string().default(defaultGrpc.storage),
-    STORAGE_DB: z.string().min(1).default('coffer_storage'),
+    ...storageDbEnv,
     /** fs or s3; when unset, s3 if S3_BUCKET is set, else fs (docs/operations.md, "Storage"). */
     STORAGE_BACKEND: z.enum(['fs', 's3']).optional(),
     /** Filesystem store root; relative paths resolve against the working directory. */

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import type { ServiceDatabase } from '@coffer/common';
 
 export const BLOB_STATUSES = ['uploading', 'committed', 'deleting'] as const;
 export type BlobStatus = (typeof BLOB_STATUSES)[number];
@@ -53,3 +54,6 @@ export interface StorageModels {
 export function storageModels(conn: Connection): StorageModels {
   return { Blob: conn.model('Blob', blobSchema) };
 }
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
+export const storageDatabase: ServiceDatabase<StorageModels> = { models: storageModels };

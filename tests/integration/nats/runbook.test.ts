@@ -38,7 +38,7 @@ function shellBlocks(section: string): string[] {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
-it('runs the look, replay and purge commands as written', async () => {
+it('runs the look, replay, purge and server-report commands as written', async () => {
   const dl = deadLetterSubject('AUTH', 'audit', 'MSG_TERMINATED');
   const poison = {
     id: randomUUID(),
@@ -56,7 +56,7 @@ it('runs the look, replay and purge commands as written', async () => {
   }, 30_000);
 
   const blocks = shellBlocks('NATS by hand');
-  expect(blocks).toHaveLength(2);
+  expect(blocks).toHaveLength(3);
   const dataDir = process.env.COFFER_DATA_DIR!;
   const script = blocks.join('\n').replaceAll('.coffer-data/', `${dataDir}/`);
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'runbook-'));
@@ -69,6 +69,9 @@ it('runs the look, replay and purge commands as written', async () => {
     expect(stdout).toContain('DEADLETTER');
     expect(stdout).toContain(poison.data.userId);
     expect(stdout).toContain('monitoring answers');
+    // The system account's reports: this stack's one server, with the streams it holds.
+    expect(stdout).toContain('JetStream Summary');
+    expect(stdout).toMatch(/Server Overview|Name/);
   } finally {
     fs.rmSync(cwd, { recursive: true, force: true });
   }
@@ -90,4 +93,13 @@ it('gives the ops user no way to change or publish anything', async () => {
   }
   await expect(jsm.streams.info('KB')).resolves.toBeDefined();
   await expect(jsm.consumers.info('AUTH', 'audit')).resolves.toBeDefined();
+});
+
+it("gives the system account's user the servers' reports and none of Coffer's streams", async () => {
+  const sys = `set -a; . ${process.env.COFFER_DATA_DIR}/nats-sys.env; set +a;`;
+  const { stdout } = await run('bash', ['-c', `${sys} nats server report jetstream`], { env: env() });
+  expect(stdout).toContain('JetStream Summary');
+  await expect(
+    run('bash', ['-c', `${sys} nats stream info AUTH`], { env: env(), timeout: 30_000 }),
+  ).rejects.toThrow();
 });

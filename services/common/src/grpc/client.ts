@@ -48,6 +48,30 @@ export type PromiseClient<C> = {
 const DEFAULT_DEADLINE_MS = 10_000;
 
 /**
+ * The channel's service config: calls spread over every address of the name (round_robin), and a
+ * call answered UNAVAILABLE (no pod reachable for a moment: one restarting, a connection closed
+ * under it by a scale-in or max_connection_age) is tried again up to 4 more times, 0.25 s to 2 s
+ * apart (jittered), inside its deadline. Only UNAVAILABLE: it means the call was not taken up, or
+ * its server went away; the handlers are written to be safe to repeat (events and writes are keyed
+ * by ids). A streamed upload is retried only while its first 256 KiB are buffered (grpc-js).
+ */
+export const CLIENT_SERVICE_CONFIG = {
+  loadBalancingConfig: [{ round_robin: {} }],
+  methodConfig: [
+    {
+      name: [{}],
+      retryPolicy: {
+        maxAttempts: 5,
+        initialBackoff: '0.25s',
+        maxBackoff: '2s',
+        backoffMultiplier: 2,
+        retryableStatusCodes: ['UNAVAILABLE'],
+      },
+    },
+  ],
+};
+
+/**
  * Every call of a client, the raw streaming ones included: carries the current request's id in
  * `x-request-id` metadata (so the callee logs it) and times the call by method and status code.
  */
@@ -103,8 +127,12 @@ export function grpcClient<C extends Client>(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
     // A name with several addresses (a headless Kubernetes Service) spreads calls over all of them
-    // instead of pinning every call to the first pod's connection.
-    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+    // instead of pinning every call to the first pod's connection; UNAVAILABLE is retried.
+    'grpc.service_config': JSON.stringify(CLIENT_SERVICE_CONFIG),
+    // A restarted server is connected to again within a second or so, not after grpc-js's default
+    // backoff (1 s growing to 2 minutes), so retries find it back.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 5_000,
     interceptors: [observeCalls, signCalls(caller.identity, caller.callee)],
   });
   const wrapped: Record<string, unknown> = { close: () => client.close(), raw: client };
