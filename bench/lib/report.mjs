@@ -307,10 +307,10 @@ export function renderCeiling(r) {
   out.push("### 5. Coffer's ceiling without the database (replayed archive)", '');
   out.push(
     "A recorded archive in mongodump's format (distinct documents) is replayed as the agent's dump",
-    '(`COFFER_BENCH_REPLAY_ARCHIVE`, bench only) and goes the real way: agent → gateway → storage, on a',
+    "(the pipeline's `replayArchive`, passed by `bench/lib/agent-run.mjs` only) and goes the real way: agent → gateway → storage, on a",
     'fresh stack per storage backend. The restore comes back the real way too (download to a private',
     'temporary file, verification of every chunk and of the archive, then decrypt → zstd) into a',
-    'discarding sink standing for mongorestore (`COFFER_BENCH_DISCARD_RESTORE`). Times are trigger →',
+    'discarding sink standing for mongorestore (`discardArchive`). Times are trigger →',
     '`completed` as the user sees them (200 ms polling). "Stage alone" is `createEncryptor` (backup) and',
     '`createDecryptor` (restore) on the same file in their own processes, measured just before. The agent',
     'and the stage run with the V8 options the agent ships with (`agent/src/runtime/exec-argv.ts`).',

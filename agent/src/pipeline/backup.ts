@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream/promises';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { fingerprintHex } from '../crypto/format.js';
 import { archiveNamespaces, ArchiveScanner } from './archive.js';
-import { replayArchive } from './bench.js';
 import { describeExit, startTool, type Exit } from './child.js';
 import { PipelineError } from './errors.js';
 import { checkDatabase } from './mongo.js';
@@ -42,6 +41,13 @@ export interface BackupOptions {
    * verified.
    */
   onSummary?: (summary: BackupSummary) => Promise<void>;
+  /**
+   * Absolute path of a recorded `mongodump --archive` output to stream instead of running
+   * mongodump, with no collection checked up front. Only the benchmark passes it (bench/README.md,
+   * "Coffer's ceiling"), to measure the agent → gateway → storage path without a database; nothing
+   * the agent reads (config, environment, command) can set it.
+   */
+  replayArchive?: string;
 }
 
 export interface BackupResult {
@@ -123,7 +129,9 @@ async function backup(
   started: number,
 ): Promise<BackupResult> {
   mongodumpArgs({ configFile: '', db: opts.dbName }); // validates the name before anything runs
-  const replay = replayArchive();
+  const replay = opts.replayArchive;
+  if (replay !== undefined && !replay.startsWith('/'))
+    throw new PipelineError('REFUSED', 'replayArchive must be an absolute path');
   const tool = replay ? '/bin/cat' : await findTool('mongodump');
   const collectionsUpFront = replay ? [] : await checkDatabase(opts.uri, opts.dbName, label);
 
