@@ -295,7 +295,49 @@ export function renderReport(r) {
     );
   }
   if (r.ceiling?.length) out.push(...renderCeiling(r));
+  if (r.smallJob?.length) out.push(...renderSmallJob(r.smallJob));
   return out.join('\n');
+}
+
+const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+const msText = (ms) => `${Math.round(ms)} ms`;
+
+/** Part 6: a small job's ratios per round, and its parts (medians over the rounds). */
+export function renderSmallJob(rounds) {
+  const out = ['### 6. A small job, side by side and part by part', ''];
+  out.push(
+    table(
+      ['round', 'load', 'backup', 'mongodump', 'ratio', 'restore', 'download + mongorestore', 'ratio'],
+      rounds.map((r, i) => [
+        String(i + 1),
+        load(r.load),
+        msText(r.backup.cofferMs),
+        msText(r.backup.plainMs),
+        x(r.backup.cofferMs / r.backup.plainMs),
+        msText(r.restore.cofferMs),
+        `${msText(r.restore.downloadMs)} + ${msText(r.restore.mongorestoreMs)}`,
+        x(r.restore.cofferMs / r.restore.plainMs),
+      ]),
+    ),
+    '',
+  );
+  for (const job of ['backup', 'restore']) {
+    const names = rounds[0][job].parts.map((p) => p.part);
+    out.push(
+      table(
+        [`${job}: part (median of ${rounds.length})`, 'time'],
+        [
+          ...names.map((name, i) => [name, msText(median(rounds.map((r) => r[job].parts[i].ms)))]),
+          [
+            `**API call → outcome at the browser**`,
+            `**${msText(median(rounds.map((r) => r[job].cofferMs)))}**`,
+          ],
+        ],
+      ),
+      '',
+    );
+  }
+  return out;
 }
 
 /** Part 5: the whole path without the database, against the stage alone on the same file. */
