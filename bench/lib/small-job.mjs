@@ -83,8 +83,9 @@ function parts(milestones) {
 
 /**
  * A backup's parts. Its outcome is recorded when storage has the file (before the upload is
- * answered), so the last part runs from the summary to the browser's event; the agent's own
- * answer and its contents report come beside it, not before it (`beside`).
+ * answered), so the last part runs from the summary to the browser's event. Beside the parts, not
+ * in their sum: the database check (it runs while mongodump does), the agent's answer to its
+ * upload and its contents report (both after the outcome was recorded).
  */
 function backupParts(agentDir, id, askedAtMs, outcome) {
   const lines = jobLines(agentDir, id);
@@ -92,20 +93,21 @@ function backupParts(agentDir, id, askedAtMs, outcome) {
   const done = lineOf(lines, 'backup completed');
   const reported = lineOf(lines, 'backup reported').atMs;
   const jobStart = done.atMs - done.durationMs;
-  const checked = jobStart + done.checkMs;
-  const exited = checked + done.dumpMs;
+  const toolStarted = jobStart + done.setupMs;
+  const exited = toolStarted + done.dumpMs;
   const summarized = exited + done.summaryMs;
   return {
     parts: parts([
       { part: 'start', at: askedAtMs },
       { part: 'API call and command delivery', at: received },
-      { part: 'agent start (the upload opened, the tool found)', at: jobStart },
-      { part: 'database check before mongodump', at: checked },
+      { part: 'agent start (the upload opened)', at: jobStart },
+      { part: 'mongodump found and started', at: toolStarted },
       { part: 'mongodump, streamed through zstd, encryption and the upload', at: exited },
       { part: 'summary report (backup:summary acknowledged)', at: summarized },
       { part: "end of the upload → stored, recorded, the outcome at the user's browser", at: outcome.atMs },
     ]),
     beside: {
+      databaseCheckMs: done.checkMs,
       uploadAnsweredMs: done.atMs - summarized,
       contentsReportedMs: reported - done.atMs,
     },

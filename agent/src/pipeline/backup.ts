@@ -64,12 +64,13 @@ export interface BackupResult {
   /** What a verification compares a restore with; undefined when the archive could not be walked. */
   summary: BackupSummary | undefined;
   /**
-   * Where `durationMs` went, for the logs (a small job's time, issue 26): the database check before
-   * mongodump, mongodump from start to exit (the archive streams through zstd, encryption and the
-   * sink meanwhile), the summary's report, and the end of the file until the sink had finished
-   * with it (for an upload: the server's answer).
+   * Where `durationMs` went, for the logs (a small job's time, issue 26): until mongodump started
+   * (finding it, its config file), mongodump from start to exit (the archive streams through zstd,
+   * encryption and the sink meanwhile), the summary's report, and the end of the file until the
+   * sink had finished with it (for an upload: the server's answer); these four add up. Beside
+   * them, from the start: the database check, which runs while mongodump does.
    */
-  phases?: { checkMs: number; dumpMs: number; summaryMs: number; finishMs: number };
+  phases?: { setupMs: number; checkMs: number; dumpMs: number; summaryMs: number; finishMs: number };
 }
 
 /** Holds back the end of the stream until the tool has exited, and fails it if the exit was bad. */
@@ -140,10 +141,6 @@ async function backup(
   if (replay !== undefined && !replay.startsWith('/'))
     throw new PipelineError('REFUSED', 'replayArchive must be an absolute path');
   const tool = replay ? '/bin/cat' : await findTool('mongodump');
-  const collectionsUpFront = replay ? [] : await checkDatabase(opts.uri, opts.dbName, label);
-  const checked = Date.now();
-  let exited = checked;
-  let summarized = checked;
 
   const scanner = new ArchiveScanner({ strict: false, digest: true });
   const tracker = new ProgressTracker(opts.onProgress, () => {
@@ -153,13 +150,28 @@ async function backup(
     for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
     for (const ns of scanner.finished) tracker.finish(splitNamespace(ns).collection);
   });
-  for (const c of collectionsUpFront) {
-    // mongodump writes no documents for a view; a time series goes out as its buckets collection,
-    // whose size the statistics of the view do not give.
-    if (c.type === 'view') tracker.expect(c.name, 0, true);
-    else if (c.type === 'timeseries') tracker.expect(`system.buckets.${c.name}`, 0, false);
-    else tracker.expect(c.name, c.count, false);
-  }
+  // The collection check (is the database reachable, and the counts progress is measured against)
+  // runs beside mongodump, not before it: its round trips to the server need not delay the dump.
+  // When it fails it stops mongodump, and its reason is the backup's.
+  let checkMs = 0;
+  let checkFailure: unknown;
+  const check = (replay ? Promise.resolve([]) : checkDatabase(opts.uri, opts.dbName, label)).then(
+    (collections) => {
+      checkMs = Date.now() - started;
+      for (const c of collections) {
+        // mongodump writes no documents for a view; a time series goes out as its buckets
+        // collection, whose size the statistics of the view do not give.
+        if (c.type === 'view') tracker.expect(c.name, 0, true);
+        else if (c.type === 'timeseries') tracker.expect(`system.buckets.${c.name}`, 0, false);
+        else tracker.expect(c.name, c.count, false);
+      }
+      tracker.start(); // the first report already has the total
+    },
+  );
+  check.catch((e: unknown) => (checkFailure = e));
+  let toolStarted = started;
+  let exited = started;
+  let summarized = started;
 
   return withToolConfig(opts.uri, async (configFile) => {
     // A replayed archive still comes through a child's stdout pipe, as mongodump's does.
@@ -168,11 +180,14 @@ async function backup(
       stdin: false,
       stdout: true,
     });
+    toolStarted = Date.now();
+    check.catch(() => run.kill());
     const stderr = new LineTail(run.stderr, followDumpOutput(tracker, opts.dbName));
     const toolOutput = () => stderr.lines().map(scrub);
     const gate = new ExitGate(async () => {
       const exit = await run.exited;
       exited = Date.now();
+      await check; // a failed check stopped mongodump: its reason comes first
       if (exit.code !== 0) throw toolFailure('mongodump', exit, toolOutput());
       // Every document has passed the scanner: report 100 % now, while the file is still open.
       tracker.stop(true);
@@ -199,13 +214,13 @@ async function backup(
           }
         : {}),
     });
-    tracker.start();
     try {
       await pipeline(run.stdout!, scanner, gate, encryptor, opts.sink, { signal: opts.signal });
     } catch (e) {
       tracker.stop(false);
       run.kill();
       const exit = await run.exited.catch((err: unknown) => err);
+      if (checkFailure !== undefined) throw checkFailure;
       if (exit instanceof PipelineError) throw exit;
       if (opts.signal?.aborted) throw new PipelineError('ABORTED', `Backup of "${label}" was cancelled.`);
       throw e;
@@ -228,8 +243,9 @@ async function backup(
       durationMs: finished - started,
       summary: scanner.summary(),
       phases: {
-        checkMs: checked - started,
-        dumpMs: exited - checked,
+        setupMs: toolStarted - started,
+        checkMs,
+        dumpMs: exited - toolStarted,
         summaryMs: summarized - exited,
         finishMs: finished - summarized,
       },
