@@ -6,6 +6,8 @@
 //   3. the agent's encrypt+compress stage alone against cat, gzip and restic on a ~1 GiB archive,
 //   4. the agent's peak memory for two database sizes,
 //   5. Coffer's ceiling without the database: a replayed archive through agent → gateway → storage,
+//   6. a small job (a database under 10 MiB), backup and restore, against plain mongodump and
+//      download + mongorestore, cut into its parts,
 // and writes a markdown table to docs/benchmarks.md. See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +31,7 @@ import { cpuOf, fileSize, loadavg, timed } from './lib/proc.mjs';
 import { renderReport, withKeptNotes } from './lib/report.mjs';
 import { describeDatabase, seedDatabase } from './lib/seed.mjs';
 import { measureCeiling } from './lib/ceiling.mjs';
+import { measureSmallJob } from './lib/small-job.mjs';
 import { measureStage } from './lib/stage.mjs';
 
 const MiB = 1048576;
@@ -43,6 +46,8 @@ const { values, positionals } = parseArgs({
     'stage-rounds': { type: 'string', default: '3' },
     'ceiling-mb': { type: 'string', default: '256,1024' },
     'ceiling-backends': { type: 'string', default: 'fs,s3' },
+    'small-mb': { type: 'string', default: '4' },
+    'small-rounds': { type: 'string', default: '3' },
     work: { type: 'string', default: path.join(REPO, 'bench/out/run') },
     out: { type: 'string', default: path.join(REPO, 'docs/benchmarks.md') },
     'no-write': { type: 'boolean', default: false },
@@ -55,8 +60,8 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   console.log(`Usage: node bench/run.mjs [--size-mb 200] [--memory-mb 50] [--stage-mb 1024] [--stage-rounds 3]
-       [--ceiling-mb 256,1024] [--ceiling-backends fs,s3]
-       [--work DIR] [--out docs/benchmarks.md | --no-write] [--reuse-seed] [--skip backup,restore,stage,memory,ceiling]
+       [--ceiling-mb 256,1024] [--ceiling-backends fs,s3] [--small-mb 4] [--small-rounds 3]
+       [--work DIR] [--out docs/benchmarks.md | --no-write] [--reuse-seed] [--skip backup,restore,stage,memory,ceiling,small]
        [--report-from bench/out/run/results.json]   (re-render a saved run, measure nothing)
 See bench/README.md.`);
   process.exit(0);
@@ -85,8 +90,10 @@ const sizeMb = Number(values['size-mb'] ?? positionals[0] ?? 200);
 const memoryMb = Number(values['memory-mb']);
 const stageMb = Number(values['stage-mb']);
 const stageRounds = Number(values['stage-rounds']);
+const smallMb = Number(values['small-mb']);
+const smallRounds = Number(values['small-rounds']);
 const skip = new Set(values.skip.split(',').filter(Boolean));
-for (const [name, v] of Object.entries({ sizeMb, memoryMb, stageMb, stageRounds }))
+for (const [name, v] of Object.entries({ sizeMb, memoryMb, stageMb, stageRounds, smallMb, smallRounds }))
   if (!(v > 0)) throw new Error(`--${name} must be a positive number`);
 
 const work = path.resolve(values.work);
@@ -108,6 +115,7 @@ const results = { env, command, sizeMb, memoryMb, stageMb, stageRounds, seed: {}
 const save = () => fs.writeFileSync(path.join(work, 'results.json'), JSON.stringify(results, null, 2));
 const MAIN_DB = 'bench_main';
 const SMALL_DB = 'bench_small';
+const SMALL_JOB_DB = 'bench_tiny';
 
 // ----------------------------------------------------------------------------------------------
 // The customer's database: a private FerretDB, seeded (or reused with --reuse-seed).
@@ -156,6 +164,10 @@ async function seeded(db, mb) {
 try {
   results.seed.main = await seeded(MAIN_DB, sizeMb);
   if (!skip.has('memory') && memoryMb !== sizeMb) results.seed.small = await seeded(SMALL_DB, memoryMb);
+  if (!skip.has('small')) {
+    if (smallMb >= 10) throw new Error('--small-mb: the small job is of a database under 10 MiB');
+    results.seed.smallJob = await seeded(SMALL_JOB_DB, smallMb);
+  }
 
   // --------------------------------------------------------------------------------------------
   // The service.
@@ -273,6 +285,21 @@ try {
     );
   }
   await mainAgent?.stop();
+
+  if (!skip.has('small')) {
+    // ------------------------------------------------------------------------------------------
+    // Part 6: a small job, side by side and part by part (fresh user and agent per round).
+    log(`part 6: a small job on the ${smallMb} MiB database, ${smallRounds} rounds ...`);
+    results.smallJob = await measureSmallJob({
+      base,
+      uri: uriOf(''),
+      db: SMALL_JOB_DB,
+      work: path.join(work, 'small-job'),
+      rounds: smallRounds,
+      log,
+    });
+    save();
+  }
 } finally {
   for (const c of cleanups) await c().catch((e) => console.error('cleanup:', e.message));
 }

@@ -1,7 +1,7 @@
 // Coffer's own ceiling, without the database: a recorded mongodump archive is replayed as the
-// agent's dump (COFFER_BENCH_REPLAY_ARCHIVE, agent/src/pipeline/bench.ts) through the real path
+// agent's dump (the pipeline's `replayArchive`, injected by agent-run.mjs) through the real path
 // agent → gateway → storage, then restored back (download, verify, decrypt, decompress) into a
-// sink standing for mongorestore (COFFER_BENCH_DISCARD_RESTORE). Next to it, in the same run, the
+// sink standing for mongorestore (`discardArchive`). Next to it, in the same run, the
 // stage alone on the same file: encrypt-file.mjs and decrypt-file.mjs in their own processes.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -83,7 +83,7 @@ export async function pipelineRun(archive, work, backend, log = () => undefined)
       // Never connected to: the replay replaces mongodump, the discarding sink mongorestore.
       uri: 'mongodb://127.0.0.1:9/bench',
       noCheck: true,
-      env: { COFFER_BENCH_REPLAY_ARCHIVE: archive, COFFER_BENCH_DISCARD_RESTORE: '1' },
+      standIns: { replayArchive: archive, discardRestore: true },
     });
     const pidOf = (name) => coffer.stack.procs.find((p) => p.name === name)?.child.pid;
     const procs = { agent: agent.pid, gateway: pidOf('gateway'), storage: pidOf('storage') };

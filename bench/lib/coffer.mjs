@@ -11,6 +11,8 @@ import { cpuOf, loadavg, memoryOf } from './proc.mjs';
 const require = createRequire(import.meta.url);
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
+/** `coffer-agent run` with the benchmark's stand-ins for mongodump and mongorestore injected. */
+const AGENT_RUN = path.join(import.meta.dirname, 'agent-run.mjs');
 /** The V8 options the agent's binaries run with: the agent from source gets them too. */
 export const { AGENT_EXEC_ARGV } = require('../../agent/dist/runtime/exec-argv.js');
 
@@ -113,21 +115,32 @@ function cli(args, config, stdin = '') {
 }
 
 /** `coffer-agent init`, `db add LABEL --uri -` and `run`; resolves once the dashboard shows it active. */
-export async function startAgent(base, user, { dir, label, uri, env, noCheck = false }) {
+export async function startAgent(base, user, { dir, label, uri, env, noCheck = false, standIns }) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = path.join(dir, 'agent.json');
   const name = `bench-${crypto.randomBytes(3).toString('hex')}`;
   await cli(['init', '--server', base, '--api-key', user.apiKey, '--name', name], config);
   await cli(['db', 'add', label, '--uri', '-', ...(noCheck ? ['--no-check'] : [])], config, `${uri}\n`);
-  return runAgent(base, user, { dir, name, env });
+  return runAgent(base, user, { dir, name, env, standIns });
 }
 
-/** `coffer-agent run` of an agent configured in `dir` (a fresh process each call). */
-export async function runAgent(base, user, { dir, name, env = {} }) {
+/**
+ * `coffer-agent run` of an agent configured in `dir` (a fresh process each call). `standIns`
+ * ({ replayArchive: '/abs/file', discardRestore: true }) runs it through agent-run.mjs instead,
+ * with the recorded archive for mongodump and a discarding sink for mongorestore.
+ */
+export async function runAgent(base, user, { dir, name, env = {}, standIns }) {
   const config = path.join(dir, 'agent.json');
   const log = fs.openSync(path.join(dir, 'agent.log'), 'a');
-  const child = spawn(process.execPath, [...AGENT_EXEC_ARGV, AGENT_BIN, 'run', '--config', config], {
+  const program = standIns
+    ? [
+        AGENT_RUN,
+        ...(standIns.replayArchive ? ['--replay-archive', standIns.replayArchive] : []),
+        ...(standIns.discardRestore ? ['--discard-restore'] : []),
+      ]
+    : [AGENT_BIN, 'run'];
+  const child = spawn(process.execPath, [...AGENT_EXEC_ARGV, ...program, '--config', config], {
     stdio: ['ignore', log, log],
     env: { ...process.env, HEARTBEAT_INTERVAL_MS: '2000', ...env },
   });
@@ -193,7 +206,8 @@ const backupDone = (base, user, id, timeoutMs) =>
   );
 
 /**
- * POST /api/backups of `label`; resolves with the new backup and the moment it was asked for. A
+ * POST /api/backups of `label`; resolves with the new backup and the moments it was asked for
+ * (`askedAt`, performance.now()) and asked and answered (`askedAtMs`, `answeredAtMs`, Date.now()). A
  * new database's first automatic backup starts at the scheduler's next tick once its agent is
  * connected; when it got there first, the plan's interval refuses this one (429). Then that
  * backup is waited for and deleted (a deleted backup does not count) and the request repeated.
@@ -208,8 +222,9 @@ export async function startBackup(
   for (;;) {
     beforeAsk(); // readings taken here leave out a scheduler's backup that had to be waited for
     const askedAt = performance.now();
+    const askedAtMs = Date.now(); // the clock of the components' log lines
     const res = await api(base, 'POST', '/api/backups', { token: user.token, body: { databaseName: label } });
-    if (res.status === 201) return { backup: res.body, askedAt };
+    if (res.status === 201) return { backup: res.body, askedAt, askedAtMs, answeredAtMs: Date.now() };
     if (res.status !== 429 || Date.now() > deadline)
       throw new Error(`POST /api/backups: ${res.status} ${JSON.stringify(res.body)}`);
     const listed = await api(base, 'GET', '/api/backups', { token: user.token });

@@ -1,14 +1,36 @@
 // The agent's encrypt+compress stage alone, as its own process so it is timed like `cat` and
 // `restic`: file → createEncryptor (zstd frames on every core → AES-256-GCM chunks, Coffer v1) → file.
 // Prints one JSON line: bytes in and out and this process's peak RSS.
+//   node encrypt-file.mjs INPUT OUTPUT [--agent-dist DIR]   (another build: "before" beside "after")
+// Only the stage's modules are loaded: the agent's index pulls in the MongoDB driver and
+// Socket.IO (~0.2 CPU-s at start), which the running agent pays once, not per backup.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
 
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { 'agent-dist': { type: 'string' } },
+});
+const dist = path.resolve(values['agent-dist'] ?? path.join(import.meta.dirname, '../../agent/dist'));
 const require = createRequire(import.meta.url);
-const { createEncryptor, generateMasterKey } = require('../../agent/dist/index.js');
+const { createEncryptor } = require(`${dist}/crypto/encrypt.js`);
+const { generateMasterKey } = require(`${dist}/crypto/key.js`);
 
-const [input, output] = process.argv.slice(2);
+const [input, output] = positionals;
+
+/** utime + stime of this process's main thread (Linux: /proc/self/task/PID/stat, in clock ticks). */
+function mainThreadCpuMs() {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
 // A key from the harness (environment, so that decrypt-file.mjs can read the output), or a fresh one.
 const masterKey = process.env.COFFER_BENCH_KEY_HEX
   ? Buffer.from(process.env.COFFER_BENCH_KEY_HEX, 'hex')
@@ -26,5 +48,9 @@ process.stdout.write(
     payloadBytes: encrypt.bytesIn,
     bytesOut: encrypt.bytesOut,
     maxRssKb: process.resourceUsage().maxRSS,
+    // CPU of the main thread alone (the reads, the sealing, the streams), beside the process's:
+    // zstd runs on libuv's pool, so the main thread's share is the part that cannot spread.
+    mainThreadCpuMs: mainThreadCpuMs(),
+    cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   }) + '\n',
 );

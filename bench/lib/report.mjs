@@ -295,7 +295,49 @@ export function renderReport(r) {
     );
   }
   if (r.ceiling?.length) out.push(...renderCeiling(r));
+  if (r.smallJob?.length) out.push(...renderSmallJob(r.smallJob));
   return out.join('\n');
+}
+
+const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+const msText = (ms) => `${Math.round(ms)} ms`;
+
+/** Part 6: a small job's ratios per round, and its parts (medians over the rounds). */
+export function renderSmallJob(rounds) {
+  const out = ['### 6. A small job, side by side and part by part', ''];
+  out.push(
+    table(
+      ['round', 'load', 'backup', 'mongodump', 'ratio', 'restore', 'download + mongorestore', 'ratio'],
+      rounds.map((r, i) => [
+        String(i + 1),
+        load(r.load),
+        msText(r.backup.cofferMs),
+        msText(r.backup.plainMs),
+        x(r.backup.cofferMs / r.backup.plainMs),
+        msText(r.restore.cofferMs),
+        `${msText(r.restore.downloadMs)} + ${msText(r.restore.mongorestoreMs)}`,
+        x(r.restore.cofferMs / r.restore.plainMs),
+      ]),
+    ),
+    '',
+  );
+  for (const job of ['backup', 'restore']) {
+    const names = rounds[0][job].parts.map((p) => p.part);
+    out.push(
+      table(
+        [`${job}: part (median of ${rounds.length})`, 'time'],
+        [
+          ...names.map((name, i) => [name, msText(median(rounds.map((r) => r[job].parts[i].ms)))]),
+          [
+            `**API call → outcome at the browser**`,
+            `**${msText(median(rounds.map((r) => r[job].cofferMs)))}**`,
+          ],
+        ],
+      ),
+      '',
+    );
+  }
+  return out;
 }
 
 /** Part 5: the whole path without the database, against the stage alone on the same file. */
@@ -307,10 +349,10 @@ export function renderCeiling(r) {
   out.push("### 5. Coffer's ceiling without the database (replayed archive)", '');
   out.push(
     "A recorded archive in mongodump's format (distinct documents) is replayed as the agent's dump",
-    '(`COFFER_BENCH_REPLAY_ARCHIVE`, bench only) and goes the real way: agent → gateway → storage, on a',
+    "(the pipeline's `replayArchive`, passed by `bench/lib/agent-run.mjs` only) and goes the real way: agent → gateway → storage, on a",
     'fresh stack per storage backend. The restore comes back the real way too (download to a private',
     'temporary file, verification of every chunk and of the archive, then decrypt → zstd) into a',
-    'discarding sink standing for mongorestore (`COFFER_BENCH_DISCARD_RESTORE`). Times are trigger →',
+    'discarding sink standing for mongorestore (`discardArchive`). Times are trigger →',
     '`completed` as the user sees them (200 ms polling). "Stage alone" is `createEncryptor` (backup) and',
     '`createDecryptor` (restore) on the same file in their own processes, measured just before. The agent',
     'and the stage run with the V8 options the agent ships with (`agent/src/runtime/exec-argv.ts`).',

@@ -67,6 +67,20 @@ describe('chunked encryption', () => {
     expectSame(streamed, encryptPayload(data, { masterKey: key, compression: Compression.None, ...fixed }));
   });
 
+  it('seals the chunks of one write into one piece, holding back the last chunk until the end', async () => {
+    const t = new EncryptTransform({ masterKey: key, chunkSize: 1000, compression: Compression.None });
+    const pieces: Buffer[] = [];
+    t.on('data', (b: Buffer) => pieces.push(b));
+    const ended = new Promise((r) => t.on('end', r));
+    const data = randomBytes(10_000);
+    t.write(data); // ten full chunks: nine can be sealed, the tenth may be the final one
+    t.end();
+    await ended;
+    const sealed = CHUNK_HEADER_LENGTH + 1000 + TAG_LENGTH;
+    expect(pieces.map((p) => p.length)).toEqual([HEADER_LENGTH, 9 * sealed, sealed]);
+    expectSame(decryptPayload(Buffer.concat(pieces), key).payload, data);
+  });
+
   it('uses a fresh salt and nonce prefix per file', () => {
     const a = encryptPayload(Buffer.from('same'), { masterKey: key });
     const b = encryptPayload(Buffer.from('same'), { masterKey: key });

@@ -32,7 +32,7 @@ import { createConnection, displayServer } from './connection.js';
 import { commandListener } from './dispatch.js';
 import { createHeartbeat, DEFAULT_HEARTBEAT_MS } from './heartbeat.js';
 import { loadInstanceId, renewInstanceId } from './instance.js';
-import { JobRunner } from './jobs.js';
+import { JobRunner, type JobDeps } from './jobs.js';
 import { createLogger, type Logger } from './log.js';
 import { registrationListener } from './registration.js';
 import { announceLeaving, reportUpdate, socketReporter } from './reporter.js';
@@ -57,6 +57,11 @@ export interface DaemonOptions {
   tools?: ToolInfo[];
   /** The proxy and private CA in use (runtime/network.ts), already applied to the process. */
   network?: { proxy?: string; caFile?: string };
+  /**
+   * Stand-ins for the pipeline's backup and restore (default runBackup, runRestore): the benchmark
+   * injects its own (bench/lib/agent-run.mjs) so that the shipped agent reads no switch of it.
+   */
+  pipeline?: Partial<Pick<JobDeps, 'backup' | 'restore'>>;
 }
 
 export interface Daemon {
@@ -166,8 +171,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     openUpload: (backupId, fingerprint, onEnding) =>
       new UploadSink(access(), backupId, fingerprint, onEnding),
     download: (restoreId, file, o) => downloadRestore(access(), restoreId, file, o),
-    backup: runBackup,
-    restore: runRestore,
+    backup: opts.pipeline?.backup ?? runBackup,
+    restore: opts.pipeline?.restore ?? runRestore,
     verify: runVerification,
     verifier: createRestoreVerifier,
     makeTempDir: () => mkdtemp(path.join(os.tmpdir(), 'coffer-restore-')),

@@ -374,6 +374,39 @@ describe('restores', () => {
     });
   });
 
+  it('downloads without waiting for the answer to restore:started, and restores only once it came', async () => {
+    let downloading!: () => void;
+    const downloadStarted = new Promise<void>((r) => (downloading = r));
+    const { runner, log, setAnswer } = setup({
+      download: async () => {
+        log.push('download');
+        downloading();
+        return 123;
+      },
+    });
+    let answers = 0;
+    // The first answer (restore:started's) comes only once the download has begun: a download that
+    // waited for it would never start.
+    setAnswer(async () => {
+      if (answers++ === 0) {
+        await downloadStarted;
+        log.push('started answered');
+      }
+      return { ok: true };
+    });
+    runner.accept(restoreCmd());
+    await runner.idle();
+    expect(log).toEqual([
+      'report restore:started',
+      'tempdir',
+      'download',
+      'started answered',
+      'restore',
+      'report restore:completed',
+      'removed /tmp/fake-0',
+    ]);
+  });
+
   it('hands restore the host policy and what the command asked for: its backup and confirmations', async () => {
     const seen: RestoreOptions[] = [];
     const { runner } = setup({

@@ -351,12 +351,14 @@ export class JobRunner {
         collections: result.collections.length,
         bytes: result.fileBytes,
         durationMs: result.durationMs,
+        ...result.phases,
       });
       // What the backup holds (names and counts, never content), for the restore dialog's checklist.
       job.phase = 'reporting';
       const collections = result.collections.map(({ name, documents }) => ({ name, documents }));
-      if (!(await this.send(job, 'backup:contents', { backupId: job.id, collections })))
-        deps.log.warn('the server did not record what the backup holds', { jobId: job.id });
+      const recorded = await this.send(job, 'backup:contents', { backupId: job.id, collections });
+      if (recorded) deps.log.info('backup reported', { jobId: job.id });
+      else deps.log.warn('the server did not record what the backup holds', { jobId: job.id });
     } catch (e) {
       throttle.stop();
       job.phase = 'reporting';
@@ -499,10 +501,16 @@ export class JobRunner {
       // Read once per restore: the host's answer at the time the command came is the one that holds.
       const policy = deps.restorePolicy();
       refuseIfDisabled(policy, db.name);
-      const started = await this.send(job, 'restore:started', { restoreId: job.id }, { once: true });
-      // Refused or unanswered: carry on, the download asks the server again and is refused if the
-      // restore may not run, so the database is never touched without the server's consent.
-      if (!started) deps.log.warn('continuing without an acknowledged restore:started', { jobId: job.id });
+      // Not waited for: the download asks the server again (and starts the restore there too), so
+      // its answer would only delay the download by a round trip. Refused or unanswered, the
+      // download is refused if the restore may not run: the database is never touched without the
+      // server's consent.
+      const started = this.send(job, 'restore:started', { restoreId: job.id }, { once: true }).then((ok) => {
+        if (!ok)
+          deps.log.warn('restore:started was not acknowledged; the download asked instead', {
+            jobId: job.id,
+          });
+      });
       dir = await deps.makeTempDir();
       const { sourceLabel, collections } = job.targeting ?? {};
       const request = {
@@ -511,7 +519,9 @@ export class JobRunner {
         backupId: job.backupId ?? '',
         confirm: job.confirm ?? [],
       };
-      const { file, masterKey, verified } = await this.fetchVerified(job, dir, policy, request);
+      const { file, masterKey, verified } = await this.fetchVerified(job, dir, policy, request).finally(
+        () => started,
+      );
       const result = await deps.restore({
         uri: db.uri,
         dbName: db.db,

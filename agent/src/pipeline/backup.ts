@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream/promises';
 import { createEncryptor } from '../crypto/encrypt.js';
 import { fingerprintHex } from '../crypto/format.js';
 import { archiveNamespaces, ArchiveScanner } from './archive.js';
-import { replayArchive } from './bench.js';
 import { describeExit, startTool, type Exit } from './child.js';
 import { PipelineError } from './errors.js';
 import { checkDatabase } from './mongo.js';
@@ -42,6 +41,13 @@ export interface BackupOptions {
    * verified.
    */
   onSummary?: (summary: BackupSummary) => Promise<void>;
+  /**
+   * Absolute path of a recorded `mongodump --archive` output to stream instead of running
+   * mongodump, with no collection checked up front. Only the benchmark passes it (bench/README.md,
+   * "Coffer's ceiling"), to measure the agent → gateway → storage path without a database; nothing
+   * the agent reads (config, environment, command) can set it.
+   */
+  replayArchive?: string;
 }
 
 export interface BackupResult {
@@ -57,6 +63,14 @@ export interface BackupResult {
   durationMs: number;
   /** What a verification compares a restore with; undefined when the archive could not be walked. */
   summary: BackupSummary | undefined;
+  /**
+   * Where `durationMs` went, for the logs (a small job's time, issue 26): until mongodump started
+   * (finding it, its config file), mongodump from start to exit (the archive streams through zstd,
+   * encryption and the sink meanwhile), the summary's report, and the end of the file until the
+   * sink had finished with it (for an upload: the server's answer); these four add up. Beside
+   * them, from the start: the database check, which runs while mongodump does.
+   */
+  phases?: { setupMs: number; checkMs: number; dumpMs: number; summaryMs: number; finishMs: number };
 }
 
 /** Holds back the end of the stream until the tool has exited, and fails it if the exit was bad. */
@@ -123,9 +137,10 @@ async function backup(
   started: number,
 ): Promise<BackupResult> {
   mongodumpArgs({ configFile: '', db: opts.dbName }); // validates the name before anything runs
-  const replay = replayArchive();
+  const replay = opts.replayArchive;
+  if (replay !== undefined && !replay.startsWith('/'))
+    throw new PipelineError('REFUSED', 'replayArchive must be an absolute path');
   const tool = replay ? '/bin/cat' : await findTool('mongodump');
-  const collectionsUpFront = replay ? [] : await checkDatabase(opts.uri, opts.dbName, label);
 
   const scanner = new ArchiveScanner({ strict: false, digest: true });
   const tracker = new ProgressTracker(opts.onProgress, () => {
@@ -135,13 +150,28 @@ async function backup(
     for (const [ns, n] of scanner.counts) tracker.observe(splitNamespace(ns).collection, n);
     for (const ns of scanner.finished) tracker.finish(splitNamespace(ns).collection);
   });
-  for (const c of collectionsUpFront) {
-    // mongodump writes no documents for a view; a time series goes out as its buckets collection,
-    // whose size the statistics of the view do not give.
-    if (c.type === 'view') tracker.expect(c.name, 0, true);
-    else if (c.type === 'timeseries') tracker.expect(`system.buckets.${c.name}`, 0, false);
-    else tracker.expect(c.name, c.count, false);
-  }
+  // The collection check (is the database reachable, and the counts progress is measured against)
+  // runs beside mongodump, not before it: its round trips to the server need not delay the dump.
+  // When it fails it stops mongodump, and its reason is the backup's.
+  let checkMs = 0;
+  let checkFailure: unknown;
+  const check = (replay ? Promise.resolve([]) : checkDatabase(opts.uri, opts.dbName, label)).then(
+    (collections) => {
+      checkMs = Date.now() - started;
+      for (const c of collections) {
+        // mongodump writes no documents for a view; a time series goes out as its buckets
+        // collection, whose size the statistics of the view do not give.
+        if (c.type === 'view') tracker.expect(c.name, 0, true);
+        else if (c.type === 'timeseries') tracker.expect(`system.buckets.${c.name}`, 0, false);
+        else tracker.expect(c.name, c.count, false);
+      }
+      tracker.start(); // the first report already has the total
+    },
+  );
+  check.catch((e: unknown) => (checkFailure = e));
+  let toolStarted = started;
+  let exited = started;
+  let summarized = started;
 
   return withToolConfig(opts.uri, async (configFile) => {
     // A replayed archive still comes through a child's stdout pipe, as mongodump's does.
@@ -150,15 +180,20 @@ async function backup(
       stdin: false,
       stdout: true,
     });
+    toolStarted = Date.now();
+    check.catch(() => run.kill());
     const stderr = new LineTail(run.stderr, followDumpOutput(tracker, opts.dbName));
     const toolOutput = () => stderr.lines().map(scrub);
     const gate = new ExitGate(async () => {
       const exit = await run.exited;
+      exited = Date.now();
+      await check; // a failed check stopped mongodump: its reason comes first
       if (exit.code !== 0) throw toolFailure('mongodump', exit, toolOutput());
       // Every document has passed the scanner: report 100 % now, while the file is still open.
       tracker.stop(true);
       const summary = scanner.summary();
       if (summary && opts.onSummary) await opts.onSummary(summary).catch(() => undefined);
+      summarized = Date.now();
     });
     const { stream: encryptor, encrypt } = createEncryptor({
       masterKey: opts.masterKey,
@@ -179,13 +214,13 @@ async function backup(
           }
         : {}),
     });
-    tracker.start();
     try {
       await pipeline(run.stdout!, scanner, gate, encryptor, opts.sink, { signal: opts.signal });
     } catch (e) {
       tracker.stop(false);
       run.kill();
       const exit = await run.exited.catch((err: unknown) => err);
+      if (checkFailure !== undefined) throw checkFailure;
       if (exit instanceof PipelineError) throw exit;
       if (opts.signal?.aborted) throw new PipelineError('ABORTED', `Backup of "${label}" was cancelled.`);
       throw e;
@@ -198,14 +233,22 @@ async function backup(
       name: splitNamespace(ns).collection,
       documents: scanner.counts.get(ns) ?? 0,
     }));
+    const finished = Date.now();
     return {
       collections,
       documents: scanner.failed === undefined ? scanner.documents : tracker.snapshot().current,
       archiveBytes: scanner.bytes,
       fileBytes: encrypt.bytesOut,
       fingerprint: fingerprintHex(opts.masterKey),
-      durationMs: Date.now() - started,
+      durationMs: finished - started,
       summary: scanner.summary(),
+      phases: {
+        setupMs: toolStarted - started,
+        checkMs,
+        dumpMs: exited - toolStarted,
+        summaryMs: summarized - exited,
+        finishMs: finished - summarized,
+      },
     };
   });
 }

@@ -121,7 +121,9 @@ export class ProgressTracker {
     return { current, total, percentage, collection: this.shown, estimated };
   }
 
+  /** Reports now and every `intervalMs` until stop; after stop it does nothing. */
   start(intervalMs = PROGRESS_INTERVAL_MS): void {
+    if (this.ended || this.timer) return;
     this.emit(false);
     this.timer = setInterval(() => this.emit(false), intervalMs);
     this.timer.unref();

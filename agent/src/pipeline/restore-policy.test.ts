@@ -1,6 +1,6 @@
 // The agent's restore policy: each refusal with its reason, the confirmation that overrides only
 // its own case, and runRestore applying the policy to a real bound (version 2) file before any
-// database is contacted. The restore runs in the benchmark's discarding mode (bench.ts) with an
+// database is contacted. The restore runs with its archive into a discarding sink (`discardArchive`) with an
 // unreachable server: a check that came too late would fail with DB_UNREACHABLE instead.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,6 @@ import { generateMasterKey } from '../crypto/key.js';
 import { encodeRecord, sha256Hex, type RecordNamespace } from '../crypto/record.js';
 import { buildArchive } from '../testing/archive-builder.js';
 import { archiveNamespaces, ArchiveScanner } from './archive.js';
-import { DISCARD_RESTORE_ENV } from './bench.js';
 import { PipelineError } from './errors.js';
 import { createRestoreVerifier, runRestore } from './restore.js';
 import {
@@ -163,11 +162,8 @@ describe('runRestore with the policy', () => {
     const scanner = new ArchiveScanner({ strict: true });
     await pipeline(Readable.from([archive]), scanner, new Writable({ write: (_c, _e, cb) => cb() }));
     namespaces = archiveNamespaces(scanner);
-    process.env[DISCARD_RESTORE_ENV] = '1';
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined); // the benchmark switch's notice
   });
   afterAll(() => {
-    delete process.env[DISCARD_RESTORE_ENV];
     jest.restoreAllMocks();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -197,6 +193,7 @@ describe('runRestore with the policy', () => {
       file,
       masterKey: key,
       guard: { policy, request: req },
+      discardArchive: true,
     });
 
   it('restores the commanded backup of this label', async () => {

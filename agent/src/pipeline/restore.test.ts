@@ -1,6 +1,6 @@
 // The restore's verification over a byte stream (what the agent runs while it downloads) against
 // the same verification over a file, and a restore that is handed that verification. The restore
-// runs in the benchmark's discarding mode (bench.ts), so no database is needed: what is checked is
+// runs with its archive into a discarding sink (`discardArchive`), so no database is needed: what is checked is
 // the file handling in front of mongorestore.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,6 @@ import { CHUNK_HEADER_LENGTH, Compression, HEADER_LENGTH, TAG_LENGTH } from '../
 import { generateMasterKey } from '../crypto/key.js';
 import { encodeRecord, sha256Hex } from '../crypto/record.js';
 import { buildArchive } from '../testing/archive-builder.js';
-import { DISCARD_RESTORE_ENV } from './bench.js';
 import { createRestoreVerifier, runRestore, type RestoreResult, type VerifiedBackup } from './restore.js';
 
 const key = generateMasterKey();
@@ -34,11 +33,8 @@ beforeAll(() => {
   good = encryptPayload(archive, { masterKey: key, compression: Compression.None, chunkSize: 16 * 1024 });
   goodFile = path.join(dir, 'good.coffer');
   writeFileSync(goodFile, good);
-  process.env[DISCARD_RESTORE_ENV] = '1';
-  jest.spyOn(console, 'warn').mockImplementation(() => undefined); // the benchmark switch's notice
 });
 afterAll(() => {
-  delete process.env[DISCARD_RESTORE_ENV];
   jest.restoreAllMocks();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -70,6 +66,7 @@ const restoreFile = (file: string, verified?: VerifiedBackup, masterKey = key) =
     file,
     masterKey,
     ...(verified ? { verified } : {}),
+    discardArchive: true,
   });
 
 /** Counts the bytes runRestore reads from the file through the handle it opens. */

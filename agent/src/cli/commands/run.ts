@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../../config/config.js';
-import { startDaemon } from '../../daemon/daemon.js';
+import { startDaemon, type DaemonOptions } from '../../daemon/daemon.js';
 import { isSingleExecutable } from '../../runtime/build-info.js';
 import { useNetworkSettings } from '../../runtime/network.js';
 import { preflight } from '../../runtime/preflight.js';
@@ -45,6 +45,7 @@ export async function runCommand(
   io: CliIo,
   configPath: string,
   version: string,
+  pipeline?: DaemonOptions['pipeline'],
 ): Promise<number> {
   const { values } = parseCommand('run', args, {}, { min: 0, max: 0 });
   if (values.help) {
@@ -58,7 +59,15 @@ export async function runCommand(
     );
   const tools = await preflight(io.env);
   const network = await useNetworkSettings(io.env, config.caFile);
-  const daemon = await startDaemon({ configPath, version, out: io.stdout, env: io.env, tools, network });
+  const daemon = await startDaemon({
+    configPath,
+    version,
+    out: io.stdout,
+    env: io.env,
+    tools,
+    network,
+    ...(pipeline ? { pipeline } : {}),
+  });
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
