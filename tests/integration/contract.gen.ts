@@ -84,6 +84,8 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/api/user/audit-logs`,
         params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
           page: queryArg.page,
           action: queryArg.action,
         },
@@ -311,7 +313,13 @@ const injectedRtkApi = api.injectEndpoints({
       }),
     }),
     adminListUsers: build.query<AdminListUsersApiResponse, AdminListUsersApiArg>({
-      query: () => ({ url: `/api/admin/users` }),
+      query: (queryArg) => ({
+        url: `/api/admin/users`,
+        params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
+        },
+      }),
     }),
     adminUpdateUser: build.mutation<AdminUpdateUserApiResponse, AdminUpdateUserApiArg>({
       query: (queryArg) => ({
@@ -541,6 +549,9 @@ export type GetAuditLogsApiResponse = /** status 200 OK */ {
   };
 };
 export type GetAuditLogsApiArg = {
+  limit?: number;
+  before?: string;
+  /** which page of 20, from 1 (when absent); not with before */
   page?: number;
   action?:
     | ''
@@ -829,7 +840,10 @@ export type DownloadVerificationDataApiArg = {
   'x-coffer-agent-id'?: string;
 };
 export type AdminListUsersApiResponse = /** status 200 OK */ AdminUser[];
-export type AdminListUsersApiArg = void;
+export type AdminListUsersApiArg = {
+  limit?: number;
+  before?: string;
+};
 export type AdminUpdateUserApiResponse = /** status 200 OK */ AdminUser;
 export type AdminUpdateUserApiArg = {
   id: string;

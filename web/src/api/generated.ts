@@ -84,6 +84,8 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/api/user/audit-logs`,
         params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
           page: queryArg.page,
           action: queryArg.action,
         },
@@ -470,6 +472,9 @@ export type GetAuditLogsApiResponse = /** status 200 OK */ {
   };
 };
 export type GetAuditLogsApiArg = {
+  limit?: number;
+  before?: string;
+  /** which page of 20, from 1 (when absent); not with before */
   page?: number;
   action?:
     | ''
