@@ -2,6 +2,7 @@
 // to the whole list, rows added between pages neither repeat nor push rows off, a bad cursor is a
 // 400 and another user's a 404. GET /api/backups and the restore history: backups.test.ts.
 import { MongoClient, ObjectId } from 'mongodb';
+import { seedAuditEntries } from './audit-seed';
 import type { GetAuditLogsApiResponse } from './contract.gen';
 import { adminToken, api, newUser, type TestUser } from './helpers';
 
@@ -16,28 +17,8 @@ beforeAll(async () => {
 afterAll(() => mongo.close());
 
 describe('GET /api/user/audit-logs in pages', () => {
-  const T0 = Date.parse('2026-01-01T00:00:00Z');
-
-  /**
-   * `count` entries as the audit service writes them, straight into its database, a minute apart
-   * from `fromMinute` on, every third one sharing its minute with the one before (ties on time).
-   * Every other entry is a PLAN_CHANGED. Answers their ids.
-   */
-  async function seed(u: TestUser, count: number, fromMinute = 0): Promise<string[]> {
-    const docs = Array.from({ length: count }, (_, i) => ({
-      _id: new ObjectId(),
-      userId: u.id,
-      eventId: `paging-${u.id}-${fromMinute}-${i}`,
-      action: i % 2 ? 'PLAN_CHANGED' : 'SETTINGS_UPDATED',
-      entity: 'User',
-      entityId: u.id,
-      actor: 'User',
-      details: { value: `entry ${fromMinute + i}` },
-      timestamp: new Date(T0 + (fromMinute + i - (i % 3 === 2 ? 1 : 0)) * 60_000),
-    }));
-    await mongo.db('coffer_audit').collection('audit_entries').insertMany(docs);
-    return docs.map((d) => d._id.toHexString());
-  }
+  const seed = (u: TestUser, count: number, fromMinute = 0) =>
+    seedAuditEntries(mongo, u.id, count, fromMinute);
 
   const get = async (u: TestUser, query: string) => {
     const res = await api('GET', `/api/user/audit-logs?${query}`, { token: u.token });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, backupFrequency, fields, retentionMode } from '@coffer/common';
+import { LIST_NEWEST } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
@@ -10,7 +11,7 @@ import { messageBody, type RouteTable } from '../http/route.js';
 import { planView, profileView, toPlan, toProfile } from '../views.js';
 import { planChangeNotes } from './billing.js';
 
-const AUDIT_PAGE_SIZE = 20;
+const AUDIT_PAGE_SIZE = LIST_NEWEST.auditLog;
 
 const auditLog = z
   .object({
