@@ -2,24 +2,14 @@
 // the last one on screen, even when newer entries were written meanwhile (page by page they would
 // shift onto the next page and show twice); Previous goes back. The entries are those the audit
 // service would have written, straight into its database.
-import { MongoClient } from 'mongodb';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newSession, registeredUser, signIn, visible } from './helpers';
+import type { Page } from 'playwright-core';
+import { browserAndDatabase, newSession, registeredUser, signIn, visible } from './helpers';
 import { seedAuditEntries } from '../integration/audit-seed';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(300_000);
 
-let browser: Browser;
-let mongo: MongoClient;
-beforeAll(async () => {
-  browser = await launch();
-  mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
-});
-afterAll(async () => {
-  await mongo?.close();
-  await browser?.close();
-});
+const opened = browserAndDatabase();
 
 /** `entry N` for each N from `from` down to `to`: the rows a page should show, newest first. */
 const entries = (from: number, to: number) =>
@@ -39,15 +29,15 @@ async function shows(page: Page, expected: string[], label: string) {
 
 it('shows older entries on Next, none twice when newer ones arrive meanwhile, and goes back on Previous', async () => {
   const user = await registeredUser('audit-paging');
-  await seedAuditEntries(mongo, user.id, 45); // entry 0 (oldest) .. entry 44
-  const { page, errors } = await newSession(browser);
+  await seedAuditEntries(opened.mongo(), user.id, 45); // entry 0 (oldest) .. entry 44
+  const { page, errors } = await newSession(opened.browser());
   try {
     await signIn(page, user);
     await page.goto('/audit-logs');
     await shows(page, entries(44, 25), 'Page 1 of 3');
 
     // Five newer entries arrive while the user reads page 1.
-    await seedAuditEntries(mongo, user.id, 5, 1000);
+    await seedAuditEntries(opened.mongo(), user.id, 5, 1000);
     const next = page.getByRole('button', { name: 'Next', exact: true });
     await next.click();
     await shows(page, entries(24, 5), 'Page 2 of 3');
