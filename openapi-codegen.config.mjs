@@ -33,7 +33,7 @@ export default {
         { pattern: 'checkServerStatus', type: 'mutation' },
         // The lists' plain call (their newest rows) stays argument-free for the cache entries
         // everything updates; older pages come through web/src/api/pages.ts.
-        { pattern: ['getBackups', 'getRestores'], parameterFilter: () => false },
+        { pattern: ['getBackups', 'getRestores', 'adminListUsers'], parameterFilter: () => false },
       ],
     },
   },

@@ -79,4 +79,9 @@ export function clipErrorText(text: string, max: number = LIMITS.errorText): str
  * history); older ones come a page at a time (`limit`, `before`), which the dashboard fetches
  * once it has shown these.
  */
-export const LIST_NEWEST = { backups: 500, restores: 200 } as const;
+export const LIST_NEWEST = {
+  backups: 500,
+  restores: 200,
+  /** One page of the audit log: its plain call answers the page'th 20, and Next asks for 20 more. */
+  auditLog: 20,
+} as const;

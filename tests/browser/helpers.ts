@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { adminSession, api, randomIp, uniqueEmail } from '../integration/helpers';
 
@@ -35,6 +36,24 @@ export function appUrl(path = '/'): string {
   if (!base)
     throw new Error('COFFER_BASE_URL is not set: run the tests through jest (globalSetup starts the stack)');
   return new URL(path, base).toString();
+}
+
+/**
+ * For a test file that writes rows straight into the stack's databases: a browser and a database
+ * client, opened before the file's tests and closed after them.
+ */
+export function browserAndDatabase(): { browser: () => Browser; mongo: () => MongoClient } {
+  let browser: Browser | undefined;
+  let mongo: MongoClient | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+    mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  });
+  afterAll(async () => {
+    await mongo?.close();
+    await browser?.close();
+  });
+  return { browser: () => browser!, mongo: () => mongo! };
 }
 
 /** Starts headless Chromium (the system build, never a downloaded one). */

@@ -27,6 +27,7 @@ const listLogsInput = z.object({
     .optional()
     .transform((s) => s || undefined)
     .pipe(z.enum(AUDIT_ACTIONS, { error: 'Unknown audit action' }).optional()),
+  before: fields.objectId('audit entry').optional(),
 });
 
 const toLogEntry = (e: StoredAuditEntry): audit.LogEntry => ({

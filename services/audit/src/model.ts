@@ -37,7 +37,8 @@ const auditEntrySchema = new Schema(
 // One event may produce several actions (e.g. a settings change), each exactly once.
 auditEntrySchema.index({ eventId: 1, action: 1 }, { unique: true });
 auditEntrySchema.index({ userId: 1, timestamp: -1 });
-auditEntrySchema.index({ userId: 1, action: 1 });
+// A filtered page: the action's entries of one user, newest first (services/common/src/paging.ts).
+auditEntrySchema.index({ userId: 1, action: 1, timestamp: -1 });
 // Finds the USER_DELETED entry that marks an account as gone (recorder.ts).
 auditEntrySchema.index({ action: 1, entityId: 1 });
 

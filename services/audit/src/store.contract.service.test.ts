@@ -77,6 +77,36 @@ describe.each([
     expect(await values(5, 10)).toEqual({ values: [], total: 4 });
   });
 
+  it('pages from a cursor: older than it in (timestamp, id) order, ties across a page boundary kept', async () => {
+    for (const [value, minute] of [
+      ['a', 0],
+      ['b', 2],
+      ['c', 1],
+      ['d', 3],
+      ['e', 2],
+    ] as const)
+      await store.insert(entry({ timestamp: at(minute), details: { value } }));
+    await store.insert(entry({ userId: GRACE, timestamp: at(1), details: { value: 'not ada' } }));
+    const seen: string[] = [];
+    const numbers: number[] = [];
+    let start: number | { createdAt: Date; id: string } = 0;
+    for (;;) {
+      const p = await store.page({ userId: ADA }, start, 2);
+      if (!p.entries.length) break;
+      expect(p.total).toBe(5);
+      numbers.push(p.newer);
+      seen.push(...p.entries.map((e) => e.details.value!));
+      const last = p.entries[p.entries.length - 1]!;
+      start = { createdAt: last.timestamp, id: last.id };
+      expect(await store.get(last.id)).toEqual({ userId: ADA, createdAt: last.timestamp, id: last.id });
+    }
+    // b and e share a minute: the later insert (e) first, whichever page each lands on.
+    expect(seen.join('')).toBe('debca');
+    expect(numbers).toEqual([0, 2, 4]);
+    expect(await store.get('f'.repeat(24))).toBeNull();
+    expect(await store.get('not-an-id')).toBeNull();
+  });
+
   it("lists the distinct actions of a user's own entries", async () => {
     await store.insert(entry({ action: 'BACKUP_COMPLETED' }));
     await store.insert(entry({ action: 'AGENT_REGISTERED' }));

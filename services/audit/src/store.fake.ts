@@ -1,3 +1,4 @@
+import { isOlderThan } from '@coffer/common';
 import type { AuditStore, NewAuditEntry, StoredAuditEntry } from './store.js';
 
 /** In-memory AuditStore for unit tests, with the same unique key (eventId, action) and ordering. */
@@ -11,11 +12,19 @@ export function fakeAuditStore(): AuditStore & { all: StoredAuditEntry[] } {
       all.push({ ...entry, id: String(++seq).padStart(24, '0') });
       return true;
     },
-    async page(filter, skip, limit) {
+    async page(filter, start, limit) {
       const matching = all
         .filter((e) => e.userId === filter.userId && (!filter.action || e.action === filter.action))
         .sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || b.id.localeCompare(a.id));
-      return { entries: matching.slice(skip, skip + limit), total: matching.length };
+      const skip =
+        typeof start === 'number'
+          ? start
+          : matching.filter((e) => !isOlderThan({ createdAt: e.timestamp, id: e.id }, start)).length;
+      return { entries: matching.slice(skip, skip + limit), total: matching.length, newer: skip };
+    },
+    async get(id) {
+      const e = all.find((x) => x.id === id);
+      return e ? { userId: e.userId, createdAt: e.timestamp, id: e.id } : null;
     },
     async distinctActions(userId) {
       return [...new Set(all.filter((e) => e.userId === userId).map((e) => e.action))];

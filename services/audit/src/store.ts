@@ -1,3 +1,4 @@
+import { olderThan, type PageCursor } from '@coffer/common';
 import type { AuditModels } from './model.js';
 import type { AuditAction, AuditDetails, AuditEntity } from './domain/actions.js';
 
@@ -38,18 +39,28 @@ export function auditStore({ AuditEntry }: AuditModels) {
       }
     },
 
-    /** One page of a user's entries, newest first (ties broken by insertion order). */
+    /**
+     * One page of a user's entries, newest first (ties broken by insertion order): after `start`
+     * entries, or older than the cursor `start` (services/common/src/paging.ts). `newer` counts the
+     * entries before the page, so a cursor page knows its number.
+     */
     async page(
       filter: { userId: string; action?: string },
-      skip: number,
+      start: number | PageCursor,
       limit: number,
-    ): Promise<{ entries: StoredAuditEntry[]; total: number }> {
+    ): Promise<{ entries: StoredAuditEntry[]; total: number; newer: number }> {
       const query = filter.action
         ? { userId: filter.userId, action: filter.action }
         : { userId: filter.userId };
-      const [docs, total] = await Promise.all([
-        AuditEntry.find(query).sort({ timestamp: -1, _id: -1 }).skip(skip).limit(limit).lean(),
+      const older = typeof start === 'number' ? query : { ...query, ...olderThan(start, 'timestamp') };
+      const [docs, total, remaining] = await Promise.all([
+        AuditEntry.find(older)
+          .sort({ timestamp: -1, _id: -1 })
+          .skip(typeof start === 'number' ? start : 0)
+          .limit(limit)
+          .lean(),
         AuditEntry.countDocuments(query),
+        typeof start === 'number' ? undefined : AuditEntry.countDocuments(older),
       ]);
       const entries = docs.map((d) => ({
         id: d._id.toString(),
@@ -62,7 +73,14 @@ export function auditStore({ AuditEntry }: AuditModels) {
         details: (d.details ?? {}) as AuditDetails,
         timestamp: d.timestamp,
       }));
-      return { entries, total };
+      return { entries, total, newer: remaining === undefined ? (start as number) : total - remaining };
+    },
+
+    /** The owner and time of one entry, where a cursor page starts (paging.ts cursorOf). */
+    async get(id: string): Promise<{ userId: string; createdAt: Date; id: string } | null> {
+      if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+      const d = await AuditEntry.findById(id, { userId: 1, timestamp: 1 }).lean();
+      return d && { userId: d.userId, createdAt: d.timestamp, id: d._id.toString() };
     },
 
     async distinctActions(userId: string): Promise<string[]> {

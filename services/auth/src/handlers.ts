@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   accountStatus,
   fields,
+  pageFields,
   parseInput,
   role,
   unaryHandlers,
@@ -218,9 +219,10 @@ export function authHandlers(deps: {
       const a = await deps.adminActor(userTokenOf(call));
       return { userId: a.id, name: a.name };
     },
-    async adminListUsers(_req, call) {
+    async adminListUsers(req, call) {
       await actor(call);
-      return { users: (await admin.list()).map(views.adminUser) };
+      const page = parseInput(z.object(pageFields('user')), req);
+      return { users: (await admin.list(page)).map(views.adminUser) };
     },
     async adminUpdateUser(req, call) {
       const actorId = await actor(call);

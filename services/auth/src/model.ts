@@ -39,6 +39,9 @@ const userSchema = new Schema(
   { collection: 'users', timestamps: true },
 );
 
+// The admin's user list, a page at a time (services/common/src/paging.ts).
+userSchema.index({ createdAt: -1, _id: -1 });
+
 const resetTokenSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true, index: true },

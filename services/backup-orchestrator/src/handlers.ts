@@ -5,6 +5,7 @@ import {
   backupFrequency,
   commandKind,
   fields,
+  pageFields,
   parseInput,
   retentionMode,
   unaryHandlers,
@@ -42,13 +43,8 @@ const userId = fields.objectId('user');
 const backupId = fields.objectId('backup');
 const restoreId = fields.objectId('restore');
 const agentId = fields.objectId('agent');
-/** A page of a list (domain/paging.ts); proto3 sends absent optionals as undefined. */
-const page = (what: string) =>
-  z.object({
-    userId,
-    limit: z.number().int().min(1).max(500).optional(),
-    before: fields.objectId(what).optional(),
-  });
+/** A page of a user's list (domain/paging.ts). */
+const page = (what: string) => z.object({ userId, ...pageFields(what) });
 const verificationId = fields.objectId('verification');
 
 /**

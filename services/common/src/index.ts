@@ -27,3 +27,4 @@ export * from './observability/index.js';
 export * from './event-schemas.js';
 export * from './nats/dead-letters.js';
 export * from './event-catalogue.js';
+export * from './paging.js';

@@ -106,6 +106,9 @@ export type GetAuditLogsApiResponse = /** status 200 OK */ {
   };
 };
 export type GetAuditLogsApiArg = {
+  limit?: number;
+  before?: string;
+  /** which page of 20, from 1 (when absent); not with before */
   page?: number;
   action?:
     | ''

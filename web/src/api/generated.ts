@@ -217,6 +217,8 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/api/user/audit-logs`,
         params: {
+          limit: queryArg.limit,
+          before: queryArg.before,
           page: queryArg.page,
           action: queryArg.action,
         },

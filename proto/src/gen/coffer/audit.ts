@@ -28,7 +28,14 @@ export interface ListLogsRequest {
   userId: string;
   page: number;
   pageSize: number;
-  action?: string | undefined;
+  action?:
+    | string
+    | undefined;
+  /**
+   * A cursor page: the page_size entries older than this one (the last of the page before);
+   * `page` is then ignored and the answer's pagination.page counts the newer entries.
+   */
+  before?: string | undefined;
 }
 
 export interface LogDetails {
@@ -84,7 +91,7 @@ export interface ActionList {
 }
 
 function createBaseListLogsRequest(): ListLogsRequest {
-  return { userId: "", page: 0, pageSize: 0, action: undefined };
+  return { userId: "", page: 0, pageSize: 0, action: undefined, before: undefined };
 }
 
 export const ListLogsRequest: MessageFns<ListLogsRequest> = {
@@ -100,6 +107,9 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
     }
     if (message.action !== undefined) {
       writer.uint32(34).string(message.action);
+    }
+    if (message.before !== undefined) {
+      writer.uint32(42).string(message.before);
     }
     return writer;
   },
@@ -149,6 +159,14 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
             message.action = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.before = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -175,6 +193,7 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
         ? globalThis.Number(object.page_size)
         : 0,
       action: isSet(object.action) ? globalThis.String(object.action) : undefined,
+      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
     };
   },
 
@@ -192,6 +211,9 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
     if (message.action !== undefined) {
       obj.action = message.action;
     }
+    if (message.before !== undefined) {
+      obj.before = message.before;
+    }
     return obj;
   },
 
@@ -204,6 +226,7 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
     message.page = object.page ?? 0;
     message.pageSize = object.pageSize ?? 0;
     message.action = object.action ?? undefined;
+    message.before = object.before ?? undefined;
     return message;
   },
 };

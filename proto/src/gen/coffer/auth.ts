@@ -397,6 +397,12 @@ export interface AdminUser {
   createdAt: string;
 }
 
+/** Every user, newest first; or one page: at most `limit` users older than the user `before` names. */
+export interface AdminUsersPage {
+  limit?: number | undefined;
+  before?: string | undefined;
+}
+
 export interface AdminUserList {
   users: AdminUser[];
 }
@@ -4306,6 +4312,91 @@ export const AdminUser: MessageFns<AdminUser> = {
   },
 };
 
+function createBaseAdminUsersPage(): AdminUsersPage {
+  return { limit: undefined, before: undefined };
+}
+
+export const AdminUsersPage: MessageFns<AdminUsersPage> = {
+  encode(message: AdminUsersPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== undefined) {
+      writer.uint32(8).uint32(message.limit);
+    }
+    if (message.before !== undefined) {
+      writer.uint32(18).string(message.before);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminUsersPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminUsersPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.before = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminUsersPage {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
+    };
+  },
+
+  toJSON(message: AdminUsersPage): unknown {
+    const obj: any = {};
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.before !== undefined) {
+      obj.before = message.before;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminUsersPage>): AdminUsersPage {
+    return AdminUsersPage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminUsersPage>): AdminUsersPage {
+    const message = createBaseAdminUsersPage();
+    message.limit = object.limit ?? undefined;
+    message.before = object.before ?? undefined;
+    return message;
+  },
+};
+
 function createBaseAdminUserList(): AdminUserList {
   return { users: [] };
 }
@@ -5089,8 +5180,8 @@ export const AuthServiceService = {
     path: "/coffer.auth.v1.AuthService/AdminListUsers" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
-    requestDeserialize: (value: Buffer): Empty => Empty.decode(value),
+    requestSerialize: (value: AdminUsersPage): Buffer => Buffer.from(AdminUsersPage.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdminUsersPage => AdminUsersPage.decode(value),
     responseSerialize: (value: AdminUserList): Buffer => Buffer.from(AdminUserList.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdminUserList => AdminUserList.decode(value),
   },
@@ -5186,7 +5277,7 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
    * `x-coffer-user-token` metadata: auth verifies it and that its user is an admin. The actor is
    * never a request field, so a caller cannot act as an admin it is not.
    */
-  adminListUsers: handleUnaryCall<Empty, AdminUserList>;
+  adminListUsers: handleUnaryCall<AdminUsersPage, AdminUserList>;
   adminUpdateUser: handleUnaryCall<AdminUpdateUserRequest, AdminUser>;
   adminSetBan: handleUnaryCall<AdminSetBanRequest, BanState>;
   adminDeleteUser: handleUnaryCall<AdminDeleteUserRequest, Ok>;
@@ -5600,16 +5691,16 @@ export interface AuthServiceClient extends Client {
    * never a request field, so a caller cannot act as an admin it is not.
    */
   adminListUsers(
-    request: Empty,
+    request: AdminUsersPage,
     callback: (error: ServiceError | null, response: AdminUserList) => void,
   ): ClientUnaryCall;
   adminListUsers(
-    request: Empty,
+    request: AdminUsersPage,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: AdminUserList) => void,
   ): ClientUnaryCall;
   adminListUsers(
-    request: Empty,
+    request: AdminUsersPage,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdminUserList) => void,

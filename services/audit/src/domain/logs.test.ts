@@ -59,4 +59,31 @@ describe('audit logs', () => {
       pages: 1,
     });
   });
+
+  it('pages from a cursor with the page number a page-by-page call would give', async () => {
+    const logs = await seeded();
+    const first = await logs.list({ userId: ALICE, page: 1, pageSize: 10 });
+    const next = await logs.list({ userId: ALICE, page: 1, pageSize: 10, before: first.logs[9]!.id });
+    expect(next).toEqual(await logs.list({ userId: ALICE, page: 2, pageSize: 10 }));
+    const plan = await logs.list({ userId: ALICE, page: 1, pageSize: 2, action: 'PLAN_CHANGED' });
+    const older = await logs.list({
+      userId: ALICE,
+      page: 1,
+      pageSize: 2,
+      action: 'PLAN_CHANGED',
+      before: plan.logs[1]!.id,
+    });
+    expect(older).toMatchObject({ total: 5, page: 2, pages: 3 });
+    expect(older.logs.map((l) => l.timestamp.getUTCMinutes())).toEqual([10, 5]);
+  });
+
+  it("refuses a cursor naming another user's entry, as if it were gone", async () => {
+    const logs = await seeded();
+    const [bobs] = (await logs.list({ userId: BOB, page: 1, pageSize: 1 })).logs;
+    await expect(logs.list({ userId: ALICE, page: 1, pageSize: 10, before: bobs!.id })).rejects.toMatchObject(
+      {
+        code: 'NOT_FOUND',
+      },
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { cursorOf } from '@coffer/common';
 import type { AuditStore, StoredAuditEntry } from '../store.js';
 import { isAuditAction, type AuditAction } from './actions.js';
 
@@ -13,23 +14,30 @@ export interface LogPage {
 }
 
 /** Reading a user's own audit trail. Every query is scoped to that user. */
-export function auditLogs(deps: { store: Pick<AuditStore, 'page' | 'distinctActions'> }) {
+export function auditLogs(deps: { store: Pick<AuditStore, 'page' | 'get' | 'distinctActions'> }) {
   return {
+    /**
+     * One page of the log: the `page`th of `pageSize` entries (the spec's call), or the `pageSize`
+     * entries older than the entry `before` names (services/common/src/paging.ts), numbered by
+     * how many entries are newer, so "Page X of Y" reads right either way.
+     */
     async list(input: {
       userId: string;
       page: number;
       pageSize: number;
       action?: AuditAction;
+      before?: string;
     }): Promise<LogPage> {
-      const { entries, total } = await deps.store.page(
+      const cursor = await cursorOf(deps.store, input.userId, input.before, 'audit entry');
+      const { entries, total, newer } = await deps.store.page(
         { userId: input.userId, action: input.action },
-        (input.page - 1) * input.pageSize,
+        cursor ?? (input.page - 1) * input.pageSize,
         input.pageSize,
       );
       return {
         logs: entries,
         total,
-        page: input.page,
+        page: Math.floor(newer / input.pageSize) + 1,
         pages: Math.max(1, Math.ceil(total / input.pageSize)),
       };
     },

@@ -25,6 +25,19 @@ describe('admin user management', () => {
     expect((await w.admin.list()).map((u) => u.id)).toEqual([user.id, userId, adminId]);
   });
 
+  it('pages the list from a cursor; a user that is gone is a 404', async () => {
+    w.clock.advance(1000);
+    const { user } = await w.register('grace@example.com', 'Grace');
+    expect((await w.admin.list({ limit: 2 })).map((u) => u.id)).toEqual([user.id, userId]);
+    expect((await w.admin.list({ limit: 2, before: userId })).map((u) => u.id)).toEqual([adminId]);
+    expect((await w.admin.list({ before: user.id })).map((u) => u.id)).toEqual([userId, adminId]);
+    await w.admin.remove(adminId, userId);
+    await expect(w.admin.list({ limit: 2, before: userId })).rejects.toMatchObject({
+      kind: 'NOT_FOUND',
+      message: 'That user is no longer in your list: load the list again',
+    });
+  });
+
   it('refuses to let admins ban, delete, deactivate or demote themselves', async () => {
     await expect(w.admin.setBan(adminId, adminId, true)).rejects.toMatchObject(
       refusal('You cannot ban your own account'),

@@ -1,4 +1,4 @@
-import { badInput, notFound } from '@coffer/common';
+import { badInput, cursorOf, notFound, type Page } from '@coffer/common';
 import type { AuthEvents } from '../events.js';
 import type { ResetTokenStore, TwoFactorStore, UserPatch, UserRecord, UserStore } from '../store/types.js';
 import type { Accounts } from './accounts.js';
@@ -6,10 +6,12 @@ import type { Billing } from './billing.js';
 import type { Plans } from './plans.js';
 
 export const DEFAULT_BAN_REASON = 'Policy violation';
+/** Users in a page asked for with `before` alone. */
+const ADMIN_PAGE_SIZE = 50;
 
 /** Admin user management (product §7 /api/admin/users...). Admins cannot lock themselves out. */
 export function admin(deps: {
-  users: Pick<UserStore, 'list' | 'update' | 'remove'>;
+  users: Pick<UserStore, 'list' | 'get' | 'update' | 'remove'>;
   resetTokens: Pick<ResetTokenStore, 'removeForUser'>;
   twoFactor: Pick<TwoFactorStore, 'remove'>;
   accounts: Pick<Accounts, 'load' | 'updateProfile'>;
@@ -27,8 +29,11 @@ export function admin(deps: {
   };
 
   return {
-    async list(): Promise<UserRecord[]> {
-      return users.list();
+    /** Every user, newest first; or one page of them (services/common/src/paging.ts). */
+    async list(page?: Page): Promise<UserRecord[]> {
+      if (!page || (page.limit === undefined && page.before === undefined)) return users.list();
+      const before = await cursorOf(users, null, page.before, 'user');
+      return users.list({ limit: page.limit ?? ADMIN_PAGE_SIZE, before });
     },
 
     async update(

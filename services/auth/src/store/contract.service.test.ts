@@ -154,6 +154,26 @@ describe.each([
       expect(await stores.users.remove('not-an-id')).toBe(false);
       expect((await stores.users.list()).map((u) => u.id)).toEqual([b.id]);
     });
+
+    it('pages the list newest first from a cursor, ending on an empty page', async () => {
+      const made = [];
+      for (const name of ['a', 'b', 'c', 'd', 'e']) {
+        made.push((await stores.users.insert(user(`${name}@example.com`))).id);
+        await tick();
+      }
+      const seen: string[] = [];
+      let before: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const page = await stores.users.list({ limit: 2, before });
+        if (!page.length) break;
+        expect(page.length).toBeLessThanOrEqual(2);
+        seen.push(...page.map((u) => u.id));
+        const last = page[page.length - 1]!;
+        before = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(seen).toEqual(made.reverse());
+      expect((await stores.users.list()).map((u) => u.id)).toEqual(seen);
+    });
   });
 
   describe('reset tokens', () => {

@@ -1,3 +1,4 @@
+import { isOlderThan } from '@coffer/common';
 import type {
   AuthStores,
   BillingStore,
@@ -90,9 +91,11 @@ export function fakeUserStore(now = () => new Date()): UserStore & { rows: Map<s
     async byApiKeyHash(apiKeyHash) {
       return found(all().find((u) => u.apiKeyHash === apiKeyHash));
     },
-    async list() {
+    async list(page) {
       return all()
+        .filter((u) => isOlderThan(u, page?.before))
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+        .slice(0, page?.limit)
         .map(copy);
     },
     async update(id, patch) {

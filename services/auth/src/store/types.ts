@@ -1,3 +1,4 @@
+import type { PageCursor } from '@coffer/common';
 import type { schedule } from '@coffer/proto';
 
 // The records auth's domain works with and the data-access methods it calls. Mongoose lives only
@@ -101,8 +102,8 @@ export interface UserStore {
   get(id: string): Promise<UserRecord | null>;
   byEmail(email: string): Promise<UserRecord | null>;
   byApiKeyHash(apiKeyHash: string): Promise<UserRecord | null>;
-  /** Newest first. */
-  list(): Promise<UserRecord[]>;
+  /** Newest first, (createdAt, id) descending: all, or `limit` older than `before`. */
+  list(page?: { limit: number; before?: PageCursor }): Promise<UserRecord[]>;
   /** One write; the user after it, or null when there is none. Duplicate-key error on an e-mail clash. */
   update(id: string, patch: UserPatch): Promise<UserRecord | null>;
   /** Points the user at the plan; the plan id before, or null when there is no such user. */

@@ -1,3 +1,4 @@
+import { olderThan } from '@coffer/common';
 import type { AuthModels } from '../model.js';
 import { isId, type UserRecord, type UserStore } from './types.js';
 import type { Lean } from './shape.js';
@@ -39,8 +40,11 @@ export function userStore({ User }: Pick<AuthModels, 'User'>): UserStore {
     async byApiKeyHash(apiKeyHash) {
       return one(await User.findOne({ apiKeyHash }).lean<Lean>());
     },
-    async list() {
-      return (await User.find().sort({ createdAt: -1 }).lean<Lean[]>()).map(toUser);
+    async list(page) {
+      // No equality narrows an admin's list: on FerretDB-PG this reads every user (architecture.md).
+      const query = User.find(olderThan(page?.before)).sort({ createdAt: -1, _id: -1 });
+      if (page) query.limit(page.limit);
+      return (await query.lean<Lean[]>()).map(toUser);
     },
     async update(id, patch) {
       if (!isId(id)) return null;

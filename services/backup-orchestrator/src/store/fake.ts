@@ -8,7 +8,6 @@ import type {
   JobFilter,
   JobStore,
   LeaseStore,
-  PageCursor,
   RestoreRecord,
   RestoreStore,
   VerificationRecord,
@@ -18,6 +17,7 @@ import type {
   SettingsStore,
   Stores,
 } from './types.js';
+import { isOlderThan } from '@coffer/common';
 import { lockHolds } from '../domain/retention-lock.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
@@ -30,8 +30,6 @@ const hexId = () => (++seq).toString(16).padStart(24, '0');
 const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
 const byCreated = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
-const olderThan = (r: { createdAt: Date; id: string }, before: PageCursor | undefined) =>
-  !before || byCreated(r, before) < 0;
 
 function jobCore<
   R extends { id: string; status: string; agentId: string; commandSentAt: Date } & Record<string, unknown>,
@@ -106,7 +104,7 @@ export function fakeBackupStore(): BackupStore & { rows: Map<string, BackupRecor
     },
     async list(userId, limit, before) {
       return all()
-        .filter((r) => r.userId === userId && r.status !== 'deleting' && olderThan(r, before))
+        .filter((r) => r.userId === userId && r.status !== 'deleting' && isOlderThan(r, before))
         .sort((a, b) => byCreated(b, a))
         .slice(0, limit)
         .map(copy);
@@ -214,7 +212,7 @@ export function fakeRestoreStore(): RestoreStore & { rows: Map<string, RestoreRe
     },
     async list(userId, limit, before) {
       return all()
-        .filter((r) => r.userId === userId && olderThan(r, before))
+        .filter((r) => r.userId === userId && isOlderThan(r, before))
         .sort((a, b) => byCreated(b, a))
         .slice(0, limit)
         .map(copy);

@@ -1,14 +1,7 @@
 import { Types, type Model } from 'mongoose';
+import { olderThan } from '@coffer/common';
 import type { OrchestratorModels } from '../model.js';
-import type {
-  BackupRecord,
-  BackupStore,
-  JobFilter,
-  JobStore,
-  PageCursor,
-  RestoreRecord,
-  RestoreStore,
-} from './types.js';
+import type { BackupRecord, BackupStore, JobFilter, JobStore, RestoreRecord, RestoreStore } from './types.js';
 import { withId, type Lean } from './shape.js';
 
 export const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
@@ -53,21 +46,6 @@ export function jobCore<R extends { status: string }>(M: Model<any>): JobStore<R
     },
   };
 }
-
-/**
- * Rows after `before` in (createdAt, _id) descending order. Beside the user's equality (which
- * FerretDB on PostgreSQL answers from an index), so the range runs over that user's rows only;
- * MongoDB answers it from `{userId, createdAt}` (architecture.md, "Queries and their indexes").
- */
-const olderThan = (before: PageCursor | undefined) =>
-  before
-    ? {
-        $or: [
-          { createdAt: { $lt: before.createdAt } },
-          { createdAt: before.createdAt, _id: { $lt: new Types.ObjectId(before.id) } },
-        ],
-      }
-    : {};
 
 export function backupStore({ Backup }: Pick<OrchestratorModels, 'Backup'>): BackupStore {
   const core = jobCore<BackupRecord>(Backup);

@@ -1,3 +1,4 @@
+import type { PageCursor } from '@coffer/common';
 import type { AgentRegistration as ContractRegistration, GfsCounts, RetentionMode } from '@coffer/contracts';
 
 // The records the domain works with and the data-access methods it calls. Mongoose lives only in
@@ -49,11 +50,8 @@ export interface DatabaseRecord {
   verify?: VerifyMode;
 }
 
-/** Where a page of a list starts: rows older than this one, (createdAt, id) descending. */
-export interface PageCursor {
-  createdAt: Date;
-  id: string;
-}
+/** Where a page of a list starts (services/common/src/paging.ts). */
+export type { PageCursor };
 
 interface JobRecord {
   id: string;

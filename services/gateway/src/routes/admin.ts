@@ -4,6 +4,7 @@ import { formatBytes } from '@coffer/contracts';
 import type { AgentSockets } from '../agents/namespace.js';
 import type { Clients } from '../clients.js';
 import { passSession, type Identity } from '../http/identity.js';
+import { listPage } from '../http/paging.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { adminUserView, agentStatusView, planView, toAdminUser, toAgentStatus, toPlan } from '../views.js';
 
@@ -36,11 +37,14 @@ export function adminRoutes(
     method: 'get',
     path: '/api/admin/users',
     operationId: 'adminListUsers',
-    summary: 'Every user',
+    summary: 'Every user, newest first (or a page: limit, before)',
     tag: 'admin',
     access: 'admin',
+    query: listPage('user'),
     response: z.array(adminUserView),
-    handler: async ({ req }) => (await clients.auth.adminListUsers({}, asCaller(req))).users.map(toAdminUser),
+    errors: { NOT_FOUND: 'before names no user (the list is loaded again)' },
+    handler: async ({ req, query }) =>
+      (await clients.auth.adminListUsers(query, asCaller(req))).users.map(toAdminUser),
   });
 
   t.add({

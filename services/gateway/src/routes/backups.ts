@@ -4,25 +4,12 @@ import { conflict, fields, jobStatus } from '@coffer/common';
 import type { Clients } from '../clients.js';
 import { openBlob, sendBlob } from '../blobs/streams.js';
 import { codeOf, errorBody } from '../http/errors.js';
+import { listPage } from '../http/paging.js';
 import { binary, messageBody, type RouteTable } from '../http/route.js';
 import { backupView, restoreView, toBackup, toRestore } from '../views.js';
 
 const backupParam = z.object({ id: fields.objectId('backup') });
 
-/**
- * Cursor paging of a list that grows: `limit` rows older than the row `before` names (the last
- * one the client has). Without them a list keeps the answer the spec gives.
- */
-const listPage = (what: string) =>
-  z.object({
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number from 1 to 100' })
-      .int('limit must be a whole number from 1 to 100')
-      .min(1, 'limit must be a whole number from 1 to 100')
-      .max(100, 'limit must be a whole number from 1 to 100')
-      .optional(),
-    before: fields.objectId(what).optional(),
-  });
 const databaseName = z
   .string({ error: 'databaseName is required' })
   .trim()

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, backupFrequency, fields, retentionMode } from '@coffer/common';
+import { LIST_NEWEST } from '@coffer/contracts';
 import type { Clients } from '../clients.js';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../http/identity.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { rateLimitedBody } from '../http/errors.js';
+import { listPage } from '../http/paging.js';
 import { messageBody, type RouteTable } from '../http/route.js';
 import { planView, profileView, toPlan, toProfile } from '../views.js';
 import { planChangeNotes } from './billing.js';
 
-const AUDIT_PAGE_SIZE = 20;
+const AUDIT_PAGE_SIZE = LIST_NEWEST.auditLog;
 
 const auditLog = z
   .object({
@@ -240,32 +242,42 @@ export function userRoutes(
     method: 'get',
     path: '/api/user/audit-logs',
     operationId: 'getAuditLogs',
-    summary: "The caller's audit trail, newest first, optionally filtered by action",
+    summary:
+      "The caller's audit trail, newest first, optionally filtered by action (page by page of 20, or a page: limit, before)",
     tag: 'user',
     access: 'user',
-    query: z.object({
-      page: z.coerce
-        .number({ error: 'page must be a whole number of 1 or more' })
-        .int('page must be a whole number of 1 or more')
-        .min(1, 'page must be a whole number of 1 or more')
-        .max(100_000, 'page is too large')
-        .default(1),
-      action: z.enum(['', ...AUDIT_ACTIONS], { error: 'Unknown audit action' }).optional(),
-    }),
+    query: listPage('audit entry')
+      .extend({
+        page: z.coerce
+          .number({ error: 'page must be a whole number of 1 or more' })
+          .int('page must be a whole number of 1 or more')
+          .min(1, 'page must be a whole number of 1 or more')
+          .max(100_000, 'page is too large')
+          .optional()
+          .describe('which page of 20, from 1 (when absent); not with before'),
+        action: z.enum(['', ...AUDIT_ACTIONS], { error: 'Unknown audit action' }).optional(),
+      })
+      .refine((q) => q.before === undefined || q.page === undefined, {
+        message: 'Send page or before, not both: before already says where the page starts',
+        path: ['before'],
+      }),
     response: z.object({
       logs: z.array(auditLog),
       pagination: z.object({ total: z.number(), page: z.number(), pages: z.number() }),
     }),
+    errors: { NOT_FOUND: 'before names no audit entry of the caller (the log is loaded again)' },
     handler: async ({ caller, query }) => {
+      const page = query.page ?? 1;
       const res = await clients.audit.listLogs({
         userId: caller.id,
-        page: query.page,
-        pageSize: AUDIT_PAGE_SIZE,
+        page,
+        pageSize: query.limit ?? AUDIT_PAGE_SIZE,
         action: query.action || undefined,
+        before: query.before,
       });
       return {
         logs: res.logs.map((l) => ({ ...l, details: l.details ?? {} })),
-        pagination: res.pagination ?? { total: 0, page: query.page, pages: 1 },
+        pagination: res.pagination ?? { total: 0, page, pages: 1 },
       };
     },
   });

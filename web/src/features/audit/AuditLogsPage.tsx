@@ -1,4 +1,5 @@
 import { Fragment, useState } from 'react';
+import { LIST_NEWEST } from '@coffer/contracts';
 import {
   Badge,
   Box,
@@ -17,6 +18,7 @@ import { Page, PageHeader } from '../shell/PageStates';
 import { useGetAuditActionsQuery, useGetAuditLogsQuery, type GetAuditLogsApiArg } from '../../api/generated';
 import { AuditDetails } from './AuditDetails';
 import { stackedTableCss } from '../shell/responsive';
+import { useCursorPages } from '../lists/useCursorPages';
 
 /** '' lists every action. */
 type AuditActionFilter = NonNullable<GetAuditLogsApiArg['action']>;
@@ -44,14 +46,20 @@ function actionColor(action: string): string {
 }
 
 export function AuditLogsPage() {
-  const [page, setPage] = useState(1);
   const [action, setAction] = useState<AuditActionFilter>('');
-  const logs = useGetAuditLogsQuery({ page, action }, { refetchOnMountOrArgChange: true });
+  const pager = useCursorPages();
+  const logs = useGetAuditLogsQuery(
+    pager.before ? { before: pager.before, limit: LIST_NEWEST.auditLog, action } : { page: 1, action },
+    { refetchOnMountOrArgChange: true },
+  );
   const actions = useGetAuditActionsQuery();
   if (actions.error) console.error('Failed to fetch audit actions', actions.error);
 
   const pages = Math.max(1, logs.data?.pagination.pages ?? 1);
+  // The server numbers a cursor page by the entries newer than it (entries written meanwhile count).
+  const page = logs.currentData?.pagination.page ?? pager.depth + 1;
   const rows = logs.data?.logs ?? [];
+  const lastId = logs.currentData?.logs.at(-1)?.id;
 
   return (
     <Page>
@@ -69,7 +77,7 @@ export function AuditLogsPage() {
                 value={action}
                 onChange={(e) => {
                   setAction(e.currentTarget.value as AuditActionFilter);
-                  setPage(1);
+                  pager.reset();
                 }}
               >
                 <option value="">All actions</option>
@@ -155,8 +163,8 @@ export function AuditLogsPage() {
           <Button
             size="sm"
             variant="outline"
-            disabled={page <= 1 || logs.isFetching}
-            onClick={() => setPage((p) => p - 1)}
+            disabled={pager.depth === 0 || logs.isFetching}
+            onClick={pager.back}
           >
             Previous
           </Button>
@@ -166,8 +174,8 @@ export function AuditLogsPage() {
           <Button
             size="sm"
             variant="outline"
-            disabled={page >= pages || logs.isFetching}
-            onClick={() => setPage((p) => p + 1)}
+            disabled={page >= pages || !lastId || logs.isFetching}
+            onClick={() => lastId && pager.next(lastId)}
           >
             Next
           </Button>
