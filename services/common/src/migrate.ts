@@ -106,7 +106,8 @@ export async function openServiceDatabase<M extends AnyModels<M>>(
   log: Pick<Logger, 'info' | 'warn'>,
 ): Promise<{ conn: Connection; models: M }> {
   const production = config.NODE_ENV === 'production';
-  const conn = await connectMongo(config.MONGODB_URI, dbName, { autoIndex: !production });
+  // Never mongoose's own background index builds: the migrate step (or, below, the start) builds them.
+  const conn = await connectMongo(config.MONGODB_URI, dbName, { autoIndex: false });
   const models = database.models(conn);
   const migrations = database.migrations ?? [];
   try {
@@ -114,7 +115,7 @@ export async function openServiceDatabase<M extends AnyModels<M>>(
       await migrateDatabase(conn, models, migrations, log);
     } else {
       await waitForMigrations(conn, dbName, migrations, (config.MIGRATE_WAIT_SECONDS ?? 300) * 1000, log);
-      // autoIndex is off: init() only creates missing collections.
+      // init() only creates missing collections (autoIndex is off).
       await Promise.all((Object.values(models) as Model<unknown>[]).map((m) => m.init()));
     }
   } catch (err) {
