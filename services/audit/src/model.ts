@@ -1,5 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
-import type { ServiceDatabase } from '@coffer/common';
+import type { DataMigration, ServiceDatabase } from '@coffer/common';
 
 const detailsSchema = new Schema(
   {
@@ -54,5 +54,30 @@ export function auditModels(conn: Connection): AuditModels {
   return { AuditEntry: conn.model('AuditEntry', auditEntrySchema) };
 }
 
-/** What the migrate step builds and applies (docs/operations.md, "Upgrades"): indexes only, so far. */
-export const auditDatabase: ServiceDatabase<AuditModels> = { models: auditModels };
+/**
+ * The audit database's data migrations, oldest first (docs/operations.md, "Upgrades"). Never edit or
+ * reorder a released one: add another.
+ */
+export const AUDIT_MIGRATIONS: readonly DataMigration[] = [
+  {
+    // {userId, action} served the filtered page before cursor paging; {userId, action, timestamp↓}
+    // answers the same filter and its order, so the old one only costs every insert a write.
+    id: '0001-drop-user-action-index',
+    up: async (conn) => {
+      const entries = conn.collection('audit_entries');
+      const names = (
+        await entries
+          .listIndexes()
+          .toArray()
+          .catch(() => [])
+      ).map((i) => String(i.name));
+      if (names.includes('userId_1_action_1')) await entries.dropIndex('userId_1_action_1');
+    },
+  },
+];
+
+/** What the migrate step builds and applies (docs/operations.md, "Upgrades"). */
+export const auditDatabase: ServiceDatabase<AuditModels> = {
+  models: auditModels,
+  migrations: AUDIT_MIGRATIONS,
+};
