@@ -332,6 +332,10 @@ export function renderSmallJob(rounds) {
             `**API call → outcome at the browser**`,
             `**${msText(median(rounds.map((r) => r[job].cofferMs)))}**`,
           ],
+          ...Object.keys(rounds[0][job].beside ?? {}).map((k) => [
+            `beside, not in the sum: ${k}`,
+            msText(median(rounds.map((r) => r[job].beside[k]))),
+          ]),
         ],
       ),
       '',

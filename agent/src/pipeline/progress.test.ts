@@ -143,6 +143,14 @@ describe('ProgressTracker following a real mongodump', () => {
     expect(t.lastReported?.percentage).toBe(0);
   });
 
+  it('starting after the job stopped reports nothing (a backup whose collection check answered late)', () => {
+    const seen: Progress[] = [];
+    const t = new ProgressTracker((p) => seen.push(p));
+    t.stop(false);
+    t.start();
+    expect(seen).toEqual([]);
+  });
+
   it('ignores lines about other namespaces and splits namespaces at the first dot only', () => {
     const t = new ProgressTracker(undefined);
     const follow = followDumpOutput(t, 'par');
