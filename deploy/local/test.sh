@@ -4,7 +4,7 @@
 # `N passed, M failed`. Extra arguments go to jest (e.g. --selectProjects unit).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-. deploy/local/setup.sh --with-browser --with-minio --with-debian-root --with-arm64 --with-natscli --with-stripe-mock --with-tinyproxy
+. deploy/local/setup.sh --with-browser --with-minio --with-debian-root --with-arm64 --with-natscli --with-stripe-mock --with-tinyproxy --with-rpm
 python3 -c 'import cryptography, zstandard' 2>/dev/null || pip install -q cryptography zstandard >&2
 # The API fuzzing suite (tests/integration/security/fuzz.test.ts) drives schemathesis, pinned.
 SCHEMATHESIS_VERSION=4.32.5

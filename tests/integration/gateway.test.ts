@@ -83,6 +83,8 @@ describe('agent downloads', () => {
         .map(([hash, name]) => [name!, hash!]),
     );
     expect([...listed.keys()].sort()).toEqual([
+      `coffer-agent-${AGENT_VERSION}-1.aarch64.rpm`,
+      `coffer-agent-${AGENT_VERSION}-1.x86_64.rpm`,
       'coffer-agent-linux-arm64',
       'coffer-agent-linux-arm64.zst',
       'coffer-agent-linux-x64',
@@ -142,6 +144,50 @@ describe('agent downloads', () => {
       new RegExp(`^release 9\\.9\\.9 is not on this server \\(it serves ${version.replace(/\./g, '\\.')}\\)`),
     );
     expect((await api('GET', `/downloads/${version}/agent.json`)).status).toBe(404);
+  });
+
+  it('serves the APT and YUM repositories, signed, and answers 404 for what they do not hold', async () => {
+    const inRelease = await fetch(`${baseUrl()}/downloads/apt/dists/stable/InRelease`);
+    expect(inRelease.status).toBe(200);
+    expect(inRelease.headers.get('cache-control')).toBe('no-cache');
+    const text = await inRelease.text();
+    expect(text).toMatch(/^-----BEGIN PGP SIGNED MESSAGE-----\n/);
+    expect(text).toMatch(/^ [0-9a-f]{64} +\d+ main\/binary-amd64\/Packages\.gz$/m);
+    const packages = await (
+      await fetch(`${baseUrl()}/downloads/apt/dists/stable/main/binary-arm64/Packages`)
+    ).text();
+    expect(packages).toContain(`Filename: pool/main/coffer-agent_${AGENT_VERSION}_arm64.deb`);
+    // The packages the indexes name are the release's own files.
+    for (const [repoPath, name] of [
+      [`apt/pool/main`, `coffer-agent_${AGENT_VERSION}_arm64.deb`],
+      ['yum', `coffer-agent-${AGENT_VERSION}-1.x86_64.rpm`],
+    ]) {
+      const [inRepo, plain] = await Promise.all(
+        [`${repoPath}/${name}`, name].map(async (p) =>
+          Buffer.from(await (await fetch(`${baseUrl()}/downloads/${p}`)).arrayBuffer()),
+        ),
+      );
+      expect(inRepo!.length).toBeGreaterThan(1_000_000);
+      expect(inRepo!.equals(plain!)).toBe(true);
+    }
+    const repomd = await fetch(`${baseUrl()}/downloads/yum/repodata/repomd.xml`);
+    expect(repomd.status).toBe(200);
+    expect(await repomd.text()).toContain('<data type="primary">');
+    const signature = await fetch(`${baseUrl()}/downloads/yum/repodata/repomd.xml.asc`);
+    expect(await signature.text()).toMatch(/^-----BEGIN PGP SIGNATURE-----/);
+    for (const name of [
+      'apt/dists/unstable/InRelease',
+      'yum/repodata',
+      'apt/.hidden',
+      'apt/..%2frelease.json',
+    ]) {
+      const res = await api('GET', `/downloads/${name}`);
+      expect({ name, status: res.status, code: res.body.code }).toEqual({
+        name,
+        status: 404,
+        code: 'NOT_FOUND',
+      });
+    }
   });
 
   it('serves nothing that SHA256SUMS does not list', async () => {

@@ -78,21 +78,7 @@ describe('the .deb package', () => {
     expect(unit.directives.get('ProtectSystem')).toEqual(['strict']);
 
     // As the package's message says (the key from the environment instead of the prompt).
-    const init = await root.run(
-      [
-        'coffer-agent',
-        'init',
-        '--server',
-        baseUrl(),
-        '--name',
-        'deb-server',
-        '--config',
-        '/etc/coffer/agent.json',
-        '--state-dir',
-        '/var/lib/coffer',
-      ],
-      { env: { COFFER_API_KEY: owner.apiKey } },
-    );
+    const init = await root.initPackagedAgent(baseUrl(), 'deb-server', owner.apiKey);
     expect(init.code).toBe(0);
     service = new UnitRunner(root, unit);
     await service.start();

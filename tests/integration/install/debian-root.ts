@@ -62,6 +62,17 @@ export class DebianRoot {
   spawn(argv: string[], opts: RunOptions = {}): ChildProcess {
     const env = { PATH, HOME: opts.user ? '/var/lib/coffer' : '/root', LANG: 'C.UTF-8', ...opts.env };
     const chroot = ['chroot', ...(opts.user ? [`--userspec=${this.userSpec(opts.user)}`] : []), this.dir];
+    return this.spawnMounted([
+      ...chroot,
+      'env',
+      '-i',
+      ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+      ...argv,
+    ]);
+  }
+
+  /** `argv` of the host in a mount namespace where the root has its /proc and /dev. */
+  private spawnMounted(argv: string[]): ChildProcess {
     const enter = 'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" && exec "$@"';
     return spawn(
       'unshare',
@@ -75,14 +86,18 @@ export class DebianRoot {
         '-c',
         enter,
         this.dir,
-        ...chroot,
-        'env',
-        '-i',
-        ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
         ...argv,
       ],
       { stdio: ['pipe', 'pipe', 'pipe'] },
     );
+  }
+
+  /**
+   * A program of the host that works on the root from outside, such as `rpm --root` (the root has
+   * no rpm of its own; rpm runs the package's scriptlets inside it).
+   */
+  runFromHost(argv: string[]): Promise<RunResult> {
+    return collect(this.spawnMounted(argv));
   }
 
   /** Runs `argv` inside the root to its end. */
@@ -93,6 +108,22 @@ export class DebianRoot {
   /** A shell command line inside the root, as root. */
   sh(script: string, opts: RunOptions = {}): Promise<RunResult> {
     return this.run(['bash', '-c', script], opts);
+  }
+
+  /**
+   * What a package's message says to run once it is installed, the API key from the environment
+   * instead of the prompt: `coffer-agent init` for the packages' paths.
+   */
+  initPackagedAgent(server: string, name: string, apiKey: string): Promise<RunResult> {
+    return this.run(
+      ['coffer-agent', 'init', '--server', server, '--name', name].concat([
+        '--config',
+        '/etc/coffer/agent.json',
+        '--state-dir',
+        '/var/lib/coffer',
+      ]),
+      { env: { COFFER_API_KEY: apiKey } },
+    );
   }
 
   async remove(): Promise<void> {

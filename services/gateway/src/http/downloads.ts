@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 
 const TYPES: Record<string, string> = {
   '.sh': 'text/x-shellscript; charset=utf-8',
@@ -57,6 +57,36 @@ export function downloadsRouter(dir: string | undefined): Router {
     res.sendFile(path.resolve(file), { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } });
   };
 
+  // The APT and YUM repositories (agent/scripts/package-repos.mjs): their signed indexes name the
+  // packages at apt/pool/main/NAME.deb and yum/NAME.rpm, which are the release's own files (listed
+  // in SHA256SUMS); everything else is a file of the folders the build wrote. Before the versioned
+  // route below, which would take /downloads/apt/NAME for a release named apt.
+  router.get('/downloads/apt/pool/main/:name', (req, res: Response, next) =>
+    req.params.name.endsWith('.deb') ? send(req.params.name, res) : next(),
+  );
+  router.get('/downloads/yum/:name', (req, res: Response, next) =>
+    req.params.name.endsWith('.rpm') ? send(req.params.name, res) : next(),
+  );
+  for (const repo of PACKAGE_REPOSITORIES) {
+    if (dir)
+      router.use(
+        `/downloads/${repo}`,
+        express.static(path.join(dir, repo), {
+          index: false,
+          redirect: false,
+          dotfiles: 'ignore',
+          cacheControl: false,
+          // The indexes change under the same names with every build: always revalidate.
+          setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+        }),
+      );
+    router.use(`/downloads/${repo}`, (req: Request, res: Response) => {
+      res.status(404).json({
+        message: `${repo}${req.path.slice(0, 200)} is not in this server's ${repo === 'apt' ? 'APT' : 'YUM'} repository (the packages are built by \`npm run build\` where dpkg-deb, rpmbuild and createrepo_c are installed)`,
+        code: 'NOT_FOUND',
+      });
+    });
+  }
   router.get('/downloads/:name', (req, res: Response) => send(req.params.name, res));
   router.get('/downloads/:release/:name', (req, res: Response) => {
     const { release, name } = req.params;
@@ -74,6 +104,9 @@ export function downloadsRouter(dir: string | undefined): Router {
   });
   return router;
 }
+
+/** The package repositories' folders in the downloads folder, each served under /downloads/NAME/. */
+export const PACKAGE_REPOSITORIES = ['apt', 'yum'] as const;
 
 function releaseVersion(dir: string): string | undefined {
   try {

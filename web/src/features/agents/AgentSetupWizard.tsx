@@ -27,7 +27,9 @@ import {
   downloadPath,
   effectiveMethod,
   installCommand,
+  LINUX_PACKAGES,
   MASKED_API_KEY,
+  packageCommand,
   nextStep,
   previousStep,
   reachabilityHint,
@@ -35,6 +37,7 @@ import {
   WIZARD_STEPS,
   type AgentPlatform,
   type InstallMethod,
+  type LinuxPackage,
 } from './wizardCommands';
 
 interface AgentSetupWizardProps {
@@ -343,7 +346,6 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
   const apiKey = profile?.apiKey || session?.apiKey || '';
   const [root, setRoot] = useState(false);
   const command = installCommand(platform, method, window.location.origin, { root });
-  const { copied, copy } = useCopied(command);
 
   return (
     <Stack gap="4">
@@ -354,49 +356,11 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
             ? 'Open PowerShell as Administrator and run these lines. They go to your Downloads folder and fetch the installer, which checks the agent you downloaded against the checksums Coffer publishes (or downloads it), creates your encryption key and installs the agent as a Windows service.'
             : `In the folder where you saved ${AGENT_BINARY.linux}, run these commands one at a time. They check the download against the checksums Coffer publishes, install the agent, create your encryption key, then run the installer for the systemd service (it keeps the configuration you just made).`}
       </Text>
-      <Box position="relative" bg="gray.900" color="gray.100" rounded="md" p="4" pr="24">
-        <Code
-          as="pre"
-          display="block"
-          bg="transparent"
-          color="inherit"
-          whiteSpace="pre-wrap"
-          overflowWrap="anywhere"
-          fontSize="sm"
-          data-testid="install-command"
-        >
-          {/* One block per command with a prompt and a hanging indent: a command that wraps in a
-              narrow box reads as one command, not as several (the prompt is not copied). */}
-          {command.split('\n').map((line, i) => (
-            <Box
-              as="span"
-              key={i}
-              display="block"
-              ps="1.5em"
-              textIndent="-1.5em"
-              _notLast={{ mb: '2' }}
-              _before={{
-                content: platform === 'windows' ? '"> "' : root ? '"# "' : '"$ "',
-                color: 'gray.500',
-              }}
-              data-testid="install-command-line"
-            >
-              {line}
-            </Box>
-          ))}
-        </Code>
-        <Button
-          size="xs"
-          position="absolute"
-          top="3"
-          right="3"
-          variant="subtle"
-          onClick={() => void copy()}
-          aria-label="Copy command"
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </Box>
+      <CommandBlock
+        command={command}
+        prompt={platform === 'windows' ? '> ' : root ? '# ' : '$ '}
+        testId="install-command"
+      />
       {platform === 'linux' && (
         <Switch.Root
           checked={root}
@@ -412,6 +376,7 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
           <Switch.Label fontSize="sm">I am root and this server has no sudo</Switch.Label>
         </Switch.Root>
       )}
+      {platform === 'linux' && <PackageOptions root={root} />}
       <Stack gap="1">
         <Text fontSize="sm" fontWeight="medium">
           Your API key
@@ -449,6 +414,112 @@ function InstallStep({ platform, method }: { platform: AgentPlatform; method: In
           </Alert.Description>
         </Alert.Content>
       </Alert.Root>
+    </Stack>
+  );
+}
+
+/** Commands, one block per command with its prompt, copied whole with one button. */
+function CommandBlock({
+  command,
+  prompt,
+  testId,
+  copyLabel = 'Copy command',
+}: {
+  command: string;
+  prompt: string;
+  testId: string;
+  copyLabel?: string;
+}) {
+  const { copied, copy } = useCopied(command);
+  return (
+    <Box position="relative" bg="gray.900" color="gray.100" rounded="md" p="4" pr="24">
+      <Code
+        as="pre"
+        display="block"
+        bg="transparent"
+        color="inherit"
+        whiteSpace="pre-wrap"
+        overflowWrap="anywhere"
+        fontSize="sm"
+        data-testid={testId}
+      >
+        {/* One block per command with a prompt and a hanging indent: a command that wraps in a
+            narrow box reads as one command, not as several (the prompt is not copied). */}
+        {command.split('\n').map((line, i) => (
+          <Box
+            as="span"
+            key={i}
+            display="block"
+            ps="1.5em"
+            textIndent="-1.5em"
+            _notLast={{ mb: '2' }}
+            _before={{
+              content: JSON.stringify(prompt),
+              color: 'gray.500',
+            }}
+            data-testid={`${testId}-line`}
+          >
+            {line}
+          </Box>
+        ))}
+      </Code>
+      <Button
+        size="xs"
+        position="absolute"
+        top="3"
+        right="3"
+        variant="subtle"
+        onClick={() => void copy()}
+        aria-label={copyLabel}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </Button>
+    </Box>
+  );
+}
+
+/**
+ * Beside the spec's command: the agent as a package from this server's APT or YUM repository, or
+ * as a container (docs/agent-install.md). None is chosen at first, so the step reads as before.
+ */
+function PackageOptions({ root }: { root: boolean }) {
+  const [option, setOption] = useState<LinuxPackage | null>(null);
+  return (
+    <Stack gap="3">
+      <RadioCard.Root
+        value={option}
+        onValueChange={(d) => d.value && setOption(d.value as LinuxPackage)}
+        colorPalette="brand"
+        size="sm"
+      >
+        <RadioCard.Label>Or install it another way</RadioCard.Label>
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="2" mt="1">
+          {LINUX_PACKAGES.map(({ value, label }) => (
+            <RadioCard.Item key={value} value={value} flex="1" data-testid={`package-option-${value}`}>
+              <RadioCard.ItemHiddenInput />
+              <RadioCard.ItemControl>
+                <RadioCard.ItemText>{label}</RadioCard.ItemText>
+                <RadioCard.ItemIndicator />
+              </RadioCard.ItemControl>
+            </RadioCard.Item>
+          ))}
+        </Stack>
+      </RadioCard.Root>
+      {option && (
+        <>
+          <Text fontSize="sm" color="fg.muted">
+            {option === 'docker'
+              ? `The agent's image keeps its configuration and encryption key on the volume coffer-agent; the first line writes your API key into coffer.env without showing it.`
+              : 'The package comes from this server, signed with the Coffer release key. It installs the agent, its database tools and the service; init then connects it to your account.'}
+          </Text>
+          <CommandBlock
+            command={packageCommand(option, window.location.origin, { root })}
+            prompt={root && option !== 'docker' ? '# ' : '$ '}
+            testId="package-command"
+            copyLabel="Copy package commands"
+          />
+        </>
+      )}
     </Stack>
   );
 }

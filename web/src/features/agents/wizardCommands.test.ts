@@ -4,6 +4,7 @@ import {
   installCommand,
   newApiKeyCommand,
   nextStep,
+  packageCommand,
   previousStep,
   reachabilityHint,
   uninstallCommand,
@@ -84,6 +85,55 @@ describe('install commands for a root shell without sudo', () => {
     expect(installCommand('windows', 'manual', origin, { root: true })).toBe(
       installCommand('windows', 'manual', origin),
     );
+  });
+});
+
+describe('package and container commands', () => {
+  it('apt: the repository key into /etc/apt/keyrings, its source, the package, then init', () => {
+    expect(packageCommand('apt', origin).split('\n')).toEqual([
+      'sudo install -d -m 0755 /etc/apt/keyrings',
+      `curl -fsSL ${origin}/downloads/apt/coffer-archive-keyring.gpg | sudo tee /etc/apt/keyrings/coffer.gpg >/dev/null`,
+      `echo "deb [signed-by=/etc/apt/keyrings/coffer.gpg] ${origin}/downloads/apt stable main" | sudo tee /etc/apt/sources.list.d/coffer.list >/dev/null`,
+      'sudo apt-get update && sudo apt-get install -y coffer-agent',
+      `sudo coffer-agent init --server ${origin} --config /etc/coffer/agent.json --state-dir /var/lib/coffer`,
+      'sudo coffer-agent key export --out coffer-master.key',
+      'sudo systemctl enable --now coffer-agent',
+      'sudo coffer-agent db add production-db --uri -',
+    ]);
+  });
+
+  it('dnf: a repository file that checks the metadata and package signatures', () => {
+    const [repo, install, init] = packageCommand('dnf', origin).split('\n');
+    expect(repo).toBe(
+      `printf '[coffer]\\nname=Coffer agent\\nbaseurl=${origin}/downloads/yum\\nenabled=1\\ngpgcheck=1\\nrepo_gpgcheck=1\\ngpgkey=${origin}/downloads/yum/RPM-GPG-KEY-coffer\\n' | sudo tee /etc/yum.repos.d/coffer.repo >/dev/null`,
+    );
+    expect(install).toBe('sudo dnf install -y coffer-agent');
+    expect(init).toMatch(/^sudo coffer-agent init --server /);
+  });
+
+  it('a root shell without sudo: every sudo goes, the one after && too', () => {
+    for (const option of ['apt', 'dnf'] as const) {
+      const asRoot = packageCommand(option, origin, { root: true });
+      expect(asRoot).not.toMatch(/sudo/);
+      expect(asRoot.split('\n')).toHaveLength(packageCommand(option, origin).split('\n').length);
+    }
+    expect(packageCommand('apt', origin, { root: true })).toContain(
+      'apt-get update && apt-get install -y coffer-agent',
+    );
+  });
+
+  it('Docker: the API key from an env file, configuration and key on a volume, no key on a command line', () => {
+    const lines = packageCommand('docker', origin).split('\n');
+    expect(lines[0]).toBe(
+      "(umask 077 && read -rsp 'Coffer API key: ' key && echo && printf 'COFFER_API_KEY=%s\\n' \"$key\" > coffer.env)",
+    );
+    expect(lines[1]).toBe(
+      `docker run --rm -e COFFER_AGENT_CONFIG=/var/lib/coffer/agent.json -v coffer-agent:/var/lib/coffer -it --env-file coffer.env coffer/agent init --server ${origin} --state-dir /var/lib/coffer`,
+    );
+    expect(lines.at(-1)).toBe(
+      'docker run -d --name coffer-agent --restart unless-stopped -e COFFER_AGENT_CONFIG=/var/lib/coffer/agent.json -v coffer-agent:/var/lib/coffer coffer/agent',
+    );
+    expect(lines.join('\n')).toContain('key export > coffer-master.key');
   });
 });
 

@@ -54,7 +54,87 @@ export function installCommand(
  * For a root shell (a container, a minimal server) that has no sudo at all ('sudo: command not
  * found'): the same commands, run directly.
  */
-export const withoutSudo = (commands: string) => commands.replace(/(^|\| )sudo /gm, '$1');
+export const withoutSudo = (commands: string) => commands.replace(/(^|\| |&& )sudo /gm, '$1');
+
+/** The other ways to install on Linux, shown beside the command (docs/agent-install.md). */
+export type LinuxPackage = 'apt' | 'dnf' | 'docker';
+export const LINUX_PACKAGES: ReadonlyArray<{ value: LinuxPackage; label: string }> = [
+  { value: 'apt', label: 'Debian/Ubuntu package (apt)' },
+  { value: 'dnf', label: 'RHEL/Fedora (dnf)' },
+  { value: 'docker', label: 'Docker' },
+];
+/** The agent's container image (deploy/Dockerfile, target agent). */
+export const AGENT_IMAGE = 'coffer/agent';
+/** Where the APT source trusts the repository key (apt's signed-by). */
+const APT_KEYRING = '/etc/apt/keyrings/coffer.gpg';
+
+/**
+ * The commands for a package from the server's APT or YUM repository (signed with the release's
+ * OpenPGP key, which the first lines fetch), or the agent's image under Docker. The package brings
+ * the systemd unit and the user; `init` then asks for the API key as in the manual steps.
+ */
+export function packageCommand(option: LinuxPackage, origin: string, opts: { root?: boolean } = {}): string {
+  const lines =
+    option === 'docker'
+      ? dockerLines(origin)
+      : [...(option === 'apt' ? aptLines(origin) : dnfLines(origin)), ...configureLines(origin)];
+  const text = lines.join('\n');
+  return opts.root ? withoutSudo(text) : text;
+}
+
+/** The repository's key, its source line, and the package. */
+export function aptLines(origin: string): string[] {
+  return [
+    'sudo install -d -m 0755 /etc/apt/keyrings',
+    `curl -fsSL ${origin}/downloads/apt/coffer-archive-keyring.gpg | sudo tee ${APT_KEYRING} >/dev/null`,
+    `echo "deb [signed-by=${APT_KEYRING}] ${origin}/downloads/apt stable main" | sudo tee /etc/apt/sources.list.d/coffer.list >/dev/null`,
+    'sudo apt-get update && sudo apt-get install -y coffer-agent',
+  ];
+}
+
+/** dnf checks the repository's signature (repo_gpgcheck) and each package's (gpgcheck). */
+function dnfLines(origin: string): string[] {
+  const repo = [
+    '[coffer]',
+    'name=Coffer agent',
+    `baseurl=${origin}/downloads/yum`,
+    'enabled=1',
+    'gpgcheck=1',
+    'repo_gpgcheck=1',
+    `gpgkey=${origin}/downloads/yum/RPM-GPG-KEY-coffer`,
+  ];
+  return [
+    `printf '${repo.join('\\n')}\\n' | sudo tee /etc/yum.repos.d/coffer.repo >/dev/null`,
+    'sudo dnf install -y coffer-agent',
+  ];
+}
+
+/** What the package's own message says to do once it is installed, then the first database. */
+function configureLines(origin: string): string[] {
+  return [
+    `sudo coffer-agent init --server ${origin} --config /etc/coffer/agent.json --state-dir /var/lib/coffer`,
+    'sudo coffer-agent key export --out coffer-master.key',
+    'sudo systemctl enable --now coffer-agent',
+    'sudo coffer-agent db add production-db --uri -',
+  ];
+}
+
+/**
+ * The configuration and state on a volume (owned by the image's user), the API key from an env
+ * file written without it ever being on a command line, the encryption key exported to this
+ * folder, then the agent in the background, restarted by Docker.
+ */
+function dockerLines(origin: string): string[] {
+  const volume = '-e COFFER_AGENT_CONFIG=/var/lib/coffer/agent.json -v coffer-agent:/var/lib/coffer';
+  const run = `docker run --rm ${volume}`;
+  return [
+    `(umask 077 && read -rsp 'Coffer API key: ' key && echo && printf 'COFFER_API_KEY=%s\\n' "$key" > coffer.env)`,
+    `${run} -it --env-file coffer.env ${AGENT_IMAGE} init --server ${origin} --state-dir /var/lib/coffer`,
+    `(umask 077 && ${run} ${AGENT_IMAGE} key export > coffer-master.key)`,
+    `${run} -i ${AGENT_IMAGE} db add production-db --uri -`,
+    `docker run -d --name coffer-agent --restart unless-stopped ${volume} ${AGENT_IMAGE}`,
+  ];
+}
 
 /**
  * install.ps1 verifies the exe saved in step 4 (or downloads it) and installs the service. Windows
