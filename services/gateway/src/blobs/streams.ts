@@ -1,11 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, Transform } from 'node:stream';
 import type { ServiceError } from '@grpc/grpc-js';
-import { fromServiceError, notFound } from '@coffer/common';
-import { storage } from '@coffer/proto';
+import { fromServiceError, notFound, unavailable } from '@coffer/common';
+import { storage, type orchestrator } from '@coffer/proto';
 
 /** Largest gRPC message the gateway sends or expects for blob data (architecture §4). */
 export const MAX_CHUNK = 1024 * 1024;
+
+/**
+ * The storage key an orchestrator grant names. A grant without one is a defect of the
+ * orchestrator, not of the request: it answers as unavailable rather than guessing a key.
+ */
+export function grantedBlob(grant: { blob?: orchestrator.BlobKey | undefined }): storage.BlobRef {
+  if (!grant.blob?.blobId)
+    throw unavailable('The backup service gave no file to stream. Try again in a moment.');
+  return { userId: grant.blob.userId, blobId: grant.blob.blobId };
+}
 
 const asAppError = (err: unknown) =>
   err && typeof (err as ServiceError).code === 'number' ? fromServiceError(err as ServiceError) : err;
