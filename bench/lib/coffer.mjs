@@ -21,8 +21,12 @@ const randomIp = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${c
 
 export const ADMIN = { email: 'bench-admin@coffer.test', password: 'bench-admin-password-1' };
 
-/** Starts every server and service on free ports, with its data under `dataDir`. */
-export async function startCoffer(dataDir, { storageBackend = 'fs' } = {}) {
+/**
+ * Starts every server and service on free ports, with its data under `dataDir`. `serviceDirs`:
+ * services to run from another build (a folder with its `dist/`, inside the repository so its
+ * imports resolve), e.g. the gateway and storage of a commit before, for a before/after.
+ */
+export async function startCoffer(dataDir, { storageBackend = 'fs', serviceDirs } = {}) {
   for (const built of [
     'agent/dist/cli/main.js',
     'deploy/local/dist/index.js',
@@ -37,6 +41,7 @@ export async function startCoffer(dataDir, { storageBackend = 'fs' } = {}) {
     dataDir,
     ports: 'free',
     storageBackend,
+    serviceDirs,
     env: {
       NODE_ENV: 'test',
       // `info` gives the services' timestamps a small job's breakdown is read from (bench/README.md).

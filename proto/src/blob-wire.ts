@@ -24,19 +24,21 @@ function varintLength(n: number): number {
   return len;
 }
 
-/** The wire form of a message whose only field is `chunk`. */
-export function encodeChunk(chunk: Buffer): Buffer {
-  const head = 1 + varintLength(chunk.length);
-  const out = Buffer.allocUnsafe(head + chunk.length);
-  out[0] = CHUNK_TAG;
-  let n = chunk.length;
-  let at = 1;
+/** Writes the tag and length of an `n`-byte chunk at `at`; returns where the chunk's bytes go. */
+function writeHead(out: Buffer, at: number, n: number): number {
+  out[at++] = CHUNK_TAG;
   while (n >= 0x80) {
     out[at++] = (n & 0x7f) | 0x80;
     n = Math.floor(n / 128);
   }
-  out[at] = n;
-  chunk.copy(out, head);
+  out[at++] = n;
+  return at;
+}
+
+/** The wire form of a message whose only field is `chunk`. */
+export function encodeChunk(chunk: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(1 + varintLength(chunk.length) + chunk.length);
+  chunk.copy(out, writeHead(out, 0, chunk.length));
   return out;
 }
 
@@ -53,6 +55,65 @@ export function decodeChunk(bytes: Buffer): Buffer | undefined {
   return undefined;
 }
 
+/** Room in front of a chunk for its tag and length: a length below 2^21 takes at most 3 varint bytes. */
+const HEAD_ROOM = 4;
+/** The largest chunk a framed buffer holds (HEAD_ROOM's bound). */
+export const MAX_FRAMED_CHUNK = 2 ** 21 - 1;
+
+/** A chunk message that carries its own finished wire form (ChunkFramer). */
+const WIRE = Symbol('coffer.blob-wire.framed');
+type Framed = { [WIRE]?: Buffer };
+
+/**
+ * Cuts a byte stream into chunk messages of `chunkSize` bytes with one copy per byte: the bytes go
+ * straight into the message's wire form (a buffer with room for the tag and length in front), and
+ * the codec hands grpc-js that buffer as it is, where joining the pieces and then encoding the
+ * chunk took two. The messages are plain PutRequests too (`chunk` is a view of the same buffer), so
+ * the generated codec writes the same bytes. A message's buffer is not reused: grpc-js may keep it
+ * (its retry buffer) after the write's callback.
+ */
+export class ChunkFramer {
+  private current: Buffer | undefined;
+  private filled = 0;
+
+  constructor(private readonly chunkSize: number) {
+    if (!(chunkSize > 0 && chunkSize <= MAX_FRAMED_CHUNK)) throw new RangeError('chunk size out of range');
+  }
+
+  /** Copies `bytes` in; `emit` gets each message completed. */
+  push(bytes: Buffer, emit: (msg: PutRequest) => void): void {
+    let at = 0;
+    while (at < bytes.length) {
+      this.current ??= Buffer.allocUnsafe(HEAD_ROOM + this.chunkSize);
+      const n = bytes.copy(this.current, HEAD_ROOM + this.filled, at, at + this.chunkSize - this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.chunkSize) emit(this.cut());
+    }
+  }
+
+  /** The rest (if any) as a last, shorter message. */
+  flush(emit: (msg: PutRequest) => void): void {
+    if (this.filled > 0) emit(this.cut());
+  }
+
+  private cut(): PutRequest {
+    const buffer = this.current!;
+    const n = this.filled;
+    const start = HEAD_ROOM - 1 - varintLength(n);
+    writeHead(buffer, start, n);
+    this.current = undefined;
+    this.filled = 0;
+    const msg: PutRequest & Framed = {
+      header: undefined,
+      chunk: buffer.subarray(HEAD_ROOM, HEAD_ROOM + n),
+      end: undefined,
+      [WIRE]: buffer.subarray(start, HEAD_ROOM + n),
+    };
+    return msg;
+  }
+}
+
 const onlyChunk = (m: { chunk?: Buffer | undefined }, others: unknown[]) =>
   m.chunk !== undefined && others.every((o) => o === undefined);
 
@@ -61,7 +122,10 @@ export const StorageBlobWire = {
   put: {
     ...StorageServiceService.put,
     requestSerialize: (m: PutRequest): Buffer =>
-      onlyChunk(m, [m.header, m.end]) ? encodeChunk(m.chunk!) : StorageServiceService.put.requestSerialize(m),
+      (m as Framed)[WIRE] ??
+      (onlyChunk(m, [m.header, m.end])
+        ? encodeChunk(m.chunk!)
+        : StorageServiceService.put.requestSerialize(m)),
     requestDeserialize: (bytes: Buffer): PutRequest => {
       const chunk = decodeChunk(bytes);
       return chunk ? { header: undefined, chunk, end: undefined } : PutRequest.decode(bytes);

@@ -8,4 +8,4 @@ export * as orchestrator from './gen/coffer/orchestrator.js';
 export * as schedule from './gen/coffer/schedule.js';
 export * as storage from './gen/coffer/storage.js';
 export * as kb from './gen/coffer/kb.js';
-export { StorageBlobClient, StorageBlobWire } from './blob-wire.js';
+export { ChunkFramer, StorageBlobClient, StorageBlobWire } from './blob-wire.js';

@@ -9,7 +9,7 @@ import {
   type GatewayToAgentEvents,
   type RegisteredMessage,
 } from '@coffer/contracts';
-import { adminToken, api, baseUrl, newUser, type TestUser } from './helpers';
+import { adminToken, api, baseUrl, eventually, newUser, type TestUser } from './helpers';
 
 const someId = 'c0ffee0000000000c0ffee00';
 
@@ -266,10 +266,11 @@ describe('agent data endpoints', () => {
 });
 
 /**
- * A completed backup of `user`, made the way an agent makes one but without mongodump: a socket
- * on the agents' namespace takes the backup command, and the data plane receives some bytes.
+ * A running backup of `user`, made the way an agent makes one but without mongodump: a socket on
+ * the agents' namespace takes the backup command and acknowledges it; `upload` is the data plane's
+ * PUT of the encrypted file. `close` disconnects the agent.
  */
-async function completedBackup(user: TestUser, databaseName: string): Promise<string> {
+async function runningBackup(user: TestUser, databaseName: string) {
   const socket: Socket<GatewayToAgentEvents, AgentToGatewayEvents> = io(`${baseUrl()}${AGENT_NAMESPACE}`, {
     path: SOCKET_IO_PATH,
     auth: {
@@ -294,23 +295,99 @@ async function completedBackup(user: TestUser, databaseName: string): Promise<st
     );
     const triggered = await api('POST', '/api/backups', { token: user.token, body: { databaseName } });
     expect(triggered.status).toBe(201);
-    expect(await command).toMatchObject({ kind: 'backup', jobId: triggered.body._id });
-    const upload = await fetch(`${baseUrl()}/api/agent/backups/${triggered.body._id}/data`, {
-      method: 'PUT',
-      headers: {
-        'x-api-key': user.apiKey,
-        'x-coffer-agent-id': registered.agentId,
-        'x-coffer-key-fingerprint': 'test-key',
-        'content-type': 'application/octet-stream',
-      },
-      body: crypto.randomBytes(1024),
-    });
-    expect(upload.status).toBe(200);
-    return triggered.body._id;
-  } finally {
+    const id = triggered.body._id;
+    expect(await command).toMatchObject({ kind: 'backup', jobId: id });
+    const upload = (body: Buffer<ArrayBuffer>) =>
+      fetch(`${baseUrl()}/api/agent/backups/${id}/data`, {
+        method: 'PUT',
+        headers: {
+          'x-api-key': user.apiKey,
+          'x-coffer-agent-id': registered.agentId,
+          'x-coffer-key-fingerprint': 'test-key',
+          'content-type': 'application/octet-stream',
+        },
+        body,
+      });
+    return { id, upload, close: () => socket.close() };
+  } catch (err) {
     socket.close();
+    throw err;
   }
 }
+
+/** A completed backup of `user` holding 1 KiB (see runningBackup). */
+async function completedBackup(user: TestUser, databaseName: string): Promise<string> {
+  const backup = await runningBackup(user, databaseName);
+  try {
+    expect((await backup.upload(crypto.randomBytes(1024))).status).toBe(200);
+    return backup.id;
+  } finally {
+    backup.close();
+  }
+}
+
+describe('the orchestrator decides, the gateway streams', () => {
+  let mongo: MongoClient;
+  beforeAll(async () => {
+    mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  });
+  afterAll(() => mongo.close());
+  const backupRecord = (id: string) =>
+    mongo
+      .db('coffer_orchestrator')
+      .collection('backups')
+      .findOne({ _id: new ObjectId(id) });
+
+  it('refuses the download of a backup that has not completed, then streams it once it has', async () => {
+    const u = await newUser('download-grant');
+    const backup = await runningBackup(u, 'orders');
+    try {
+      const early = await api('GET', `/api/backups/${backup.id}/download`, { token: u.token });
+      expect({ status: early.status, body: early.body }).toEqual({
+        status: 409,
+        body: { message: 'Only completed backups can be downloaded', code: 'CONFLICT' },
+      });
+      const bytes = crypto.randomBytes(2048);
+      expect((await backup.upload(bytes)).status).toBe(200);
+      const download = await fetch(`${baseUrl()}/api/backups/${backup.id}/download`, {
+        headers: { authorization: `Bearer ${u.token}` },
+      });
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="backup-orders-/);
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+    } finally {
+      backup.close();
+    }
+  });
+
+  it("cuts an upload at the storage limit the job's grant carries, and fails the backup", async () => {
+    const u = await newUser('upload-grant');
+    const backup = await runningBackup(u, 'orders');
+    try {
+      // The job recorded the plan's limit (Free: 1 GB) when it was created; the grant hands that on.
+      const record = await backupRecord(backup.id);
+      expect(record?.storageLimit).toBe(1024 ** 3);
+      // Wait until the ack made it in progress (FerretDB rewrites whole documents), then lower
+      // the recorded limit: only a grant read from the job, not the plan read again, cuts this upload.
+      await eventually(async () =>
+        expect((await api('GET', `/api/backups/${backup.id}`, { token: u.token })).body.status).toBe(
+          'in-progress',
+        ),
+      );
+      await mongo
+        .db('coffer_orchestrator')
+        .collection('backups')
+        .updateOne({ _id: new ObjectId(backup.id) }, { $set: { storageLimit: 1000 } });
+      const refused = await backup.upload(crypto.randomBytes(4096));
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ code: 'STORAGE_LIMIT_EXCEEDED' });
+      const failed = await api('GET', `/api/backups/${backup.id}`, { token: u.token });
+      expect(failed.body).toMatchObject({ status: 'failed', error: expect.stringMatching(/storage limit/i) });
+    } finally {
+      backup.close();
+    }
+  });
+});
 
 describe("another user's existing backup", () => {
   it("is a 404 for GET, DELETE, download and restore, and stays the owner's", async () => {

@@ -22,12 +22,10 @@ export interface PlanSource {
   planOf(userId: string): Promise<PlanLimits>;
 }
 
-/** The two storage calls the orchestrator makes; tests hand in a fake. */
+/** The storage call the orchestrator makes; tests hand in a fake. */
 export interface BlobStore {
   /** Deletes the blob; a blob that is already gone counts as deleted. */
   delete(userId: string, blobId: string): Promise<void>;
-  /** Size and key fingerprint of a stored blob, or null when storage has none. */
-  stat(userId: string, blobId: string): Promise<{ size: number; keyFingerprint: string } | null>;
 }
 
 const isNotFound = (err: unknown) => err instanceof AppError && err.kind === 'NOT_FOUND';
@@ -80,15 +78,6 @@ export function storageBlobs(address: string, identity: ServiceIdentity): BlobSt
         await client.delete({ userId, blobId }, { timeoutMs: 30_000 });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-      }
-    },
-    async stat(userId, blobId) {
-      try {
-        const info = await client.stat({ userId, blobId }, { timeoutMs: 10_000 });
-        return { size: info.size, keyFingerprint: info.keyFingerprint };
-      } catch (err) {
-        if (isNotFound(err)) return null;
-        throw err;
       }
     },
     close: () => client.close(),

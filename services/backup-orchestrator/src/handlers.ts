@@ -123,6 +123,10 @@ export function orchestratorHandlers(deps: {
       const input = parseInput(z.object({ userId, backupId }), req);
       return (await withVerifications([await backups.get(input.userId, input.backupId)]))[0]!;
     },
+    async beginBackupDownload(req) {
+      const input = parseInput(z.object({ userId, backupId }), req);
+      return backups.beginDownload(input.userId, input.backupId);
+    },
     async triggerBackup(req) {
       const input = parseInput(z.object({ userId, databaseName }), req);
       return toBackup(await backups.trigger(input.userId, input.databaseName));

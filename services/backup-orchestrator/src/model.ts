@@ -91,6 +91,8 @@ const backupSchema = new Schema(
      * date nobody deletes it (domain/retention-lock.ts); later settings changes do not move it.
      */
     lockedUntil: { type: Date, default: null },
+    /** The plan's storage limit as read when the backup was created: the upload's grant. */
+    storageLimit: { type: Number, default: null },
     deleteRule: { type: String, default: null },
     /** Collection names and document counts the agent reported (never content); null until then. */
     collections: {

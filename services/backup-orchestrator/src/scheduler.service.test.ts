@@ -67,15 +67,6 @@ async function fakeServices() {
       }),
   } as unknown as auth.AuthServiceServer);
   server.addService(storage.StorageServiceService, {
-    stat: (call: { request: storage.BlobRef }, cb: (e: null, i: storage.BlobInfo) => void) =>
-      cb(null, {
-        userId: call.request.userId,
-        blobId: call.request.blobId,
-        size: 1234,
-        sha256: '',
-        createdAt: new Date().toISOString(),
-        keyFingerprint: 'fp-test',
-      }),
     delete: (_call: unknown, cb: (e: null, o: common.Ok) => void) => cb(null, {}),
   } as unknown as storage.StorageServiceServer);
   const port = await new Promise<number>((resolve, reject) =>

@@ -64,23 +64,15 @@ export function fakeEvents() {
 }
 
 export function fakeBlobs(): BlobStore & {
-  stored: Map<string, { size: number; keyFingerprint: string }>;
   deleted: string[];
   fail: Error | null;
 } {
-  const stored = new Map<string, { size: number; keyFingerprint: string }>();
   const b = {
-    stored,
     deleted: [] as string[],
     fail: null as Error | null,
     async delete(_userId: string, blobId: string) {
       if (b.fail) throw b.fail;
-      stored.delete(blobId);
       b.deleted.push(blobId);
-    },
-    async stat(_userId: string, blobId: string) {
-      if (b.fail) throw b.fail;
-      return stored.get(blobId) ?? null;
     },
   };
   return b;

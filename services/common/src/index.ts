@@ -10,6 +10,7 @@ export * from './redis.js';
 export * from './ops-server.js';
 export * from './shutdown.js';
 export * from './service.js';
+export * from './heap-tuning.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './grpc/callers.js';

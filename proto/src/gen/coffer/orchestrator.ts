@@ -766,10 +766,21 @@ export interface BeginUploadRequest {
 
 export interface UploadGrant {
   backupId: string;
+  /** the plan's, as read when the job was created; 0: none */
   storageLimit: number;
   databaseName: string;
   /** ISO 8601; storage keeps the blob until then */
-  lockedUntil?: string | undefined;
+  lockedUntil?:
+    | string
+    | undefined;
+  /** where storage keeps the file */
+  blob: BlobKey | undefined;
+}
+
+/** A blob's key in storage (storage's BlobRef): the orchestrator names it, the gateway streams it. */
+export interface BlobKey {
+  userId: string;
+  blobId: string;
 }
 
 export interface CompleteBackupRequest {
@@ -804,6 +815,11 @@ export interface DownloadGrant {
   backupId: string;
   databaseName: string;
   size: number;
+  blob:
+    | BlobKey
+    | undefined;
+  /** ISO 8601: the backup's, for the downloaded file's name */
+  createdAt: string;
 }
 
 export interface CompleteRestoreRequest {
@@ -5872,7 +5888,7 @@ export const BeginUploadRequest: MessageFns<BeginUploadRequest> = {
 };
 
 function createBaseUploadGrant(): UploadGrant {
-  return { backupId: "", storageLimit: 0, databaseName: "", lockedUntil: undefined };
+  return { backupId: "", storageLimit: 0, databaseName: "", lockedUntil: undefined, blob: undefined };
 }
 
 export const UploadGrant: MessageFns<UploadGrant> = {
@@ -5888,6 +5904,9 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     }
     if (message.lockedUntil !== undefined) {
       writer.uint32(34).string(message.lockedUntil);
+    }
+    if (message.blob !== undefined) {
+      BlobKey.encode(message.blob, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -5937,6 +5956,14 @@ export const UploadGrant: MessageFns<UploadGrant> = {
             message.lockedUntil = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.blob = BlobKey.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5971,6 +5998,7 @@ export const UploadGrant: MessageFns<UploadGrant> = {
         : isSet(object.locked_until)
         ? globalThis.String(object.locked_until)
         : undefined,
+      blob: isSet(object.blob) ? BlobKey.fromJSON(object.blob) : undefined,
     };
   },
 
@@ -5988,6 +6016,9 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     if (message.lockedUntil !== undefined) {
       obj.lockedUntil = message.lockedUntil;
     }
+    if (message.blob !== undefined) {
+      obj.blob = BlobKey.toJSON(message.blob);
+    }
     return obj;
   },
 
@@ -6000,6 +6031,100 @@ export const UploadGrant: MessageFns<UploadGrant> = {
     message.storageLimit = object.storageLimit ?? 0;
     message.databaseName = object.databaseName ?? "";
     message.lockedUntil = object.lockedUntil ?? undefined;
+    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
+    return message;
+  },
+};
+
+function createBaseBlobKey(): BlobKey {
+  return { userId: "", blobId: "" };
+}
+
+export const BlobKey: MessageFns<BlobKey> = {
+  encode(message: BlobKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.blobId !== "") {
+      writer.uint32(18).string(message.blobId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlobKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlobKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.blobId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlobKey {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      blobId: isSet(object.blobId)
+        ? globalThis.String(object.blobId)
+        : isSet(object.blob_id)
+        ? globalThis.String(object.blob_id)
+        : "",
+    };
+  },
+
+  toJSON(message: BlobKey): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.blobId !== "") {
+      obj.blobId = message.blobId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlobKey>): BlobKey {
+    return BlobKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlobKey>): BlobKey {
+    const message = createBaseBlobKey();
+    message.userId = object.userId ?? "";
+    message.blobId = object.blobId ?? "";
     return message;
   },
 };
@@ -6527,7 +6652,7 @@ export const BeginDownloadRequest: MessageFns<BeginDownloadRequest> = {
 };
 
 function createBaseDownloadGrant(): DownloadGrant {
-  return { backupId: "", databaseName: "", size: 0 };
+  return { backupId: "", databaseName: "", size: 0, blob: undefined, createdAt: "" };
 }
 
 export const DownloadGrant: MessageFns<DownloadGrant> = {
@@ -6540,6 +6665,12 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
     }
     if (message.size !== 0) {
       writer.uint32(24).int64(message.size);
+    }
+    if (message.blob !== undefined) {
+      BlobKey.encode(message.blob, writer.uint32(34).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
     }
     return writer;
   },
@@ -6581,6 +6712,22 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
             message.size = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blob = BlobKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6606,6 +6753,12 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
         ? globalThis.String(object.database_name)
         : "",
       size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      blob: isSet(object.blob) ? BlobKey.fromJSON(object.blob) : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
     };
   },
 
@@ -6620,6 +6773,12 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
     if (message.size !== 0) {
       obj.size = Math.round(message.size);
     }
+    if (message.blob !== undefined) {
+      obj.blob = BlobKey.toJSON(message.blob);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
     return obj;
   },
 
@@ -6631,6 +6790,8 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
     message.backupId = object.backupId ?? "";
     message.databaseName = object.databaseName ?? "";
     message.size = object.size ?? 0;
+    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
+    message.createdAt = object.createdAt ?? "";
     return message;
   },
 };
@@ -7396,6 +7557,16 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Backup): Buffer => Buffer.from(Backup.encode(value).finish()),
     responseDeserialize: (value: Buffer): Backup => Backup.decode(value),
   },
+  /** The browser's download of a backup: the caller's, and completed (NOT_FOUND, CONFLICT otherwise). */
+  beginBackupDownload: {
+    path: "/coffer.orchestrator.v1.OrchestratorService/BeginBackupDownload" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BackupRef): Buffer => Buffer.from(BackupRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BackupRef => BackupRef.decode(value),
+    responseSerialize: (value: DownloadGrant): Buffer => Buffer.from(DownloadGrant.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DownloadGrant => DownloadGrant.decode(value),
+  },
   /** 429 LIMIT_REACHED with next_backup_available */
   triggerBackup: {
     path: "/coffer.orchestrator.v1.OrchestratorService/TriggerBackup" as const,
@@ -7629,7 +7800,10 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: Ok): Buffer => Buffer.from(Ok.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ok => Ok.decode(value),
   },
-  /** Before the gateway accepts an upload: the backup must be this agent's and in progress. */
+  /**
+   * Before the gateway accepts an upload: the backup must be this agent's and in progress. The grant
+   * is all the stream needs (where to store it, the plan's limit, the lock date).
+   */
   beginUpload: {
     path: "/coffer.orchestrator.v1.OrchestratorService/BeginUpload" as const,
     requestStream: false as const,
@@ -7639,6 +7813,7 @@ export const OrchestratorServiceService = {
     responseSerialize: (value: UploadGrant): Buffer => Buffer.from(UploadGrant.encode(value).finish()),
     responseDeserialize: (value: Buffer): UploadGrant => UploadGrant.decode(value),
   },
+  /** The upload was stored: size and fingerprint as storage's Put answered them. */
   completeBackup: {
     path: "/coffer.orchestrator.v1.OrchestratorService/CompleteBackup" as const,
     requestStream: false as const,
@@ -7767,6 +7942,8 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   /** ---- browser-facing (through the gateway), always scoped to user_id ---- */
   listBackups: handleUnaryCall<PageRef, BackupList>;
   getBackup: handleUnaryCall<BackupRef, Backup>;
+  /** The browser's download of a backup: the caller's, and completed (NOT_FOUND, CONFLICT otherwise). */
+  beginBackupDownload: handleUnaryCall<BackupRef, DownloadGrant>;
   /** 429 LIMIT_REACHED with next_backup_available */
   triggerBackup: handleUnaryCall<TriggerBackupRequest, Backup>;
   deleteBackup: handleUnaryCall<BackupRef, Ok>;
@@ -7805,8 +7982,12 @@ export interface OrchestratorServiceServer extends UntypedServiceImplementation 
   agentLeaving: handleUnaryCall<AgentLeavingRequest, Ok>;
   /** The agent acknowledged (or did not acknowledge) a command it was sent. */
   commandDelivery: handleUnaryCall<CommandDeliveryRequest, Ok>;
-  /** Before the gateway accepts an upload: the backup must be this agent's and in progress. */
+  /**
+   * Before the gateway accepts an upload: the backup must be this agent's and in progress. The grant
+   * is all the stream needs (where to store it, the plan's limit, the lock date).
+   */
   beginUpload: handleUnaryCall<BeginUploadRequest, UploadGrant>;
+  /** The upload was stored: size and fingerprint as storage's Put answered them. */
   completeBackup: handleUnaryCall<CompleteBackupRequest, Backup>;
   failBackup: handleUnaryCall<FailJobRequest, Ok>;
   /** The collections a backup holds (names and document counts), recorded once for the restore dialog. */
@@ -7853,6 +8034,22 @@ export interface OrchestratorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Backup) => void,
+  ): ClientUnaryCall;
+  /** The browser's download of a backup: the caller's, and completed (NOT_FOUND, CONFLICT otherwise). */
+  beginBackupDownload(
+    request: BackupRef,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
+  ): ClientUnaryCall;
+  beginBackupDownload(
+    request: BackupRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
+  ): ClientUnaryCall;
+  beginBackupDownload(
+    request: BackupRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DownloadGrant) => void,
   ): ClientUnaryCall;
   /** 429 LIMIT_REACHED with next_backup_available */
   triggerBackup(
@@ -8208,7 +8405,10 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ok) => void,
   ): ClientUnaryCall;
-  /** Before the gateway accepts an upload: the backup must be this agent's and in progress. */
+  /**
+   * Before the gateway accepts an upload: the backup must be this agent's and in progress. The grant
+   * is all the stream needs (where to store it, the plan's limit, the lock date).
+   */
   beginUpload(
     request: BeginUploadRequest,
     callback: (error: ServiceError | null, response: UploadGrant) => void,
@@ -8224,6 +8424,7 @@ export interface OrchestratorServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UploadGrant) => void,
   ): ClientUnaryCall;
+  /** The upload was stored: size and fingerprint as storage's Put answered them. */
   completeBackup(
     request: CompleteBackupRequest,
     callback: (error: ServiceError | null, response: Backup) => void,

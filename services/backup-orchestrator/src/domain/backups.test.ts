@@ -220,6 +220,7 @@ describe('uploading and completing', () => {
       backupId: b.id,
       storageLimit: 5_000,
       databaseName: 'shop',
+      blob: { userId: USER, blobId: b.id },
       lockedUntil: null,
     });
     await expect(
@@ -237,15 +238,31 @@ describe('uploading and completing', () => {
     expect(w.events.of('backup.backup.started')).toHaveLength(1);
   });
 
-  it('completes with the size storage counted, and a repeated report changes nothing', async () => {
+  it('grants the limit the job recorded when it was created: the upload reads no plan', async () => {
+    const { w, agentId, b } = await running({ storageLimit: 5_000 });
+    const reads = w.plans.calls;
+    const grant = await w.backups.beginUpload({ userId: USER, agentId, backupId: b.id });
+    expect(grant.storageLimit).toBe(5_000);
+    expect(w.plans.calls).toBe(reads);
+  });
+
+  it('reads the plan for a backup recorded before jobs kept the limit', async () => {
+    const { w, agentId, b } = await running({ storageLimit: 5_000 });
+    w.stores.backups.rows.get(b.id)!.storageLimit = undefined;
+    const reads = w.plans.calls;
+    const grant = await w.backups.beginUpload({ userId: USER, agentId, backupId: b.id });
+    expect(grant.storageLimit).toBe(5_000);
+    expect(w.plans.calls).toBe(reads + 1);
+  });
+
+  it("completes with the size and fingerprint of storage's answer, and a repeated report changes nothing", async () => {
     const { w, agentId, b } = await running();
-    w.blobs.stored.set(b.id, { size: 4096, keyFingerprint: 'fp-storage' });
     w.clock.advance(5_000);
     const done = await w.backups.complete({
       userId: USER,
       agentId,
       backupId: b.id,
-      size: 9999,
+      size: 4096,
       keyFingerprint: 'fp-1',
     });
     expect(done).toMatchObject({
@@ -264,7 +281,6 @@ describe('uploading and completing', () => {
 
   it('completes even when NATS cannot take the event, and the event goes out later, once', async () => {
     const { w, agentId, b } = await running();
-    w.blobs.stored.set(b.id, { size: 4096, keyFingerprint: 'fp-storage' });
     w.events.failing.add('backup.backup.completed');
     const done = await w.backups.complete({
       userId: USER,
@@ -284,12 +300,21 @@ describe('uploading and completing', () => {
     expect(w.stores.backups.rows.get(b.id)?.outcomePending).toBe(false);
   });
 
-  it('refuses completion while storage has no file for the backup', async () => {
+  it("grants the browser's download of a completed backup of the caller's only", async () => {
     const { w, agentId, b } = await running();
-    await expect(
-      w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 1, keyFingerprint: 'fp' }),
-    ).rejects.toMatchObject({ kind: 'CONFLICT' });
-    expect(w.stores.backups.rows.get(b.id)!.status).toBe('in-progress');
+    await expect(w.backups.beginDownload(USER, b.id)).rejects.toMatchObject({
+      kind: 'CONFLICT',
+      message: 'Only completed backups can be downloaded',
+    });
+    await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
+    await expect(w.backups.beginDownload(OTHER_USER, b.id)).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(w.backups.beginDownload(USER, b.id)).resolves.toEqual({
+      backupId: b.id,
+      databaseName: 'shop',
+      size: 10,
+      blob: { userId: USER, blobId: b.id },
+      createdAt: b.createdAt.toISOString(),
+    });
   });
 
   it('keeps the agent error, bounded to 2,000 characters', async () => {
@@ -306,7 +331,6 @@ describe('what the outcome events tell the audit log', () => {
   it('a completion carries the size and how long the agent ran it', async () => {
     const { w, agentId, b } = await running();
     w.clock.advance(90_000);
-    w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
     expect(w.events.of('backup.backup.completed').map((e) => e.data)).toEqual([
       expect.objectContaining({ backupId: b.id, size: 2048, durationMs: 90_000 }),
@@ -327,7 +351,6 @@ describe('late reports cannot move a finished backup', () => {
   it('a completion after a failure is refused and its upload removed', async () => {
     const { w, agentId, b } = await running();
     await w.backups.fail({ userId: USER, agentId, backupId: b.id, error: 'disk full' });
-    w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
     await expect(
       w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' }),
     ).rejects.toMatchObject({ kind: 'CONFLICT', message: 'Backup is not in progress' });
@@ -339,7 +362,6 @@ describe('late reports cannot move a finished backup', () => {
 
   it('a failure removes an upload storage already committed (the orchestrator was down when it finished)', async () => {
     const { w, agentId, b } = await running();
-    w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
     await w.backups.fail({
       userId: USER,
       agentId,
@@ -351,7 +373,6 @@ describe('late reports cannot move a finished backup', () => {
 
   it('a failure after completion is refused', async () => {
     const { w, agentId, b } = await running();
-    w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
     await expect(
       w.backups.fail({ userId: USER, agentId, backupId: b.id, error: 'late' }),
@@ -374,7 +395,6 @@ describe('late reports cannot move a finished backup', () => {
 describe('deleting a backup', () => {
   async function completed() {
     const r = await running();
-    r.w.blobs.stored.set(r.b.id, { size: 10, keyFingerprint: 'fp' });
     await r.w.backups.complete({
       userId: USER,
       agentId: r.agentId,
@@ -447,8 +467,13 @@ describe('listing and stats', () => {
         jobId: b.id,
         delivered: true,
       });
-      w.blobs.stored.set(b.id, { size: 100 * (i + 1), keyFingerprint: 'fp' });
-      await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 0, keyFingerprint: 'fp' });
+      await w.backups.complete({
+        userId: USER,
+        agentId,
+        backupId: b.id,
+        size: 100 * (i + 1),
+        keyFingerprint: 'fp',
+      });
       w.clock.advance(3_600_000);
       await w.beat(agentId);
     }

@@ -7,7 +7,7 @@ import {
   type Logger,
 } from '@coffer/common';
 import { LIST_NEWEST } from '@coffer/contracts';
-import type { BlobStore, PlanSource } from '../clients.js';
+import type { BlobStore, PlanLimits, PlanSource } from '../clients.js';
 import type { OrchestratorEvents } from '../events.js';
 import type {
   AgentRecord,
@@ -56,6 +56,18 @@ export const backupEvent = (b: BackupRecord, type: BackupType = b.type): BackupE
   databaseName: b.databaseName,
   agentId: b.agentId,
   type,
+});
+
+/** Where storage keeps a backup's file: under its owner, named by the backup's id. */
+export const blobKey = (b: Pick<BackupRecord, 'id' | 'userId'>) => ({ userId: b.userId, blobId: b.id });
+
+/** What a download of the backup's file needs: a restore's, a verification's or the browser's. */
+export const downloadGrant = (b: BackupRecord, databaseName: string) => ({
+  backupId: b.id,
+  databaseName,
+  size: b.size,
+  blob: blobKey(b),
+  createdAt: b.createdAt.toISOString(),
 });
 
 /** How long a finished job ran, from the agent's start (else the command) to its end; for the audit log. */
@@ -130,6 +142,7 @@ export function backups(deps: {
     databaseName: string;
     type: BackupType;
     agent: AgentRecord;
+    plan: Pick<PlanLimits, 'storageLimit'>;
     scheduleSlot?: string;
   }): Promise<BackupRecord> {
     const id = newId();
@@ -151,6 +164,7 @@ export function backups(deps: {
       deleteReason: null,
       deletingSince: null,
       lockedUntil,
+      storageLimit: input.plan.storageLimit,
     });
   }
 
@@ -212,7 +226,7 @@ export function backups(deps: {
       const agent = await deps.dispatch.pickAgent(userId, databaseName);
       if (!agent) throw noAgent(databaseName);
 
-      const b = await insert({ userId, databaseName, type: 'manual', agent });
+      const b = await insert({ userId, databaseName, type: 'manual', agent, plan });
       // Two triggers that passed the check together: the earliest backup in the window stays, the
       // others withdraw before any command is sent.
       // (The window excludes its start: a backup exactly one interval earlier is allowed.)
@@ -231,11 +245,15 @@ export function backups(deps: {
       return b;
     },
 
-    /** A scheduled backup for the slot; null when that slot already has one (another worker was first). */
+    /**
+     * A scheduled backup for the slot; null when that slot already has one (another worker was
+     * first). `plan`: the owner's, as the scheduler read it for this slot.
+     */
     async startScheduled(input: {
       userId: string;
       databaseName: string;
       agent: AgentRecord;
+      plan: Pick<PlanLimits, 'storageLimit'>;
       slotKey: string;
     }): Promise<BackupRecord | null> {
       let b: BackupRecord;
@@ -291,23 +309,38 @@ export function backups(deps: {
       await lifecycle.delivery(report);
     },
 
-    /** Before the gateway accepts the upload: the backup must be this agent's and running. */
+    /**
+     * Before the gateway accepts the upload: the backup must be this agent's and running. The grant
+     * is all the stream needs: where storage keeps the file, the plan's limit as the job recorded
+     * it when it was created, and the lock date.
+     */
     async beginUpload(input: { userId: string; agentId: string; backupId: string }) {
       const sel = { id: input.backupId, userId: input.userId, agentId: input.agentId };
       await lifecycle.start(sel); // an upload proves delivery even if the ack report is still on its way
       const b = await owned(sel);
       if (b.status !== 'in-progress') throw conflict(NOT_IN_PROGRESS);
-      const plan = await deps.plans.planOf(input.userId);
+      const storageLimit = b.storageLimit ?? (await deps.plans.planOf(input.userId)).storageLimit;
       return {
         backupId: b.id,
-        storageLimit: plan.storageLimit,
+        storageLimit,
         databaseName: b.databaseName,
+        blob: blobKey(b),
         // Storage keeps the blob (S3: Object Lock) until the same date as the record.
         lockedUntil: b.lockedUntil ?? null,
       };
     },
 
-    /** The upload finished: size (as storage counted it), key fingerprint, completed. */
+    /** The browser's download: the caller's backup, and completed. */
+    async beginDownload(userId: string, backupId: string) {
+      const b = await owned({ id: backupId, userId });
+      if (b.status !== 'completed') throw conflict('Only completed backups can be downloaded');
+      return downloadGrant(b, b.databaseName);
+    },
+
+    /**
+     * The upload was stored: size and key fingerprint as storage's Put answered them (the gateway
+     * relays that answer), so nothing is asked of storage again.
+     */
     async complete(input: {
       userId: string;
       agentId: string;
@@ -328,14 +361,11 @@ export function backups(deps: {
           .catch((err: unknown) => deps.log.warn({ err, backupId: b.id }, 'could not remove a late upload'));
         throw conflict(NOT_IN_PROGRESS);
       }
-      const stored = await deps.blobs.stat(b.userId, b.id);
-      if (!stored)
-        throw conflict('The backup file has not reached storage. Upload it before completing the backup.');
       const at = now();
       return lifecycle.finish(sel, {
         status: 'completed',
-        size: stored.size,
-        keyFingerprint: input.keyFingerprint || stored.keyFingerprint || null,
+        size: input.size,
+        keyFingerprint: input.keyFingerprint || null,
         completedAt: at,
         startedAt: b.startedAt ?? at,
         error: null,

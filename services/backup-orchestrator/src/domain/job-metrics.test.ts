@@ -29,7 +29,6 @@ it('counts a completed backup once, with its duration from the agent’s start a
     under120: await sample('coffer_backup_duration_seconds_bucket', { outcome: 'completed', le: '120' }),
   };
   const { w, agentId, b } = await running();
-  w.blobs.stored.set(b.id, { size: 4096, keyFingerprint: 'fp' });
   w.clock.advance(90_000);
   const report = { userId: USER, agentId, backupId: b.id, size: 4096, keyFingerprint: 'fp' };
   await w.backups.complete(report);

@@ -7,7 +7,6 @@ async function completedBackup(w: ReturnType<typeof testWorld>, agentId: string,
   await w.beat(agentId, [], userId);
   const b = await w.backups.trigger(userId, db);
   await w.backups.delivery({ userId, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-  w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
   await w.backups.complete({ userId, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
 }
 

@@ -6,7 +6,6 @@ async function withBackup(plan = {}) {
   const agentId = await w.connectAgent(['shop']);
   const b = await w.backups.trigger(USER, 'shop');
   await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-  w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
   await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
   return { w, agentId, backupId: b.id };
 }
@@ -24,7 +23,6 @@ describe('restoring anywhere', () => {
     const agentId = await w.connectAgent(['shop', 'copy']);
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-    w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
     const collections = [
       { name: 'customers', documents: 40 },
@@ -259,6 +257,8 @@ describe('running a restore', () => {
       backupId,
       databaseName: 'shop',
       size: 2048,
+      blob: { userId: USER, blobId: backupId },
+      createdAt: expect.any(String),
     });
     await w.restores.started({ userId: USER, agentId, restoreId: r.id });
     expect(w.events.of('restore.restore.initiated')).toHaveLength(1);

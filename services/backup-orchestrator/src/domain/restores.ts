@@ -15,7 +15,7 @@ import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
 import { cursorOf, type Page } from './paging.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
-import { jobDurationMs } from './backups.js';
+import { downloadGrant, jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
 
 export const LIST_LIMIT = LIST_NEWEST.restores;
@@ -259,7 +259,7 @@ export function restores(deps: {
         await lifecycle.fail(sel, 'The backup being restored no longer exists');
         throw conflict('The backup being restored no longer exists');
       }
-      return { backupId: backup.id, databaseName: r.databaseName, size: backup.size };
+      return downloadGrant(backup, r.databaseName);
     },
 
     /** The agent began restoring; repeating it changes nothing. */

@@ -10,7 +10,6 @@ const WEEK = 7 * DAY;
 async function completedBackup(w: TestWorld, agentId: string) {
   const b = await w.backups.trigger(USER, 'shop');
   await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-  w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
   await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
   return (await w.stores.backups.get(b.id))!;
 }

@@ -17,7 +17,6 @@ async function world(verify: 'off' | 'each' | 'weekly') {
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
     await w.verifications.recordSummary({ userId: USER, agentId, backupId: b.id, collections: summary });
-    w.blobs.stored.set(b.id, { size: 2048, keyFingerprint: 'fp' });
     const done = await w.backups.complete({
       userId: USER,
       agentId,

@@ -22,6 +22,7 @@ import type {
 } from '../store/types.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
+import { downloadGrant } from './backups.js';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { HOUR_MS } from './rules.js';
 
@@ -208,7 +209,7 @@ export function verifications(deps: {
         await lifecycle.fail(sel, 'The backup being verified no longer exists');
         throw conflict('The backup being verified no longer exists');
       }
-      return { backupId: backup.id, databaseName: v.databaseName, size: backup.size };
+      return downloadGrant(backup, v.databaseName);
     },
 
     /** What the comparison came to: verified, or the first difference (a failed verification). */

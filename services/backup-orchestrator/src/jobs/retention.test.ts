@@ -7,7 +7,6 @@ const HOUR = 3_600_000;
 async function backupAt(w: TestWorld, agentId: string, userId = USER) {
   const b = await w.backups.trigger(userId, 'shop');
   await w.backups.delivery({ userId, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-  w.blobs.stored.set(b.id, { size: 10, keyFingerprint: 'fp' });
   await w.backups.complete({ userId, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
   return b.id;
 }

@@ -111,7 +111,6 @@ describe("a new database's first backup", () => {
 
     const sel = { userId: USER, agentId, backupId: auto!.id };
     await w.backups.beginUpload(sel);
-    w.blobs.stored.set(auto!.id, { size: 10, keyFingerprint: 'fp' });
     await w.backups.complete({ ...sel, size: 10, keyFingerprint: 'fp' });
     await expect(w.backups.trigger(USER, 'shop')).rejects.toMatchObject({
       code: 'BACKUP_RATE_LIMITED',

@@ -148,7 +148,7 @@ export function scheduler(deps: {
         deps.log.info({ userId, databaseName, slot }, 'scheduled backup waits for a connected agent');
         return 'no-agent';
       }
-      const created = await deps.backups.startScheduled({ userId, databaseName, agent, slotKey: key });
+      const created = await deps.backups.startScheduled({ userId, databaseName, agent, plan, slotKey: key });
       await handled();
       if (created)
         deps.log.info({ userId, databaseName, slot, backupId: created.id }, 'scheduled backup created');

@@ -170,7 +170,6 @@ describe('the watchdog', () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-    w.blobs.stored.set(b.id, { size: 1, keyFingerprint: 'fp' });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 1, keyFingerprint: 'fp' });
     const r = await w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop' });
     w.clock.advance(61_000);
@@ -186,7 +185,6 @@ describe('the watchdog', () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
-    w.blobs.stored.set(b.id, { size: 1, keyFingerprint: 'fp' });
     const done = await w.backups.complete({
       userId: USER,
       agentId,

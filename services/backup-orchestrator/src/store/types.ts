@@ -79,6 +79,11 @@ export interface BackupRecord extends JobRecord {
   deleteReason: BackupType | null;
   /** Made under the retention lock: not deleted before this date (absent on older records). */
   lockedUntil?: Date | null;
+  /**
+   * The plan's storage limit in bytes when the job was created (0: none): the upload's grant, so
+   * the plan is read once per backup (absent on older records, whose upload reads the plan).
+   */
+  storageLimit?: number | null;
   /** Why the retention sweep claimed it (the audit entry's rule), kept so a taken-over claim still says. */
   deleteRule?: string | null;
   /** The collections it holds, as its agent reported them once stored (absent: not reported). */

@@ -29,9 +29,14 @@ beforeAll(async () => {
       ran.push('stat');
       return INFO;
     },
+    delete: async () => {
+      ran.push('delete');
+      return {};
+    },
   } as unknown as AsyncUnaryHandlers<storage.StorageServiceServer>);
   const impl = {
     stat: unary.stat,
+    delete: unary.delete,
     get: (call: { write(m: storage.GetResponse): void; end(): void }) => {
       ran.push('get');
       call.write({ info: INFO });
@@ -64,15 +69,17 @@ const withToken = (token?: string) => {
   return md;
 };
 
-function stat(md: Metadata): Promise<{ code: number; details?: string }> {
+function unaryCall(method: 'stat' | 'delete', md: Metadata): Promise<{ code: number; details?: string }> {
   const client = bareClient();
   return new Promise((resolve) =>
-    client.stat({ userId: 'u', blobId: 'b' }, md, (err: ServiceError | null) => {
+    client[method]({ userId: 'u', blobId: 'b' }, md, (err: ServiceError | null) => {
       client.close();
       resolve(err ? { code: err.code, details: err.details } : { code: status.OK });
     }),
   );
 }
+const stat = (md: Metadata) => unaryCall('stat', md);
+const remove = (md: Metadata) => unaryCall('delete', md);
 
 function get(md: Metadata): Promise<{ code: number; chunks: number }> {
   const client = bareClient();
@@ -100,8 +107,9 @@ describe('the caller check in front of every method', () => {
     expect(await stat(withToken(token))).toEqual({ code: status.OK });
     expect(await get(withToken(token))).toEqual({ code: status.OK, chunks: 2 });
     expect(ran).toEqual(['stat', 'get']);
+    ran.length = 0;
     const orchestrator = await tokenOf(ids['backup-orchestrator'], 'storage');
-    expect(await stat(withToken(orchestrator))).toEqual({ code: status.OK });
+    expect(await remove(withToken(orchestrator))).toEqual({ code: status.OK });
   });
 
   it.each([
@@ -148,11 +156,12 @@ describe('the caller check in front of every method', () => {
   });
 
   it('refuses a caller a method it is not allowed, while its own methods pass', async () => {
-    // The orchestrator may ask storage for a blob's size (Stat), never for its bytes (Get).
+    // The orchestrator may delete a blob (retention, cleanup), never read its bytes (Get) or info.
     const token = await tokenOf(ids['backup-orchestrator'], 'storage');
     expect(await get(withToken(token))).toEqual({ code: status.PERMISSION_DENIED, chunks: 0 });
-    expect(await stat(withToken(token))).toEqual({ code: status.OK });
-    expect(ran).toEqual(['stat']);
+    expect(await stat(withToken(token))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await remove(withToken(token))).toEqual({ code: status.OK });
+    expect(ran).toEqual(['delete']);
   });
 
   it('logs each refusal with the caller and the method, never the token', async () => {
@@ -176,9 +185,9 @@ describe('the caller check in front of every method', () => {
   });
 
   it('names the verified caller on the lines the handler logs', async () => {
-    await stat(withToken(await tokenOf(ids['backup-orchestrator'], 'storage')));
+    await remove(withToken(await tokenOf(ids['backup-orchestrator'], 'storage')));
     expect(lines.find((l) => l.msg === 'rpc')).toMatchObject({
-      rpc: 'stat',
+      rpc: 'delete',
       grpcCode: 'OK',
       caller: 'backup-orchestrator',
     });

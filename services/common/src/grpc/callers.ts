@@ -39,8 +39,8 @@ export const ALLOWED_CALLERS: Readonly<
   },
   audit: { gateway: '*' },
   'backup-orchestrator': { gateway: '*' },
-  // Blob sizes and deletions for the orchestrator's retention and cleanup.
-  storage: { gateway: '*', 'backup-orchestrator': ['Stat', 'Delete'] },
+  // Deletions for the orchestrator's retention and cleanup (a completion's size is Put's answer).
+  storage: { gateway: '*', 'backup-orchestrator': ['Delete'] },
   kb: { gateway: '*' },
 };
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { AppError, fields, type Logger } from '@coffer/common';
 import { AGENT_DATA_ROUTES, agentHeaderKey, keyFingerprintSchema } from '@coffer/contracts';
+import type { orchestrator as orchestratorProto } from '@coffer/proto';
 import type { Clients } from '../clients.js';
-import { openBlob, putBlob, sendBlob } from '../blobs/streams.js';
+import { grantedBlob, openBlob, putBlob, sendBlob } from '../blobs/streams.js';
 import { binary, routeOf, type RouteTable } from '../http/route.js';
 
 const FINGERPRINT = agentHeaderKey('keyFingerprint');
@@ -45,8 +46,7 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
         info = await putBlob(
           storage.raw,
           {
-            userId: caller.id,
-            blobId: params.id,
+            ...grantedBlob(grant),
             storageLimit: grant.storageLimit,
             keyFingerprint,
             lockedUntil: grant.lockedUntil,
@@ -69,12 +69,13 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
         res.setHeader('Connection', 'close');
         throw err instanceof AppError ? err : new AppError('BAD_INPUT', reason);
       }
+      // Storage's answer is the completion: the orchestrator records it as it is.
       await orchestrator.completeBackup({
         userId: caller.id,
         agentId: caller.agentId,
         backupId: params.id,
         size: info.size,
-        keyFingerprint,
+        keyFingerprint: info.keyFingerprint,
       });
       return { size: info.size };
     },
@@ -86,7 +87,7 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
     job: 'restore' | 'verification',
     route: { method: 'GET'; path: string },
     operationId: string,
-    grant: (caller: { id: string; agentId: string }, id: string) => Promise<{ backupId: string }>,
+    grant: (caller: { id: string; agentId: string }, id: string) => Promise<orchestratorProto.DownloadGrant>,
   ) =>
     t.add({
       ...routeOf(route),
@@ -101,8 +102,7 @@ export function agentDataRoutes(t: RouteTable, deps: { clients: Clients; log: Lo
         CONFLICT: `the ${job} is not in progress, or its backup no longer exists`,
       },
       handler: async ({ caller, params, req, res }) => {
-        const { backupId } = await grant(caller, params.id);
-        const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backupId });
+        const blob = await openBlob(storage.raw, grantedBlob(await grant(caller, params.id)));
         await sendBlob(req, res, blob);
       },
     });

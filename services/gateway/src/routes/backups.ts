@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIMITS, RESTORE_CONFIRMATIONS } from '@coffer/contracts';
-import { conflict, fields, jobStatus } from '@coffer/common';
+import { fields } from '@coffer/common';
 import type { Clients } from '../clients.js';
-import { openBlob, sendBlob } from '../blobs/streams.js';
+import { grantedBlob, openBlob, sendBlob } from '../blobs/streams.js';
 import { codeOf, errorBody } from '../http/errors.js';
 import { listPage } from '../http/paging.js';
 import { binary, messageBody, type RouteTable } from '../http/route.js';
@@ -139,12 +139,11 @@ export function backupRoutes(t: RouteTable, deps: { clients: Clients }) {
     response: binary,
     errors: { NOT_FOUND: NOT_YOURS, CONFLICT: 'the backup has not completed' },
     handler: async ({ caller, params, res, req }) => {
-      const backup = await orchestrator.getBackup({ userId: caller.id, backupId: params.id });
-      if (jobStatus.fromAnswer(backup.status) !== 'completed')
-        throw conflict('Only completed backups can be downloaded');
-      const blob = await openBlob(storage.raw, { userId: caller.id, blobId: backup.id });
+      // The orchestrator decides (the caller's, completed) and names the file; this only streams.
+      const grant = await orchestrator.beginBackupDownload({ userId: caller.id, backupId: params.id });
+      const blob = await openBlob(storage.raw, grantedBlob(grant));
       await sendBlob(req, res, blob, {
-        'Content-Disposition': attachment(downloadFileName(backup.databaseName, backup.createdAt)),
+        'Content-Disposition': attachment(downloadFileName(grant.databaseName, grant.createdAt)),
       });
     },
   });

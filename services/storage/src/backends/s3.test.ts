@@ -1,6 +1,7 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import { PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import { partPlan } from './part-plan';
-import { multipartWriter } from './s3';
+import { multipartWriter, s3Client } from './s3';
 
 const MiB = 1024 * 1024;
 
@@ -118,5 +119,39 @@ describe('S3 multipart writer', () => {
     const s3 = fakeS3();
     await writer(s3).commit();
     expect(s3.names()).toEqual(['AbortMultipartUpload', 'PutObject']);
+  });
+});
+
+describe('the S3 client', () => {
+  it('sends a part with its CRC32 and an unsigned payload, and still signs other requests’ bodies', async () => {
+    const client = s3Client({
+      bucket: 'b',
+      partSize: 8 * MiB,
+      concurrency: 1,
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      connectTimeoutMs: 1000,
+      idleTimeoutMs: 1000,
+    });
+    // What would go to S3, answered here: the request's headers, as signed.
+    const seen: Array<Record<string, string>> = [];
+    client.config.requestHandler = {
+      handle: async (request: { headers: Record<string, string> }) => {
+        seen.push(request.headers);
+        return { response: { statusCode: 200, headers: { etag: '"e"' }, body: Readable.from([]) } };
+      },
+    } as unknown as typeof client.config.requestHandler;
+    const part = { Bucket: 'b', Key: 'k', UploadId: 'u', PartNumber: 1 };
+    await client.send(new UploadPartCommand({ ...part, Body: Buffer.from('ciphertext') }));
+    await client.send(new PutObjectCommand({ Bucket: 'b', Key: 'k', Body: Buffer.from('x') }));
+    const [uploadPart, putObject] = seen;
+    expect(uploadPart).toMatchObject({
+      'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+      'x-amz-checksum-crc32': expect.any(String),
+      authorization: expect.stringContaining('x-amz-content-sha256'),
+    });
+    expect(putObject!['x-amz-content-sha256']).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -42,7 +42,7 @@ export interface S3Options {
 }
 
 export function s3Client(o: S3Options): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     region: o.region,
     endpoint: o.endpoint,
     forcePathStyle: o.forcePathStyle,
@@ -52,6 +52,19 @@ export function s3Client(o: S3Options): S3Client {
     // may take long, one that stops moving fails (a TimeoutError, failures.ts words it).
     requestHandler: { connectionTimeout: o.connectTimeoutMs, socketTimeout: o.idleTimeoutMs },
   });
+  // S3 checks a part's bytes against the CRC32 the SDK sends with it. Signing the bytes as well
+  // would hash every byte of a backup with SHA-256 a second time (storage hashes it once, for the
+  // blob's record): the signature covers the request and the checksum, not the payload.
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (context.commandName === 'UploadPartCommand' && request.headers)
+        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'cofferUnsignedPartPayload' },
+  );
+  return client;
 }
 
 const isMissing = (err: unknown) => {
