@@ -84,14 +84,13 @@ function parts(milestones) {
 /**
  * A backup's parts. Its outcome is recorded when storage has the file (before the upload is
  * answered), so the last part runs from the summary to the browser's event. Beside the parts, not
- * in their sum: the database check (it runs while mongodump does), the agent's answer to its
- * upload and its contents report (both after the outcome was recorded).
+ * in their sum: the database check (it runs while mongodump does) and the agent's answer to its
+ * upload (after the outcome was recorded).
  */
 function backupParts(agentDir, id, askedAtMs, outcome) {
   const lines = jobLines(agentDir, id);
   const received = lineOf(lines, 'command received').atMs;
   const done = lineOf(lines, 'backup completed');
-  const reported = lineOf(lines, 'backup reported').atMs;
   const jobStart = done.atMs - done.durationMs;
   const toolStarted = jobStart + done.setupMs;
   const exited = toolStarted + done.dumpMs;
@@ -109,7 +108,6 @@ function backupParts(agentDir, id, askedAtMs, outcome) {
     beside: {
       databaseCheckMs: done.checkMs,
       uploadAnsweredMs: done.atMs - summarized,
-      contentsReportedMs: reported - done.atMs,
     },
   };
 }
@@ -202,10 +200,7 @@ async function round({ base, uri, db, work, index, timeoutMs }) {
       throw new Error(`restore ${restoreId} failed: ${restoreOutcome.error}; see ${agent.dir}/agent.log`);
     const cofferRestoreMs = restoreOutcome.atMs - restoreAskedAtMs;
     // The agent logs its reports' answers a moment after the browser may have heard the outcome.
-    await untilLogged(agent.dir, [
-      [backupId, 'backup reported'],
-      [restoreId, 'restore reported'],
-    ]);
+    await untilLogged(agent.dir, [[restoreId, 'restore reported']]);
     return {
       load: (load0 + loadavg()) / 2,
       archiveBytes: fs.statSync(archive).size,

@@ -353,12 +353,9 @@ export class JobRunner {
         durationMs: result.durationMs,
         ...result.phases,
       });
-      // What the backup holds (names and counts, never content), for the restore dialog's checklist.
-      job.phase = 'reporting';
-      const collections = result.collections.map(({ name, documents }) => ({ name, documents }));
-      const recorded = await this.send(job, 'backup:contents', { backupId: job.id, collections });
-      if (recorded) deps.log.info('backup reported', { jobId: job.id });
-      else deps.log.warn('the server did not record what the backup holds', { jobId: job.id });
+      // Nothing more to report: the end of the upload completed the backup, and the summary sent
+      // before it names the collections for the restore dialog's checklist (earlier agents sent
+      // them again afterwards as backup:contents, a write that could race the completion's).
     } catch (e) {
       throttle.stop();
       job.phase = 'reporting';

@@ -4,6 +4,7 @@ import type { AgentView } from './domain/agents.js';
 import type { DatabaseView } from './domain/databases.js';
 import type { RetentionVerdict } from './domain/gfs.js';
 import type { RetentionLockState } from './domain/retention-lock.js';
+import { contentsOf } from './domain/restores.js';
 import type {
   BackupRecord,
   JobStatus,
@@ -43,7 +44,7 @@ export const toBackup = (b: BackupRecord, verification?: VerificationRecord): or
   keyFingerprint: b.keyFingerprint ?? undefined,
   lockedUntil: iso(b.lockedUntil),
   startedAt: iso(b.startedAt),
-  collections: (b.collections ?? []).map((c) => ({ name: c.name, documents: c.documents })),
+  collections: contentsOf(b) ?? [],
   verification: verification ? toVerification(verification) : undefined,
 });
 

@@ -1,4 +1,5 @@
 import { OTHER_USER, USER, testWorld } from '../test-world';
+import { toBackup } from '../views';
 
 /** A world with one completed backup of 'shop'. */
 async function withBackup(plan = {}) {
@@ -41,6 +42,30 @@ describe('restoring anywhere', () => {
     await expect(
       w.backups.recordContents({ userId: USER, agentId: other, backupId, collections: [] }),
     ).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it("takes what the backup holds from its summary (today's agents send no contents report)", async () => {
+    const w = testWorld();
+    const agentId = await w.connectAgent(['shop']);
+    const b = await w.backups.trigger(USER, 'shop');
+    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    const digest = 'a'.repeat(64);
+    await w.verifications.recordSummary({
+      userId: USER,
+      agentId,
+      backupId: b.id,
+      collections: [{ name: 'orders', documents: 2, digest, indexes: ['{"key":{"_id":1},"name":"_id_"}'] }],
+    });
+    await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
+    expect(toBackup((await w.stores.backups.get(b.id))!).collections).toEqual([
+      { name: 'orders', documents: 2 },
+    ]);
+    await expect(
+      w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop', collections: ['events'] }),
+    ).rejects.toMatchObject({ kind: 'BAD_INPUT', message: "This backup holds no collection 'events'" });
+    await expect(
+      w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop', collections: ['orders'] }),
+    ).resolves.toMatchObject({ collections: ['orders'] });
   });
 
   it('restores into another label of the same agent, naming the source label to the agent', async () => {

@@ -7,6 +7,7 @@ import type {
   AgentStore,
   BackupRecord,
   BackupStore,
+  CollectionCount,
   RestoreRecord,
   RestoreStore,
 } from '../store/types.js';
@@ -49,13 +50,26 @@ const restoreEvent = (r: RestoreRecord): RestoreEvent => ({
  * The collections a restore asked for, checked against what the backup recorded (when its agent
  * reported it); undefined for the whole backup.
  */
+/**
+ * What a backup holds (names and counts, never content): from the summary its agent sent before the
+ * upload ended, or, for a backup of an older agent, from the report it sent once stored; undefined
+ * when neither came.
+ */
+export function contentsOf(
+  backup: Pick<BackupRecord, 'collections' | 'summary'>,
+): CollectionCount[] | undefined {
+  const reported = backup.summary ?? backup.collections;
+  return reported?.map(({ name, documents }) => ({ name, documents }));
+}
+
 export function chosenCollections(
-  backup: Pick<BackupRecord, 'collections'>,
+  backup: Pick<BackupRecord, 'collections' | 'summary'>,
   asked: readonly string[] | undefined,
 ): string[] | undefined {
   if (!asked?.length) return undefined;
   const chosen = [...new Set(asked)];
-  const held = backup.collections ? new Set(backup.collections.map((c) => c.name)) : undefined;
+  const contents = contentsOf(backup);
+  const held = contents ? new Set(contents.map((c) => c.name)) : undefined;
   const missing = held ? chosen.filter((c) => !held.has(c)) : [];
   if (missing.length)
     throw badInput(`This backup holds no collection ${missing.map((m) => `'${m}'`).join(', ')}`, {

@@ -86,7 +86,10 @@ export interface BackupRecord extends JobRecord {
   storageLimit?: number | null;
   /** Why the retention sweep claimed it (the audit entry's rule), kept so a taken-over claim still says. */
   deleteRule?: string | null;
-  /** The collections it holds, as its agent reported them once stored (absent: not reported). */
+  /**
+   * The collections it holds, as an earlier agent reported them once stored; agents now send
+   * only the summary, which names them too (read both through contentsOf, domain/restores.ts).
+   */
   collections?: CollectionCount[] | null;
   /** What the dump held, as the agent reported it before the upload ended (verified backups). */
   summary?: BackupSummary | null;
