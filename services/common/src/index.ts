@@ -26,3 +26,4 @@ export * from './observability/index.js';
 export * from './event-schemas.js';
 export * from './nats/dead-letters.js';
 export * from './event-catalogue.js';
+export * from './generated-json.js';
