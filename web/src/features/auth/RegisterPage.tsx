@@ -5,6 +5,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { useRegisterMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { startSession } from './sessionActions';
@@ -30,7 +31,7 @@ const FIELDS: FieldSpec<RegisterField>[] = [
 ];
 
 export function RegisterPage() {
-  const [values, setValues] = useState<Record<RegisterField, string>>({
+  const [values, setField] = useFormValues<RegisterField>({
     name: '',
     email: '',
     password: '',
@@ -41,8 +42,6 @@ export function RegisterPage() {
   const [register, { isLoading }] = useRegisterMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  const setField = (field: RegisterField, value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();

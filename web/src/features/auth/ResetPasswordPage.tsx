@@ -4,6 +4,7 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { apiErrorMessage, isHttpError } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { useResetPasswordMutation, useVerifyResetTokenQuery } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import {
@@ -55,8 +56,7 @@ const FIELDS: FieldSpec<ResetField>[] = [
 ];
 
 function ResetForm({ token, onDone }: { token: string; onDone: (message: string) => void }) {
-  const [values, setValues] = useState({ password: '', confirmPassword: '' });
-  const setField = (field: ResetField, value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const [values, setField] = useFormValues<ResetField>({ password: '', confirmPassword: '' });
   const { password, confirmPassword } = values;
   const [errors, setErrors] = useState<FieldErrors<ResetField>>({});
   const [formError, setFormError] = useState<string | null>(null);

@@ -7,6 +7,7 @@ import { renewSessionToken } from '../auth/sessionActions';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
 import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { TwoFactorCard } from './TwoFactorCard';
 
 const MSG_NEW_PASSWORDS_DIFFER = 'New passwords do not match';
@@ -51,11 +52,10 @@ const PASSWORD_FIELDS: FieldSpec<PasswordField>[] = [
 ];
 
 function ChangePasswordCard() {
-  const [values, setValues] = useState(EMPTY);
+  const [values, setField, setValues] = useFormValues<PasswordField>(EMPTY);
   const [result, setResult] = useState<Result>(null);
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const dispatch = useAppDispatch();
-  const setField = (field: PasswordField, value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
