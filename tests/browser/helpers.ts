@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { MongoClient } from 'mongodb';
 import { adminSession, api, randomIp, uniqueEmail } from '../integration/helpers';
 
 export { adminToken, api, waitForMail } from '../integration/helpers';
@@ -60,6 +61,24 @@ export function browserForFile(): () => Browser {
   return () => {
     if (!browser) throw new Error('the browser is started in beforeAll: use it inside a test');
     return browser;
+  };
+}
+
+/**
+ * A client of the stack's database for the test file (seeding rows the orchestrator would have
+ * written): connected before its tests, closed after them.
+ */
+export function stackMongoForFile(): () => MongoClient {
+  let client: MongoClient | undefined;
+  beforeAll(async () => {
+    client = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  return () => {
+    if (!client) throw new Error('the database client connects in beforeAll: use it inside a test');
+    return client;
   };
 }
 
