@@ -204,7 +204,8 @@ export async function inViewport(locator: Locator): Promise<boolean> {
 
 export async function expectTitle(page: Page, title: string): Promise<void> {
   try {
-    await page.waitForFunction((t) => document.title === t, title, { timeout: 5_000 });
+    // Generous: on a loaded machine the title's effect can run seconds after the page shows.
+    await page.waitForFunction((t) => document.title === t, title, { timeout: 30_000 });
   } catch {
     throw new Error(`expected title ${JSON.stringify(title)}, got ${JSON.stringify(await page.title())}`);
   }
