@@ -3,13 +3,14 @@
 // shift onto the next page and show twice); Previous goes back. The entries are those the audit
 // service would have written, straight into its database.
 import type { Page } from 'playwright-core';
-import { browserAndDatabase, newSession, registeredUser, signIn, visible } from './helpers';
+import { browserForFile, newSession, registeredUser, signIn, stackMongoForFile, visible } from './helpers';
 import { seedAuditEntries } from '../integration/audit-seed';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(300_000);
 
-const opened = browserAndDatabase();
+const browser = browserForFile();
+const mongo = stackMongoForFile();
 
 /** `entry N` for each N from `from` down to `to`: the rows a page should show, newest first. */
 const entries = (from: number, to: number) =>
@@ -29,15 +30,15 @@ async function shows(page: Page, expected: string[], label: string) {
 
 it('shows older entries on Next, none twice when newer ones arrive meanwhile, and goes back on Previous', async () => {
   const user = await registeredUser('audit-paging');
-  await seedAuditEntries(opened.mongo(), user.id, 45); // entry 0 (oldest) .. entry 44
-  const { page, errors } = await newSession(opened.browser());
+  await seedAuditEntries(mongo(), user.id, 45); // entry 0 (oldest) .. entry 44
+  const { page, errors } = await newSession(browser());
   try {
     await signIn(page, user);
     await page.goto('/audit-logs');
     await shows(page, entries(44, 25), 'Page 1 of 3');
 
     // Five newer entries arrive while the user reads page 1.
-    await seedAuditEntries(opened.mongo(), user.id, 5, 1000);
+    await seedAuditEntries(mongo(), user.id, 5, 1000);
     const next = page.getByRole('button', { name: 'Next', exact: true });
     await next.click();
     await shows(page, entries(24, 5), 'Page 2 of 3');

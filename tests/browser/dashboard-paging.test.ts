@@ -4,14 +4,15 @@
 import crypto from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { LIST_NEWEST } from '@coffer/contracts';
-import { browserAndDatabase, newSession, registeredUser, signIn, visible } from './helpers';
+import { newSession, registeredUser, signIn, visible, browserForFile, stackMongoForFile } from './helpers';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(600_000);
 
 const OLDER = 70; // more than one page (50) beyond the newest 500
 
-const opened = browserAndDatabase();
+const browser = browserForFile();
+const mongo = stackMongoForFile();
 
 /** Scrolls the page to its end until `rows` counts `total` and no "load more" is left. */
 async function scrollUntilAll(page: Page, rows: Locator, total: number) {
@@ -34,8 +35,7 @@ it('loads older backups as the list scrolls to its end, until there are none', a
   const user = await registeredUser('paging');
   const total = LIST_NEWEST.backups + OLDER;
   const t0 = Date.now() - total * 60_000;
-  await opened
-    .mongo()
+  await mongo()
     .db('coffer_orchestrator')
     .collection('backups')
     .insertMany(
@@ -62,7 +62,7 @@ it('loads older backups as the list scrolls to its end, until there are none', a
         };
       }),
     );
-  const { page, errors } = await newSession(opened.browser());
+  const { page, errors } = await newSession(browser());
   try {
     await signIn(page, user);
     const rows = page.getByTestId('backup-row');
@@ -81,8 +81,7 @@ it('loads older restores in the restore history the same way', async () => {
   const user = await registeredUser('paging');
   const total = LIST_NEWEST.restores + OLDER;
   const t0 = Date.now() - total * 60_000;
-  await opened
-    .mongo()
+  await mongo()
     .db('coffer_orchestrator')
     .collection('restores')
     .insertMany(
@@ -107,7 +106,7 @@ it('loads older restores in the restore history the same way', async () => {
         };
       }),
     );
-  const { page, errors } = await newSession(opened.browser());
+  const { page, errors } = await newSession(browser());
   try {
     await signIn(page, user);
     await page.getByRole('tab', { name: 'Restore History' }).click();

@@ -3,9 +3,17 @@
 // database's backups (size, duration, failures marked). The backups are rows the orchestrator would
 // have written after real runs (no agent has to run): the preview and the chart read them as such.
 import crypto from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import type { Browser, Page } from 'playwright-core';
-import { api, launch, newSession, registeredUser, signIn, visible, type RegisteredUser } from './helpers';
+import type { Page } from 'playwright-core';
+import {
+  api,
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  type RegisteredUser,
+  browserForFile,
+  stackMongoForFile,
+} from './helpers';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(300_000);
@@ -13,16 +21,8 @@ jest.setTimeout(300_000);
 const HOUR = 3_600_000;
 const DB = 'shop';
 
-let browser: Browser;
-let mongo: MongoClient;
-beforeAll(async () => {
-  browser = await launch();
-  mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
-});
-afterAll(async () => {
-  await mongo?.close();
-  await browser?.close();
-});
+const browser = browserForFile();
+const mongo = stackMongoForFile();
 
 /**
  * One backup a day for five days, the one of 3 days ago failed; retention 7 days, so the spec's
@@ -31,7 +31,7 @@ afterAll(async () => {
 async function seed(user: RegisteredUser): Promise<string[]> {
   const saved = await api('PUT', '/api/settings', { token: user.token, body: { retention: 168 } });
   expect(saved.status).toBe(200);
-  const db = mongo.db('coffer_orchestrator');
+  const db = mongo().db('coffer_orchestrator');
   const now = Date.now();
   const backup = (hoursAgo: number, seconds: number, size: number, failed = false) => {
     const start = new Date(now - hoursAgo * HOUR - seconds * 1000);
@@ -82,7 +82,7 @@ describe.each([
   it('previews which backups GFS would delete, then saves it', async () => {
     const user = await registeredUser(`gfs${width}`);
     const ids = await seed(user);
-    const { page, context, errors } = await newSession(browser, { width, height });
+    const { page, context, errors } = await newSession(browser(), { width, height });
     try {
       await signIn(page, user);
       await page.goto('/settings');
@@ -145,7 +145,7 @@ describe.each([
   it("charts the selected database's backups with the failure marked", async () => {
     const user = await registeredUser(`chart${width}`);
     await seed(user);
-    const { page, context, errors } = await newSession(browser, { width, height });
+    const { page, context, errors } = await newSession(browser(), { width, height });
     try {
       await signIn(page, user);
       await page.goto('/dashboard');

@@ -38,24 +38,6 @@ export function appUrl(path = '/'): string {
   return new URL(path, base).toString();
 }
 
-/**
- * For a test file that writes rows straight into the stack's databases: a browser and a database
- * client, opened before the file's tests and closed after them.
- */
-export function browserAndDatabase(): { browser: () => Browser; mongo: () => MongoClient } {
-  let browser: Browser | undefined;
-  let mongo: MongoClient | undefined;
-  beforeAll(async () => {
-    browser = await launch();
-    mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
-  });
-  afterAll(async () => {
-    await mongo?.close();
-    await browser?.close();
-  });
-  return { browser: () => browser!, mongo: () => mongo! };
-}
-
 /** Starts headless Chromium (the system build, never a downloaded one). */
 export function launch(): Promise<Browser> {
   return chromium.launch({
@@ -79,6 +61,24 @@ export function browserForFile(): () => Browser {
   return () => {
     if (!browser) throw new Error('the browser is started in beforeAll: use it inside a test');
     return browser;
+  };
+}
+
+/**
+ * A client of the stack's database for the test file (seeding rows the orchestrator would have
+ * written): connected before its tests, closed after them.
+ */
+export function stackMongoForFile(): () => MongoClient {
+  let client: MongoClient | undefined;
+  beforeAll(async () => {
+    client = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  return () => {
+    if (!client) throw new Error('the database client connects in beforeAll: use it inside a test');
+    return client;
   };
 }
 
@@ -204,7 +204,8 @@ export async function inViewport(locator: Locator): Promise<boolean> {
 
 export async function expectTitle(page: Page, title: string): Promise<void> {
   try {
-    await page.waitForFunction((t) => document.title === t, title, { timeout: 5_000 });
+    // Generous: on a loaded machine the title's effect can run seconds after the page shows.
+    await page.waitForFunction((t) => document.title === t, title, { timeout: 30_000 });
   } catch {
     throw new Error(`expected title ${JSON.stringify(title)}, got ${JSON.stringify(await page.title())}`);
   }

@@ -4,9 +4,17 @@
 // difference. The rows are those the orchestrator writes after real runs (the agent side runs in
 // tests/integration/pipeline/verified-backups.test.ts).
 import crypto from 'node:crypto';
-import { MongoClient, ObjectId } from 'mongodb';
-import type { Browser } from 'playwright-core';
-import { api, launch, newSession, registeredUser, signIn, visible, type RegisteredUser } from './helpers';
+import { ObjectId } from 'mongodb';
+import {
+  api,
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  type RegisteredUser,
+  browserForFile,
+  stackMongoForFile,
+} from './helpers';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(180_000);
@@ -14,20 +22,12 @@ jest.setTimeout(180_000);
 const HOUR = 3_600_000;
 const DB = 'shop';
 
-let browser: Browser;
-let mongo: MongoClient;
-beforeAll(async () => {
-  browser = await launch();
-  mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
-});
-afterAll(async () => {
-  await mongo?.close();
-  await browser?.close();
-});
+const browser = browserForFile();
+const mongo = stackMongoForFile();
 
 /** Two completed backups of `shop`: the newer verified, the older with a digest difference. */
 async function seed(user: RegisteredUser): Promise<void> {
-  const db = mongo.db('coffer_orchestrator');
+  const db = mongo().db('coffer_orchestrator');
   const now = Date.now();
   const job = (hoursAgo: number) => ({
     userId: user.id,
@@ -85,7 +85,7 @@ describe('verified backups in the browser', () => {
   it('sets verification per database and shows each backup row what its verification found', async () => {
     const user = await registeredUser('verified');
     await seed(user);
-    const { page, context, errors } = await newSession(browser, { width: 1280, height: 900 });
+    const { page, context, errors } = await newSession(browser(), { width: 1280, height: 900 });
     try {
       await signIn(page, user);
       await page.goto('/settings?tab=databases');

@@ -29,3 +29,4 @@ export * from './event-schemas.js';
 export * from './nats/dead-letters.js';
 export * from './event-catalogue.js';
 export * from './paging.js';
+export * from './generated-json.js';

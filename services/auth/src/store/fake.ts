@@ -16,16 +16,15 @@ import type {
   UserRecord,
   UserStore,
 } from './types.js';
+import {
+  copyRecord as copy,
+  duplicateKeyError as duplicateKey,
+  nextHexId as hexId,
+} from '@coffer/common/testing';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
 // the mongoose ones (store/contract.service.test.ts runs both through the same cases). Records are copied
 // in and out, as a database would.
-
-const copy = <T>(v: T): T => structuredClone(v);
-// Increasing like ObjectIds, so ties in creation time break in insertion order.
-let seq = 0;
-const hexId = () => (++seq).toString(16).padStart(24, '0');
-const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
 
 export function fakePlanStore(): PlanStore & { rows: Map<string, PlanRecord> } {
   const rows = new Map<string, PlanRecord>();

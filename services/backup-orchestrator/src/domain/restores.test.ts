@@ -118,25 +118,18 @@ describe('restoring anywhere', () => {
       databaseName: 'dr',
     });
 
+    /** A restore of `shop` into the database `copy` of `targetAgentId`. */
+    const intoCopy = (targetAgentId: string) =>
+      w.restores.request({
+        userId: USER,
+        backupId,
+        databaseName: 'shop',
+        targetDatabaseName: 'copy',
+        targetAgentId,
+      });
     const theirs = await w.connectAgent(['dr'], OTHER_USER, 'theirs');
-    await expect(
-      w.restores.request({
-        userId: USER,
-        backupId,
-        databaseName: 'shop',
-        targetDatabaseName: 'copy',
-        targetAgentId: theirs,
-      }),
-    ).rejects.toMatchObject({ kind: 'NOT_FOUND', message: 'Agent not found' });
-    await expect(
-      w.restores.request({
-        userId: USER,
-        backupId,
-        databaseName: 'shop',
-        targetDatabaseName: 'copy',
-        targetAgentId: dr,
-      }),
-    ).rejects.toMatchObject({
+    await expect(intoCopy(theirs)).rejects.toMatchObject({ kind: 'NOT_FOUND', message: 'Agent not found' });
+    await expect(intoCopy(dr)).rejects.toMatchObject({
       kind: 'UNAVAILABLE',
       message: expect.stringContaining("does not report database 'copy'"),
     });

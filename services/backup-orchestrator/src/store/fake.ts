@@ -18,16 +18,16 @@ import type {
   Stores,
 } from './types.js';
 import { isOlderThan } from '@coffer/common';
+import {
+  copyRecord as copy,
+  duplicateKeyError as duplicateKey,
+  nextHexId as hexId,
+} from '@coffer/common/testing';
 import { lockHolds } from '../domain/retention-lock.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
 // the mongoose ones. Records are copied in and out, as a database would.
 
-const copy = <T>(v: T): T => structuredClone(v);
-// Increasing like ObjectIds, so creation-time ties break in insertion order as they do in MongoDB.
-let seq = 0;
-const hexId = () => (++seq).toString(16).padStart(24, '0');
-const duplicateKey = () => Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
 const byCreated = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 

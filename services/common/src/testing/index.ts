@@ -22,3 +22,4 @@ export function fakeAdminCheck(
   return Object.assign(check, { calls });
 }
 export { ferretDbPerCase } from './contract-db.js';
+export { copyRecord, duplicateKeyError, nextHexId } from './fake-records.js';

@@ -31,8 +31,11 @@ const noHandshakes = {
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const AGENT = 'dddddddddddddddddddddddd';
 
-/** One connected agent socket on a namespace whose Socket.IO server is faked; returns its listeners. */
-function connectedAgent(reportAgentUpdate: jest.Mock, news: AgentNews = noHandshakes.news) {
+/**
+ * One connected agent socket on a namespace whose Socket.IO server is faked, its orchestrator
+ * calls answered (and recorded) by `orchestratorCalls`; returns a way to emit the agent's events.
+ */
+function connectedAgent(orchestratorCalls: Record<string, jest.Mock>, news: AgentNews = noHandshakes.news) {
   const listeners = new Map<string, (payload: unknown, ack?: Ack) => void>();
   let connection: ((socket: unknown) => void) | undefined;
   const nsp = {
@@ -42,7 +45,7 @@ function connectedAgent(reportAgentUpdate: jest.Mock, news: AgentNews = noHandsh
   startAgentNamespace({
     io: { of: () => nsp } as unknown as Server,
     identity: {} as Identity,
-    clients: { orchestrator: { reportAgentUpdate } } as unknown as Clients,
+    clients: { orchestrator: orchestratorCalls } as unknown as Clients,
     bus: {} as EventBus,
     log: createLogger('test', 'silent'),
     ...noHandshakes,
@@ -62,7 +65,7 @@ function connectedAgent(reportAgentUpdate: jest.Mock, news: AgentNews = noHandsh
 describe('agent namespace: agent:update', () => {
   it("relays the outcome with the socket's user and agent, and acknowledges once it is recorded", async () => {
     const report = jest.fn().mockResolvedValue({});
-    const emit = connectedAgent(report);
+    const emit = connectedAgent({ reportAgentUpdate: report });
     await expect(
       emit('agent:update', { status: 'failed', fromVersion: '1.2.0', toVersion: '1.2.0', error: 'denied' }),
     ).resolves.toEqual({ ok: true });
@@ -80,15 +83,21 @@ describe('agent namespace: agent:update', () => {
     const update = jest.fn();
     const news = { status: () => {}, update };
     const outcome = { status: 'current', fromVersion: '1.2.0', toVersion: '1.2.0' };
-    await connectedAgent(jest.fn().mockRejectedValue(unavailable('down')), news)('agent:update', outcome);
+    await connectedAgent({ reportAgentUpdate: jest.fn().mockRejectedValue(unavailable('down')) }, news)(
+      'agent:update',
+      outcome,
+    );
     expect(update).not.toHaveBeenCalled();
-    await connectedAgent(jest.fn().mockResolvedValue({}), news)('agent:update', outcome);
+    await connectedAgent({ reportAgentUpdate: jest.fn().mockResolvedValue({}) }, news)(
+      'agent:update',
+      outcome,
+    );
     expect(update).toHaveBeenCalledWith(USER, { agentId: AGENT, ...outcome });
   });
 
   it('refuses a bad payload without calling the orchestrator', async () => {
     const report = jest.fn();
-    const emit = connectedAgent(report);
+    const emit = connectedAgent({ reportAgentUpdate: report });
     await expect(
       emit('agent:update', { status: 'maybe', fromVersion: '1', toVersion: '2' }),
     ).resolves.toEqual({
@@ -99,7 +108,9 @@ describe('agent namespace: agent:update', () => {
   });
 
   it("passes on the orchestrator's answer when it refuses the report", async () => {
-    const emit = connectedAgent(jest.fn().mockRejectedValue(notFound('Agent not found')));
+    const emit = connectedAgent({
+      reportAgentUpdate: jest.fn().mockRejectedValue(notFound('Agent not found')),
+    });
     await expect(
       emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
     ).resolves.toEqual({ ok: false, error: 'Agent not found', retry: false });
@@ -108,7 +119,7 @@ describe('agent namespace: agent:update', () => {
   it('asks the agent to send the report again when the orchestrator cannot take it right now', async () => {
     const down = unavailable('A Coffer service is not answering right now. Please try again shortly.');
     for (const err of [down, new Error('14 UNAVAILABLE: No connection established')]) {
-      const emit = connectedAgent(jest.fn().mockRejectedValue(err));
+      const emit = connectedAgent({ reportAgentUpdate: jest.fn().mockRejectedValue(err) });
       await expect(
         emit('agent:update', { status: 'updated', fromVersion: '1.2.0', toVersion: '1.3.0' }),
       ).resolves.toMatchObject({ ok: false, retry: true });
@@ -117,32 +128,9 @@ describe('agent namespace: agent:update', () => {
 });
 
 describe('agent namespace: agent:leaving', () => {
-  /** One connected agent whose orchestrator calls are recorded in order. */
-  function agentWith(orchestratorCalls: Record<string, jest.Mock>) {
-    const listeners = new Map<string, (payload: unknown, ack?: Ack) => void>();
-    let connection: ((socket: unknown) => void) | undefined;
-    const nsp = { use: () => {}, on: (_e: string, l: (socket: unknown) => void) => (connection = l) };
-    startAgentNamespace({
-      io: { of: () => nsp } as unknown as Server,
-      identity: {} as Identity,
-      clients: { orchestrator: orchestratorCalls } as unknown as Clients,
-      bus: {} as EventBus,
-      log: createLogger('test', 'silent'),
-      ...noHandshakes,
-    });
-    connection!({
-      data: { userId: USER, agentId: AGENT, databases: [], reported: '' },
-      join: async () => {},
-      emit: () => {},
-      on: (event: string, l: (payload: unknown, ack?: Ack) => void) => listeners.set(event, l),
-    });
-    return (event: string, payload: unknown) =>
-      new Promise<Parameters<Ack>[0]>((resolve) => listeners.get(event)!(payload, resolve));
-  }
-
   it('tells the orchestrator, and acknowledges once it is recorded', async () => {
     const agentLeaving = jest.fn().mockResolvedValue({});
-    const emit = agentWith({ agentLeaving });
+    const emit = connectedAgent({ agentLeaving });
     await expect(emit('agent:leaving', {})).resolves.toEqual({ ok: true });
     await expect(emit('agent:leaving', { restarting: true })).resolves.toEqual({ ok: true });
     expect(agentLeaving.mock.calls).toEqual([
@@ -167,7 +155,7 @@ describe('agent namespace: agent:leaving', () => {
       order.push('leaving');
       return {};
     });
-    const emit = agentWith({ agentHeartbeat, agentLeaving });
+    const emit = connectedAgent({ agentHeartbeat, agentLeaving });
     const beat = emit('heartbeat', { runningJobs: [], databases: ['shop'] });
     const left = emit('agent:leaving', {});
     await new Promise((r) => setImmediate(r));
@@ -181,7 +169,7 @@ describe('agent namespace: agent:leaving', () => {
   });
 
   it("passes on the orchestrator's refusal (an older orchestrator does not know the call)", async () => {
-    const emit = agentWith({ agentLeaving: jest.fn().mockRejectedValue(notFound('Agent not found')) });
+    const emit = connectedAgent({ agentLeaving: jest.fn().mockRejectedValue(notFound('Agent not found')) });
     await expect(emit('agent:leaving', {})).resolves.toEqual({
       ok: false,
       error: 'Agent not found',

@@ -1,21 +1,13 @@
 import jwt from 'jsonwebtoken';
 import { auth } from '@coffer/proto';
 import { ACCOUNT_INACTIVE_MESSAGE, notFound } from '@coffer/common';
+import { activeAccount } from '../testing/account-state';
 import { identity } from './identity';
 
 const SECRET = 'identity-test-secret-0123456789abcdef';
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 
-const state = (sessionVersion: number): auth.AccountState => ({
-  userId: USER,
-  role: auth.Role.ROLE_USER,
-  isBanned: false,
-  status: auth.AccountStatus.ACCOUNT_STATUS_ACTIVE,
-  email: 'ada@example.com',
-  name: 'Ada',
-  sessionVersion,
-  endedSessions: [],
-});
+const state = (sessionVersion: number) => activeAccount({ userId: USER, sessionVersion });
 const token = (sv: number, sid = 'session-1') =>
   jwt.sign({ sub: USER, sv, sid }, SECRET, { algorithm: 'HS256', expiresIn: 3600 });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createLogger } from '@coffer/common';
 import { auth } from '@coffer/proto';
 import { errorHandler } from './errors';
+import { activeAccount } from '../testing/account-state';
 import { identity } from './identity';
 import { RouteTable } from './route';
 import { stepUpGuard } from './step-up';
@@ -21,17 +22,14 @@ describe('route table: two-factor sign-in', () => {
   const id = identity({
     jwtSecret: SECRET,
     cacheMs: 0,
-    accountState: async () => ({
-      userId: ADMIN,
-      role: auth.Role.ROLE_ADMIN,
-      isBanned: false,
-      status: auth.AccountStatus.ACCOUNT_STATUS_ACTIVE,
-      email: 'root@example.com',
-      name: 'Root',
-      sessionVersion: 0,
-      endedSessions: [],
-      ...account,
-    }),
+    accountState: async () =>
+      activeAccount({
+        userId: ADMIN,
+        role: auth.Role.ROLE_ADMIN,
+        email: 'root@example.com',
+        name: 'Root',
+        ...account,
+      }),
     resolveApiKey: async () => {
       throw new Error('unused');
     },

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
-import { auth } from '@coffer/proto';
+import { activeAccount } from '../testing/account-state';
 import { identity } from './identity';
 import { challengeSubject, stepUpGuard } from './step-up';
 
@@ -91,16 +91,7 @@ describe('step-up', () => {
     const id = identity({
       jwtSecret: SECRET,
       cacheMs: 0,
-      accountState: async () => ({
-        userId: USER,
-        role: auth.Role.ROLE_USER,
-        isBanned: false,
-        status: auth.AccountStatus.ACCOUNT_STATUS_ACTIVE,
-        email: 'ada@example.com',
-        name: 'Ada',
-        sessionVersion: 0,
-        endedSessions: [],
-      }),
+      accountState: async () => activeAccount({ userId: USER }),
       resolveApiKey: async () => {
         throw new Error('unused');
       },

@@ -11,6 +11,7 @@ import {
   hashConfirmToken,
 } from './email-change';
 import { preferences } from './preferences';
+import { expectOneMail } from '../testing/expect-mail';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const ADA = { userId: USER, accountEmail: 'ada@example.com', name: 'Ada' };
@@ -44,13 +45,11 @@ describe('changing the notification address', () => {
     const { emails, mailer, prefs, tokenOf } = setup();
     await emails.request(ADA, 'Ops@Example.com');
 
-    expect(mailer.sent).toHaveLength(1);
-    expect(mailer.sent[0]).toMatchObject({
+    expectOneMail(mailer, {
       to: 'ops@example.com',
       subject: 'Confirm your Coffer notification email',
+      text: ['https://coffer.example.com/confirm-notification-email/', 'expires in 24 hours'],
     });
-    expect(mailer.sent[0]!.text).toContain('https://coffer.example.com/confirm-notification-email/');
-    expect(mailer.sent[0]!.text).toContain('expires in 24 hours');
     expect(await emails.pending(USER)).toMatchObject({ email: 'ops@example.com' });
     expect(await prefs.recipient(USER, ADA.accountEmail, 'backupFailure')).toBe('ada@example.com');
 

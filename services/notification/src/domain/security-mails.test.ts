@@ -1,6 +1,7 @@
 import { fakeMailer, fakeOutbox } from '../store.fake';
 import { delivery } from './delivery';
 import { securityMails } from './security-mails';
+import { expectOneMail } from '../testing/expect-mail';
 
 const USER = '64b7f0c2a1b2c3d4e5f60718';
 const RESET_URL = 'http://127.0.0.1:8080/reset-password/s3cr3t-t0ken-value';
@@ -55,12 +56,10 @@ describe('security mails', () => {
       name: 'Ada',
       requestId: 'req-4-abcdef',
     });
-    expect(mailer.sent).toHaveLength(1);
-    expect(mailer.sent[0]).toMatchObject({
+    expectOneMail(mailer, {
       to: 'ada@example.com',
       subject: 'Your Coffer account email was changed',
+      text: ['ada@new.example.com', 'reset your password'],
     });
-    expect(mailer.sent[0]!.text).toContain('ada@new.example.com');
-    expect(mailer.sent[0]!.text).toContain('reset your password');
   });
 });

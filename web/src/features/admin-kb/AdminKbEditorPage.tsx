@@ -20,7 +20,7 @@ import {
   Wrap,
 } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
-import { categoryLabel, KB_CATEGORIES, LIMITS, slugFromTitle, type KbCategory } from '@coffer/contracts';
+import { categoryLabel, LIMITS, slugFromTitle, type KbCategory } from '@coffer/contracts';
 import {
   useCreateArticleMutation,
   useListAllArticlesQuery,
@@ -32,6 +32,7 @@ import { ArrowLeftIcon } from '../shell/icons';
 import { LoadingScreen, Page, PageHeader } from '../shell/PageStates';
 import { notify } from '../shell/toaster';
 import { addTag, articleBody, emptyForm, formFromArticle, validationError, type ArticleForm } from './editor';
+import { CategoryOptions } from '../kb/CategoryOptions';
 
 function Preview({ form }: { form: ArticleForm }) {
   const rendered = useRenderedArticle(form.content);
@@ -218,11 +219,7 @@ export function AdminKbEditorPage() {
                       value={form.category}
                       onChange={(e) => set('category', e.currentTarget.value as KbCategory)}
                     >
-                      {KB_CATEGORIES.map((c) => (
-                        <option key={c} value={c}>
-                          {categoryLabel(c)}
-                        </option>
-                      ))}
+                      <CategoryOptions />
                     </NativeSelect.Field>
                     <NativeSelect.Indicator />
                   </NativeSelect.Root>

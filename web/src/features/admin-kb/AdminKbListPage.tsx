@@ -16,7 +16,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
-import { categoryLabel, KB_CATEGORIES, type KbCategory } from '@coffer/contracts';
+import { categoryLabel, type KbCategory } from '@coffer/contracts';
 import {
   useDeleteArticleMutation,
   useListAllArticlesQuery,
@@ -29,6 +29,7 @@ import { Page, PageHeader } from '../shell/PageStates';
 import { stackedTableCss } from '../shell/responsive';
 import { notify } from '../shell/toaster';
 import { DEFAULT_SORT, nextSort, visibleArticles, type Sort, type SortKey, type StatusFilter } from './list';
+import { CategoryOptions } from '../kb/CategoryOptions';
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'title', label: 'Title' },
@@ -149,11 +150,7 @@ export function AdminKbListPage() {
             onChange={(e) => setCategory(e.currentTarget.value as KbCategory | '')}
           >
             <option value="">All categories</option>
-            {KB_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {categoryLabel(c)}
-              </option>
-            ))}
+            <CategoryOptions />
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>

@@ -4,7 +4,8 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { TextField } from '../shell/TextField';
+import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { useLoginMutation, type SessionAnswer } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { SecondFactorStep } from './SecondFactorStep';
@@ -18,10 +19,26 @@ import {
   type FieldErrors,
 } from './validation';
 
+type LoginField = 'email' | 'password';
+const FIELDS: FieldSpec<LoginField>[] = [
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email', placeholder: 'you@company.com' },
+  {
+    name: 'password',
+    label: 'Password',
+    type: 'password',
+    autoComplete: 'current-password',
+    labelAside: (
+      <Link asChild fontSize="sm" color="brand.fg">
+        <RouterLink to="/forgot-password">Forgot your password?</RouterLink>
+      </Link>
+    ),
+  },
+];
+
 export function LoginPage() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
+  const [values, setField] = useFormValues<LoginField>({ email: '', password: '' });
+  const { email, password } = values;
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [login, { isLoading }] = useLoginMutation();
   // Set when the password was right and the account asks for a second factor.
@@ -60,7 +77,7 @@ export function LoginPage() {
           onSignedIn={signedIn}
           onRestart={(message) => {
             setChallenge(null);
-            setPassword('');
+            setField('password', '');
             setFormError(message ?? null);
           }}
         />
@@ -72,30 +89,7 @@ export function LoginPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="5">
           {formError && <FormAlert status="error">{formError}</FormAlert>}
-          <TextField
-            label="Email"
-            error={errors.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <TextField
-            label="Password"
-            labelAside={
-              <Link asChild fontSize="sm" color="brand.fg">
-                <RouterLink to="/forgot-password">Forgot your password?</RouterLink>
-              </Link>
-            }
-            error={errors.password}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <TextFields fields={FIELDS} values={values} errors={errors} onChange={setField} />
           <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
             {isLoading ? 'Signing in...' : 'Sign in'}
           </Button>

@@ -1,10 +1,11 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { apiErrorMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { TextField } from '../shell/TextField';
+import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { useRegisterMutation } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import { startSession } from './sessionActions';
@@ -22,8 +23,15 @@ import {
 
 type RegisterField = 'name' | 'email' | 'password' | 'confirmPassword';
 
+const FIELDS: FieldSpec<RegisterField>[] = [
+  { name: 'name', label: 'Full name', autoComplete: 'name' },
+  { name: 'email', label: 'Email address', type: 'email', autoComplete: 'email' },
+  { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm password', type: 'password', autoComplete: 'new-password' },
+];
+
 export function RegisterPage() {
-  const [values, setValues] = useState<Record<RegisterField, string>>({
+  const [values, setField] = useFormValues<RegisterField>({
     name: '',
     email: '',
     password: '',
@@ -34,9 +42,6 @@ export function RegisterPage() {
   const [register, { isLoading }] = useRegisterMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  const set = (field: RegisterField) => (e: ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -84,41 +89,7 @@ export function RegisterPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="5">
           {formError && <FormAlert status="error">{formError}</FormAlert>}
-          <TextField
-            label="Full name"
-            error={errors.name}
-            name="name"
-            autoComplete="name"
-            value={values.name}
-            onChange={set('name')}
-          />
-          <TextField
-            label="Email address"
-            error={errors.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={set('email')}
-          />
-          <TextField
-            label="Password"
-            error={errors.password}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={set('password')}
-          />
-          <TextField
-            label="Confirm password"
-            error={errors.confirmPassword}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={set('confirmPassword')}
-          />
+          <TextFields fields={FIELDS} values={values} errors={errors} onChange={setField} />
           <Text fontSize="sm" color="fg.muted">
             By creating an account you agree to the{' '}
             <Link asChild color="brand.fg">

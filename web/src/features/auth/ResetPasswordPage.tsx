@@ -3,7 +3,8 @@ import { Button, Link, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { apiErrorMessage, isHttpError } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
-import { TextField } from '../shell/TextField';
+import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { useResetPasswordMutation, useVerifyResetTokenQuery } from '../../api/generated';
 import { AuthLayout } from './AuthLayout';
 import {
@@ -48,10 +49,16 @@ function SuccessState({ message }: { message: string }) {
   );
 }
 
+type ResetField = 'password' | 'confirmPassword';
+const FIELDS: FieldSpec<ResetField>[] = [
+  { name: 'password', label: 'New Password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm Password', type: 'password', autoComplete: 'new-password' },
+];
+
 function ResetForm({ token, onDone }: { token: string; onDone: (message: string) => void }) {
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<'password' | 'confirmPassword'>>({});
+  const [values, setField] = useFormValues<ResetField>({ password: '', confirmPassword: '' });
+  const { password, confirmPassword } = values;
+  const [errors, setErrors] = useState<FieldErrors<ResetField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
 
@@ -79,24 +86,7 @@ function ResetForm({ token, onDone }: { token: string; onDone: (message: string)
           Create new password
         </Text>
         {formError && <FormAlert status="error">{formError}</FormAlert>}
-        <TextField
-          label="New Password"
-          error={errors.password}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <TextField
-          label="Confirm Password"
-          error={errors.confirmPassword}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(e) => setConfirmPassword(e.target.value)}
-        />
+        <TextFields fields={FIELDS} values={values} errors={errors} onChange={setField} />
         <Button type="submit" colorPalette="brand" w="full" disabled={isLoading}>
           {isLoading ? 'Resetting...' : 'Reset Password'}
         </Button>

@@ -27,6 +27,7 @@ import { useOlderRestores } from '../lists/useOlderPages';
 import { ProgressBlock } from './ProgressBlock';
 import { isActiveStatus, isFinalStatus, restoreDetail } from './status';
 import { StatusBadge } from './StatusBadge';
+import { TableHead } from '../shell/TableHead';
 
 export const RESTORE_POLL_MS = 5000;
 export const RESTORE_HISTORY_CLEANUP_MS = 2000;
@@ -125,15 +126,7 @@ export function RestoreHistoryPanel() {
         ) : (
           <Table.ScrollArea>
             <Table.Root size="sm" data-testid="restore-table" css={stackedTableCss}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Database</Table.ColumnHeader>
-                  <Table.ColumnHeader>Status</Table.ColumnHeader>
-                  <Table.ColumnHeader>Requested</Table.ColumnHeader>
-                  <Table.ColumnHeader>Completed</Table.ColumnHeader>
-                  <Table.ColumnHeader>Details</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
+              <TableHead columns={['Database', 'Status', 'Requested', 'Completed', 'Details']} />
               <Table.Body>
                 {shown.map((r) => {
                   const live = progress[r._id];

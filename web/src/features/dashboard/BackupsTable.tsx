@@ -15,6 +15,7 @@ import { stackedTableCss } from '../shell/responsive';
 import { LoadMore } from '../lists/LoadMore';
 import { restoreCountsText } from './restoreFeedback';
 import type { RestoreJob } from './useRestoreJobs';
+import { TableHead } from '../shell/TableHead';
 
 interface BackupsTableProps {
   backups: readonly Backup[];
@@ -63,15 +64,7 @@ export function BackupsTable({
         ) : (
           <Table.ScrollArea>
             <Table.Root size="sm" data-testid="backups-table" css={stackedTableCss}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Database</Table.ColumnHeader>
-                  <Table.ColumnHeader>Timestamp</Table.ColumnHeader>
-                  <Table.ColumnHeader>Size</Table.ColumnHeader>
-                  <Table.ColumnHeader>Status</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
+              <TableHead columns={['Database', 'Timestamp', 'Size', 'Status']} actions="Actions" />
               <Table.Body>
                 {backups.map((b) => {
                   const live = progress[b._id];

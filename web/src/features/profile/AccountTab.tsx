@@ -5,15 +5,32 @@ import { useUpdateProfileMutation, type Profile } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { patchSessionUser } from '../auth/sessionActions';
 import { FormAlert } from '../shell/FormAlert';
-import { TextField } from '../shell/TextField';
+import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 
 type Result = { status: 'success' | 'error'; message: string } | null;
 
-export function AccountTab({ profile }: { profile: Profile }) {
-  const [name, setName] = useState(profile.name ?? '');
-  const [email, setEmail] = useState(profile.email ?? '');
+type AccountField = 'name' | 'email' | 'currentPassword';
+const FIELDS: FieldSpec<AccountField>[] = [
+  { name: 'name', label: 'Full Name', autoComplete: 'name' },
+  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' },
   // Asked for only when the e-mail changes: it is what a stolen session alone must not be able to do.
-  const [currentPassword, setCurrentPassword] = useState('');
+  {
+    name: 'currentPassword',
+    label: 'Current Password',
+    helper: 'Needed to change your email. Your previous address is told of the change.',
+    type: 'password',
+    autoComplete: 'current-password',
+  },
+];
+
+export function AccountTab({ profile }: { profile: Profile }) {
+  const [values, setField] = useFormValues<AccountField>({
+    name: profile.name ?? '',
+    email: profile.email ?? '',
+    currentPassword: '',
+  });
+  const { name, email, currentPassword } = values;
   const emailChanges = email.trim().toLowerCase() !== (profile.email ?? '').toLowerCase();
   const [result, setResult] = useState<Result>(null);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
@@ -29,7 +46,7 @@ export function AccountTab({ profile }: { profile: Profile }) {
       ).unwrap();
       const user = res.user;
       dispatch(patchSessionUser({ name: user?.name ?? name, email: user?.email ?? email }));
-      setCurrentPassword('');
+      setField('currentPassword', '');
       setResult({ status: 'success', message: 'Profile updated successfully!' });
     } catch (err) {
       setResult({
@@ -49,32 +66,11 @@ export function AccountTab({ profile }: { profile: Profile }) {
         <form onSubmit={onSubmit}>
           <Stack gap="5">
             {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
-            <TextField
-              label="Full Name"
-              name="name"
-              autoComplete="name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
+            <TextFields
+              fields={FIELDS.filter((f) => f.name !== 'currentPassword' || emailChanges)}
+              values={values}
+              onChange={setField}
             />
-            <TextField
-              label="Email Address"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-            {emailChanges && (
-              <TextField
-                label="Current Password"
-                helper="Needed to change your email. Your previous address is told of the change."
-                name="currentPassword"
-                type="password"
-                autoComplete="current-password"
-                value={currentPassword}
-                onChange={(e) => setCurrentPassword(e.target.value)}
-              />
-            )}
             <Button type="submit" colorPalette="brand" alignSelf="flex-start" loading={isLoading}>
               Save Changes
             </Button>

@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Card, Field, Group, Input, Stack, Text } from '@chakra-ui/react';
 import { useAppDispatch } from '../../app/hooks';
 import { useChangePasswordMutation, type Profile } from '../../api/generated';
@@ -6,7 +6,8 @@ import { apiErrorMessage } from '../../lib/errors';
 import { renewSessionToken } from '../auth/sessionActions';
 import { MSG_PASSWORD_MIN, PASSWORD_MIN } from '../auth/validation';
 import { FormAlert } from '../shell/FormAlert';
-import { TextField } from '../shell/TextField';
+import { TextFields, type FieldSpec } from '../shell/TextField';
+import { useFormValues } from '../shell/useFormValues';
 import { TwoFactorCard } from './TwoFactorCard';
 
 const MSG_NEW_PASSWORDS_DIFFER = 'New passwords do not match';
@@ -44,14 +45,17 @@ function ApiKeyCard({ apiKey }: { apiKey: string }) {
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type Result = { status: 'success' | 'error'; message: string } | null;
 const EMPTY: Record<PasswordField, string> = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const PASSWORD_FIELDS: FieldSpec<PasswordField>[] = [
+  { name: 'currentPassword', label: 'Current Password', type: 'password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'New Password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm New Password', type: 'password', autoComplete: 'new-password' },
+];
 
 function ChangePasswordCard() {
-  const [values, setValues] = useState(EMPTY);
+  const [values, setField, setValues] = useFormValues<PasswordField>(EMPTY);
   const [result, setResult] = useState<Result>(null);
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const dispatch = useAppDispatch();
-  const set = (field: PasswordField) => (e: ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -91,30 +95,7 @@ function ChangePasswordCard() {
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="5">
             {result && <FormAlert status={result.status}>{result.message}</FormAlert>}
-            <TextField
-              label="Current Password"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              value={values.currentPassword}
-              onChange={set('currentPassword')}
-            />
-            <TextField
-              label="New Password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              value={values.newPassword}
-              onChange={set('newPassword')}
-            />
-            <TextField
-              label="Confirm New Password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              value={values.confirmPassword}
-              onChange={set('confirmPassword')}
-            />
+            <TextFields fields={PASSWORD_FIELDS} values={values} onChange={setField} />
             <Button type="submit" colorPalette="brand" alignSelf="flex-start" loading={isLoading}>
               Update Password
             </Button>

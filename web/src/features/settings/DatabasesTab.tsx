@@ -26,6 +26,7 @@ import { serverMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
 import { stackedTableCss } from '../shell/responsive';
 import { toggleOutcome } from './databaseChanges';
+import { TableHead } from '../shell/TableHead';
 
 export const DATABASE_UPDATE_FAILED = 'Failed to update database. Please try again.';
 
@@ -85,14 +86,7 @@ export function DatabasesTab() {
             </Center>
           ) : (
             <Table.Root size="sm" data-testid="databases-table" css={stackedTableCss}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Name</Table.ColumnHeader>
-                  <Table.ColumnHeader>Status</Table.ColumnHeader>
-                  <Table.ColumnHeader>Verification</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">Action</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
+              <TableHead columns={['Name', 'Status', 'Verification']} actions="Action" />
               <Table.Body>
                 {databases.map((db) => (
                   <Table.Row key={db._id} data-testid="database-row">

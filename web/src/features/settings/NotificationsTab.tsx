@@ -2,7 +2,7 @@
 // A new address is used only once the link mailed to it is opened (issue 10): until then the tab
 // says which address waits for confirmation and offers to resend or cancel.
 import { useState } from 'react';
-import { Button, Card, Field, Group, HStack, Input, Stack, Switch, Text } from '@chakra-ui/react';
+import { Button, Card, Field, Group, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import {
   useCancelNotificationEmailChangeMutation,
   useGetSettingsQuery,
@@ -13,6 +13,7 @@ import {
 import { apiErrorMessage } from '../../lib/errors';
 import { formatDate } from '../../lib/format';
 import { FormAlert } from '../shell/FormAlert';
+import { SettingSwitch } from '../shell/SettingSwitch';
 import { SAVE_FAILED, type SaveSource, type SettingsForm } from './useSettingsForm';
 
 const TOGGLES: { key: keyof NotificationSettings; label: string; description: string }[] = [
@@ -142,28 +143,13 @@ export function NotificationsTab({
         </Card.Header>
         <Card.Body gap="5">
           {TOGGLES.map((t) => (
-            <Switch.Root
+            <SettingSwitch
               key={t.key}
+              label={t.label}
+              description={t.description}
               checked={form.notifications[t.key]}
-              onCheckedChange={(d) => setToggle(t.key, d.checked)}
-              colorPalette="brand"
-              display="flex"
-              justifyContent="space-between"
-              alignItems="flex-start"
-              gap="4"
-              w="full"
-            >
-              <Stack gap="0">
-                <Switch.Label fontWeight="medium">{t.label}</Switch.Label>
-                <Text fontSize="sm" color="fg.muted">
-                  {t.description}
-                </Text>
-              </Stack>
-              <Switch.HiddenInput />
-              <Switch.Control>
-                <Switch.Thumb />
-              </Switch.Control>
-            </Switch.Root>
+              onChange={(checked) => setToggle(t.key, checked)}
+            />
           ))}
         </Card.Body>
       </Card.Root>

@@ -2,11 +2,12 @@
 // lock"). On takes effect at once; off only after a delay announced by mail, which the owner can
 // cancel here until it takes effect.
 import { useState } from 'react';
-import { Button, Card, HStack, Stack, Switch, Text } from '@chakra-ui/react';
+import { Button, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import { useGetSettingsQuery, useSetRetentionLockMutation } from '../../api/generated';
 import { apiErrorMessage } from '../../lib/errors';
 import { formatDate, formatDurationHours } from '../../lib/format';
 import { FormAlert } from '../shell/FormAlert';
+import { SettingSwitch } from '../shell/SettingSwitch';
 
 const FAILED = 'Failed to change the retention lock. Please try again.';
 
@@ -41,32 +42,16 @@ export function RetentionLockCard() {
       <Card.Body>
         <Stack gap="4">
           {error && <FormAlert status="error">{error}</FormAlert>}
-          <Switch.Root
+          <SettingSwitch
             // A turn-off request leaves the lock on: the new key makes the switch show the server's
             // state again rather than the position the click left it in.
             key={`${lock.enabled}:${lock.offAt ?? ''}`}
+            label="Lock backups until their retention date"
+            description="Each backup made while the lock is on keeps the date it got (its time plus the retention period then), even if you shorten the retention or turn the lock off later."
             checked={lock.enabled}
             disabled={isLoading}
-            onCheckedChange={(d) => void change(d.checked)}
-            colorPalette="brand"
-            display="flex"
-            justifyContent="space-between"
-            alignItems="flex-start"
-            gap="4"
-            w="full"
-          >
-            <Stack gap="0">
-              <Switch.Label fontWeight="medium">Lock backups until their retention date</Switch.Label>
-              <Text fontSize="sm" color="fg.muted">
-                Each backup made while the lock is on keeps the date it got (its time plus the retention
-                period then), even if you shorten the retention or turn the lock off later.
-              </Text>
-            </Stack>
-            <Switch.HiddenInput />
-            <Switch.Control>
-              <Switch.Thumb />
-            </Switch.Control>
-          </Switch.Root>
+            onChange={(checked) => void change(checked)}
+          />
           {lock.offAt ? (
             <Stack gap="3" data-testid="retention-lock-pending">
               <FormAlert status="warning">

@@ -32,3 +32,35 @@ export function TextField({ label, error, helper, labelAside, root, ...input }: 
     </Field.Root>
   );
 }
+
+/** A field of a form drawn from a list: `name` is the key of its value in the form. */
+export interface FieldSpec<K extends string> extends Omit<
+  TextFieldProps,
+  'name' | 'value' | 'onChange' | 'error'
+> {
+  name: K;
+}
+
+/** A form's text fields from one list, each bound to its value (and its error) by name. */
+export function TextFields<K extends string>({
+  fields,
+  values,
+  errors,
+  onChange,
+}: {
+  fields: readonly FieldSpec<K>[];
+  values: Record<K, string>;
+  errors?: Partial<Record<K, string>>;
+  onChange: (name: K, value: string) => void;
+}) {
+  return fields.map(({ name, ...field }) => (
+    <TextField
+      key={name}
+      {...field}
+      name={name}
+      value={values[name]}
+      error={errors?.[name]}
+      onChange={(e) => onChange(name, e.target.value)}
+    />
+  ));
+}
