@@ -178,57 +178,6 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ListLogsRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
-      pageSize: isSet(object.pageSize)
-        ? globalThis.Number(object.pageSize)
-        : isSet(object.page_size)
-        ? globalThis.Number(object.page_size)
-        : 0,
-      action: isSet(object.action) ? globalThis.String(object.action) : undefined,
-      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
-    };
-  },
-
-  toJSON(message: ListLogsRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.page !== 0) {
-      obj.page = Math.round(message.page);
-    }
-    if (message.pageSize !== 0) {
-      obj.pageSize = Math.round(message.pageSize);
-    }
-    if (message.action !== undefined) {
-      obj.action = message.action;
-    }
-    if (message.before !== undefined) {
-      obj.before = message.before;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ListLogsRequest>): ListLogsRequest {
-    return ListLogsRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ListLogsRequest>): ListLogsRequest {
-    const message = createBaseListLogsRequest();
-    message.userId = object.userId ?? "";
-    message.page = object.page ?? 0;
-    message.pageSize = object.pageSize ?? 0;
-    message.action = object.action ?? undefined;
-    message.before = object.before ?? undefined;
-    return message;
-  },
 };
 
 function createBaseLogDetails(): LogDetails {
@@ -409,104 +358,6 @@ export const LogDetails: MessageFns<LogDetails> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): LogDetails {
-    return {
-      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : undefined,
-      type: isSet(object.type) ? globalThis.String(object.type) : undefined,
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : undefined,
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-      value: isSet(object.value) ? globalThis.String(object.value) : undefined,
-      size: isSet(object.size) ? globalThis.Number(object.size) : undefined,
-      durationMs: isSet(object.durationMs)
-        ? globalThis.Number(object.durationMs)
-        : isSet(object.duration_ms)
-        ? globalThis.Number(object.duration_ms)
-        : undefined,
-      backupTimestamp: isSet(object.backupTimestamp)
-        ? globalThis.String(object.backupTimestamp)
-        : isSet(object.backup_timestamp)
-        ? globalThis.String(object.backup_timestamp)
-        : undefined,
-      documentsRestored: isSet(object.documentsRestored)
-        ? globalThis.Number(object.documentsRestored)
-        : isSet(object.documents_restored)
-        ? globalThis.Number(object.documents_restored)
-        : undefined,
-      documentsFailed: isSet(object.documentsFailed)
-        ? globalThis.Number(object.documentsFailed)
-        : isSet(object.documents_failed)
-        ? globalThis.Number(object.documents_failed)
-        : undefined,
-      rule: isSet(object.rule) ? globalThis.String(object.rule) : undefined,
-    };
-  },
-
-  toJSON(message: LogDetails): unknown {
-    const obj: any = {};
-    if (message.name !== undefined) {
-      obj.name = message.name;
-    }
-    if (message.hostname !== undefined) {
-      obj.hostname = message.hostname;
-    }
-    if (message.type !== undefined) {
-      obj.type = message.type;
-    }
-    if (message.databaseName !== undefined) {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    if (message.value !== undefined) {
-      obj.value = message.value;
-    }
-    if (message.size !== undefined) {
-      obj.size = Math.round(message.size);
-    }
-    if (message.durationMs !== undefined) {
-      obj.durationMs = Math.round(message.durationMs);
-    }
-    if (message.backupTimestamp !== undefined) {
-      obj.backupTimestamp = message.backupTimestamp;
-    }
-    if (message.documentsRestored !== undefined) {
-      obj.documentsRestored = Math.round(message.documentsRestored);
-    }
-    if (message.documentsFailed !== undefined) {
-      obj.documentsFailed = Math.round(message.documentsFailed);
-    }
-    if (message.rule !== undefined) {
-      obj.rule = message.rule;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<LogDetails>): LogDetails {
-    return LogDetails.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<LogDetails>): LogDetails {
-    const message = createBaseLogDetails();
-    message.name = object.name ?? undefined;
-    message.hostname = object.hostname ?? undefined;
-    message.type = object.type ?? undefined;
-    message.databaseName = object.databaseName ?? undefined;
-    message.error = object.error ?? undefined;
-    message.value = object.value ?? undefined;
-    message.size = object.size ?? undefined;
-    message.durationMs = object.durationMs ?? undefined;
-    message.backupTimestamp = object.backupTimestamp ?? undefined;
-    message.documentsRestored = object.documentsRestored ?? undefined;
-    message.documentsFailed = object.documentsFailed ?? undefined;
-    message.rule = object.rule ?? undefined;
-    return message;
-  },
 };
 
 function createBaseLogEntry(): LogEntry {
@@ -619,65 +470,6 @@ export const LogEntry: MessageFns<LogEntry> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): LogEntry {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
-      action: isSet(object.action) ? globalThis.String(object.action) : "",
-      entity: isSet(object.entity) ? globalThis.String(object.entity) : "",
-      entityId: isSet(object.entityId)
-        ? globalThis.String(object.entityId)
-        : isSet(object.entity_id)
-        ? globalThis.String(object.entity_id)
-        : undefined,
-      details: isSet(object.details) ? LogDetails.fromJSON(object.details) : undefined,
-      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
-    };
-  },
-
-  toJSON(message: LogEntry): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.timestamp !== "") {
-      obj.timestamp = message.timestamp;
-    }
-    if (message.action !== "") {
-      obj.action = message.action;
-    }
-    if (message.entity !== "") {
-      obj.entity = message.entity;
-    }
-    if (message.entityId !== undefined) {
-      obj.entityId = message.entityId;
-    }
-    if (message.details !== undefined) {
-      obj.details = LogDetails.toJSON(message.details);
-    }
-    if (message.actor !== "") {
-      obj.actor = message.actor;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<LogEntry>): LogEntry {
-    return LogEntry.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<LogEntry>): LogEntry {
-    const message = createBaseLogEntry();
-    message.id = object.id ?? "";
-    message.timestamp = object.timestamp ?? "";
-    message.action = object.action ?? "";
-    message.entity = object.entity ?? "";
-    message.entityId = object.entityId ?? undefined;
-    message.details = (object.details !== undefined && object.details !== null)
-      ? LogDetails.fromPartial(object.details)
-      : undefined;
-    message.actor = object.actor ?? "";
-    return message;
-  },
 };
 
 function createBasePagination(): Pagination {
@@ -746,39 +538,6 @@ export const Pagination: MessageFns<Pagination> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Pagination {
-    return {
-      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
-      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
-      pages: isSet(object.pages) ? globalThis.Number(object.pages) : 0,
-    };
-  },
-
-  toJSON(message: Pagination): unknown {
-    const obj: any = {};
-    if (message.total !== 0) {
-      obj.total = Math.round(message.total);
-    }
-    if (message.page !== 0) {
-      obj.page = Math.round(message.page);
-    }
-    if (message.pages !== 0) {
-      obj.pages = Math.round(message.pages);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Pagination>): Pagination {
-    return Pagination.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Pagination>): Pagination {
-    const message = createBasePagination();
-    message.total = object.total ?? 0;
-    message.page = object.page ?? 0;
-    message.pages = object.pages ?? 0;
-    return message;
-  },
 };
 
 function createBaseLogPage(): LogPage {
@@ -836,36 +595,6 @@ export const LogPage: MessageFns<LogPage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): LogPage {
-    return {
-      logs: globalThis.Array.isArray(object?.logs) ? object.logs.map((e: any) => LogEntry.fromJSON(e)) : [],
-      pagination: isSet(object.pagination) ? Pagination.fromJSON(object.pagination) : undefined,
-    };
-  },
-
-  toJSON(message: LogPage): unknown {
-    const obj: any = {};
-    if (message.logs?.length) {
-      obj.logs = message.logs.map((e) => LogEntry.toJSON(e));
-    }
-    if (message.pagination !== undefined) {
-      obj.pagination = Pagination.toJSON(message.pagination);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<LogPage>): LogPage {
-    return LogPage.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<LogPage>): LogPage {
-    const message = createBaseLogPage();
-    message.logs = object.logs?.map((e) => LogEntry.fromPartial(e)) || [];
-    message.pagination = (object.pagination !== undefined && object.pagination !== null)
-      ? Pagination.fromPartial(object.pagination)
-      : undefined;
-    return message;
-  },
 };
 
 function createBaseActionList(): ActionList {
@@ -911,29 +640,6 @@ export const ActionList: MessageFns<ActionList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ActionList {
-    return {
-      actions: globalThis.Array.isArray(object?.actions) ? object.actions.map((e: any) => globalThis.String(e)) : [],
-    };
-  },
-
-  toJSON(message: ActionList): unknown {
-    const obj: any = {};
-    if (message.actions?.length) {
-      obj.actions = message.actions;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ActionList>): ActionList {
-    return ActionList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ActionList>): ActionList {
-    const message = createBaseActionList();
-    message.actions = object.actions?.map((e) => e) || [];
-    return message;
   },
 };
 
@@ -1004,14 +710,6 @@ export const AuditServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -1023,15 +721,7 @@ function longToNumber(int64: { toString(): string }): number {
   return num;
 }
 
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

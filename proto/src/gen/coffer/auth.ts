@@ -19,13 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Empty, Ok, UserRef } from "./common.js";
-import {
-  BackupFrequency,
-  backupFrequencyFromJSON,
-  backupFrequencyToJSON,
-  backupFrequencyToNumber,
-  GfsCounts,
-} from "./schedule.js";
+import { BackupFrequency, backupFrequencyFromJSON, backupFrequencyToNumber, GfsCounts } from "./schedule.js";
 
 export const protobufPackage = "coffer.auth.v1";
 
@@ -53,20 +47,6 @@ export function roleFromJSON(object: any): Role {
     case "UNRECOGNIZED":
     default:
       return Role.UNRECOGNIZED;
-  }
-}
-
-export function roleToJSON(object: Role): string {
-  switch (object) {
-    case Role.ROLE_UNSPECIFIED:
-      return "ROLE_UNSPECIFIED";
-    case Role.ROLE_USER:
-      return "ROLE_USER";
-    case Role.ROLE_ADMIN:
-      return "ROLE_ADMIN";
-    case Role.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
   }
 }
 
@@ -106,20 +86,6 @@ export function accountStatusFromJSON(object: any): AccountStatus {
     case "UNRECOGNIZED":
     default:
       return AccountStatus.UNRECOGNIZED;
-  }
-}
-
-export function accountStatusToJSON(object: AccountStatus): string {
-  switch (object) {
-    case AccountStatus.ACCOUNT_STATUS_UNSPECIFIED:
-      return "ACCOUNT_STATUS_UNSPECIFIED";
-    case AccountStatus.ACCOUNT_STATUS_ACTIVE:
-      return "ACCOUNT_STATUS_ACTIVE";
-    case AccountStatus.ACCOUNT_STATUS_INACTIVE:
-      return "ACCOUNT_STATUS_INACTIVE";
-    case AccountStatus.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
   }
 }
 
@@ -497,39 +463,6 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): RegisterRequest {
-    return {
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      password: isSet(object.password) ? globalThis.String(object.password) : "",
-    };
-  },
-
-  toJSON(message: RegisterRequest): unknown {
-    const obj: any = {};
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.password !== "") {
-      obj.password = message.password;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RegisterRequest>): RegisterRequest {
-    return RegisterRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RegisterRequest>): RegisterRequest {
-    const message = createBaseRegisterRequest();
-    message.name = object.name ?? "";
-    message.email = object.email ?? "";
-    message.password = object.password ?? "";
-    return message;
-  },
 };
 
 function createBaseLoginRequest(): LoginRequest {
@@ -586,34 +519,6 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): LoginRequest {
-    return {
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      password: isSet(object.password) ? globalThis.String(object.password) : "",
-    };
-  },
-
-  toJSON(message: LoginRequest): unknown {
-    const obj: any = {};
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.password !== "") {
-      obj.password = message.password;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<LoginRequest>): LoginRequest {
-    return LoginRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<LoginRequest>): LoginRequest {
-    const message = createBaseLoginRequest();
-    message.email = object.email ?? "";
-    message.password = object.password ?? "";
-    return message;
   },
 };
 
@@ -747,80 +652,6 @@ export const User: MessageFns<User> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): User {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-        ? globalThis.String(object.api_key)
-        : "",
-      isBanned: isSet(object.isBanned)
-        ? globalThis.Boolean(object.isBanned)
-        : isSet(object.is_banned)
-        ? globalThis.Boolean(object.is_banned)
-        : false,
-      banReason: isSet(object.banReason)
-        ? globalThis.String(object.banReason)
-        : isSet(object.ban_reason)
-        ? globalThis.String(object.ban_reason)
-        : undefined,
-      bannedAt: isSet(object.bannedAt)
-        ? globalThis.String(object.bannedAt)
-        : isSet(object.banned_at)
-        ? globalThis.String(object.banned_at)
-        : undefined,
-    };
-  },
-
-  toJSON(message: User): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.role !== Role.ROLE_UNSPECIFIED) {
-      obj.role = roleToJSON(message.role);
-    }
-    if (message.apiKey !== "") {
-      obj.apiKey = message.apiKey;
-    }
-    if (message.isBanned !== false) {
-      obj.isBanned = message.isBanned;
-    }
-    if (message.banReason !== undefined) {
-      obj.banReason = message.banReason;
-    }
-    if (message.bannedAt !== undefined) {
-      obj.bannedAt = message.bannedAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<User>): User {
-    return User.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<User>): User {
-    const message = createBaseUser();
-    message.id = object.id ?? "";
-    message.email = object.email ?? "";
-    message.name = object.name ?? "";
-    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
-    message.apiKey = object.apiKey ?? "";
-    message.isBanned = object.isBanned ?? false;
-    message.banReason = object.banReason ?? undefined;
-    message.bannedAt = object.bannedAt ?? undefined;
-    return message;
-  },
 };
 
 function createBaseAuthResult(): AuthResult {
@@ -889,39 +720,6 @@ export const AuthResult: MessageFns<AuthResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AuthResult {
-    return {
-      token: isSet(object.token) ? globalThis.String(object.token) : "",
-      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      challenge: isSet(object.challenge) ? globalThis.String(object.challenge) : undefined,
-    };
-  },
-
-  toJSON(message: AuthResult): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    if (message.user !== undefined) {
-      obj.user = User.toJSON(message.user);
-    }
-    if (message.challenge !== undefined) {
-      obj.challenge = message.challenge;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AuthResult>): AuthResult {
-    return AuthResult.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AuthResult>): AuthResult {
-    const message = createBaseAuthResult();
-    message.token = object.token ?? "";
-    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
-    message.challenge = object.challenge ?? undefined;
-    return message;
-  },
 };
 
 function createBaseSecondFactorLoginRequest(): SecondFactorLoginRequest {
@@ -979,34 +777,6 @@ export const SecondFactorLoginRequest: MessageFns<SecondFactorLoginRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): SecondFactorLoginRequest {
-    return {
-      challenge: isSet(object.challenge) ? globalThis.String(object.challenge) : "",
-      code: isSet(object.code) ? globalThis.String(object.code) : "",
-    };
-  },
-
-  toJSON(message: SecondFactorLoginRequest): unknown {
-    const obj: any = {};
-    if (message.challenge !== "") {
-      obj.challenge = message.challenge;
-    }
-    if (message.code !== "") {
-      obj.code = message.code;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
-    return SecondFactorLoginRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
-    const message = createBaseSecondFactorLoginRequest();
-    message.challenge = object.challenge ?? "";
-    message.code = object.code ?? "";
-    return message;
-  },
 };
 
 function createBaseSecondFactorCode(): SecondFactorCode {
@@ -1063,38 +833,6 @@ export const SecondFactorCode: MessageFns<SecondFactorCode> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): SecondFactorCode {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      code: isSet(object.code) ? globalThis.String(object.code) : "",
-    };
-  },
-
-  toJSON(message: SecondFactorCode): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.code !== "") {
-      obj.code = message.code;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SecondFactorCode>): SecondFactorCode {
-    return SecondFactorCode.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SecondFactorCode>): SecondFactorCode {
-    const message = createBaseSecondFactorCode();
-    message.userId = object.userId ?? "";
-    message.code = object.code ?? "";
-    return message;
   },
 };
 
@@ -1164,47 +902,6 @@ export const TwoFactorStatus: MessageFns<TwoFactorStatus> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): TwoFactorStatus {
-    return {
-      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
-      enrolmentRequired: isSet(object.enrolmentRequired)
-        ? globalThis.Boolean(object.enrolmentRequired)
-        : isSet(object.enrolment_required)
-        ? globalThis.Boolean(object.enrolment_required)
-        : false,
-      recoveryCodesLeft: isSet(object.recoveryCodesLeft)
-        ? globalThis.Number(object.recoveryCodesLeft)
-        : isSet(object.recovery_codes_left)
-        ? globalThis.Number(object.recovery_codes_left)
-        : 0,
-    };
-  },
-
-  toJSON(message: TwoFactorStatus): unknown {
-    const obj: any = {};
-    if (message.enabled !== false) {
-      obj.enabled = message.enabled;
-    }
-    if (message.enrolmentRequired !== false) {
-      obj.enrolmentRequired = message.enrolmentRequired;
-    }
-    if (message.recoveryCodesLeft !== 0) {
-      obj.recoveryCodesLeft = Math.round(message.recoveryCodesLeft);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
-    return TwoFactorStatus.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
-    const message = createBaseTwoFactorStatus();
-    message.enabled = object.enabled ?? false;
-    message.enrolmentRequired = object.enrolmentRequired ?? false;
-    message.recoveryCodesLeft = object.recoveryCodesLeft ?? 0;
-    return message;
-  },
 };
 
 function createBaseTwoFactorEnrolment(): TwoFactorEnrolment {
@@ -1273,47 +970,6 @@ export const TwoFactorEnrolment: MessageFns<TwoFactorEnrolment> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): TwoFactorEnrolment {
-    return {
-      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
-      otpauthUrl: isSet(object.otpauthUrl)
-        ? globalThis.String(object.otpauthUrl)
-        : isSet(object.otpauth_url)
-        ? globalThis.String(object.otpauth_url)
-        : "",
-      qrCode: isSet(object.qrCode)
-        ? globalThis.String(object.qrCode)
-        : isSet(object.qr_code)
-        ? globalThis.String(object.qr_code)
-        : "",
-    };
-  },
-
-  toJSON(message: TwoFactorEnrolment): unknown {
-    const obj: any = {};
-    if (message.secret !== "") {
-      obj.secret = message.secret;
-    }
-    if (message.otpauthUrl !== "") {
-      obj.otpauthUrl = message.otpauthUrl;
-    }
-    if (message.qrCode !== "") {
-      obj.qrCode = message.qrCode;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
-    return TwoFactorEnrolment.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
-    const message = createBaseTwoFactorEnrolment();
-    message.secret = object.secret ?? "";
-    message.otpauthUrl = object.otpauthUrl ?? "";
-    message.qrCode = object.qrCode ?? "";
-    return message;
-  },
 };
 
 function createBaseRecoveryCodes(): RecoveryCodes {
@@ -1359,27 +1015,6 @@ export const RecoveryCodes: MessageFns<RecoveryCodes> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RecoveryCodes {
-    return { codes: globalThis.Array.isArray(object?.codes) ? object.codes.map((e: any) => globalThis.String(e)) : [] };
-  },
-
-  toJSON(message: RecoveryCodes): unknown {
-    const obj: any = {};
-    if (message.codes?.length) {
-      obj.codes = message.codes;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RecoveryCodes>): RecoveryCodes {
-    return RecoveryCodes.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RecoveryCodes>): RecoveryCodes {
-    const message = createBaseRecoveryCodes();
-    message.codes = object.codes?.map((e) => e) || [];
-    return message;
   },
 };
 
@@ -1449,47 +1084,6 @@ export const StepUpRequest: MessageFns<StepUpRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): StepUpRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      sessionId: isSet(object.sessionId)
-        ? globalThis.String(object.sessionId)
-        : isSet(object.session_id)
-        ? globalThis.String(object.session_id)
-        : "",
-      code: isSet(object.code) ? globalThis.String(object.code) : "",
-    };
-  },
-
-  toJSON(message: StepUpRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.sessionId !== "") {
-      obj.sessionId = message.sessionId;
-    }
-    if (message.code !== "") {
-      obj.code = message.code;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<StepUpRequest>): StepUpRequest {
-    return StepUpRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<StepUpRequest>): StepUpRequest {
-    const message = createBaseStepUpRequest();
-    message.userId = object.userId ?? "";
-    message.sessionId = object.sessionId ?? "";
-    message.code = object.code ?? "";
-    return message;
-  },
 };
 
 function createBaseStepUpToken(): StepUpToken {
@@ -1547,38 +1141,6 @@ export const StepUpToken: MessageFns<StepUpToken> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): StepUpToken {
-    return {
-      token: isSet(object.token) ? globalThis.String(object.token) : "",
-      expiresAt: isSet(object.expiresAt)
-        ? globalThis.String(object.expiresAt)
-        : isSet(object.expires_at)
-        ? globalThis.String(object.expires_at)
-        : "",
-    };
-  },
-
-  toJSON(message: StepUpToken): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    if (message.expiresAt !== "") {
-      obj.expiresAt = message.expiresAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<StepUpToken>): StepUpToken {
-    return StepUpToken.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<StepUpToken>): StepUpToken {
-    const message = createBaseStepUpToken();
-    message.token = object.token ?? "";
-    message.expiresAt = object.expiresAt ?? "";
-    return message;
-  },
 };
 
 function createBaseSecuritySettings(): SecuritySettings {
@@ -1624,33 +1186,6 @@ export const SecuritySettings: MessageFns<SecuritySettings> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): SecuritySettings {
-    return {
-      requireAdminTwoFactor: isSet(object.requireAdminTwoFactor)
-        ? globalThis.Boolean(object.requireAdminTwoFactor)
-        : isSet(object.require_admin_two_factor)
-        ? globalThis.Boolean(object.require_admin_two_factor)
-        : false,
-    };
-  },
-
-  toJSON(message: SecuritySettings): unknown {
-    const obj: any = {};
-    if (message.requireAdminTwoFactor !== false) {
-      obj.requireAdminTwoFactor = message.requireAdminTwoFactor;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SecuritySettings>): SecuritySettings {
-    return SecuritySettings.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SecuritySettings>): SecuritySettings {
-    const message = createBaseSecuritySettings();
-    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
-    return message;
   },
 };
 
@@ -1709,38 +1244,6 @@ export const AdminIdentity: MessageFns<AdminIdentity> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AdminIdentity {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-    };
-  },
-
-  toJSON(message: AdminIdentity): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminIdentity>): AdminIdentity {
-    return AdminIdentity.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminIdentity>): AdminIdentity {
-    const message = createBaseAdminIdentity();
-    message.userId = object.userId ?? "";
-    message.name = object.name ?? "";
-    return message;
-  },
 };
 
 function createBaseAdminSecuritySettingsRequest(): AdminSecuritySettingsRequest {
@@ -1787,33 +1290,6 @@ export const AdminSecuritySettingsRequest: MessageFns<AdminSecuritySettingsReque
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AdminSecuritySettingsRequest {
-    return {
-      requireAdminTwoFactor: isSet(object.requireAdminTwoFactor)
-        ? globalThis.Boolean(object.requireAdminTwoFactor)
-        : isSet(object.require_admin_two_factor)
-        ? globalThis.Boolean(object.require_admin_two_factor)
-        : false,
-    };
-  },
-
-  toJSON(message: AdminSecuritySettingsRequest): unknown {
-    const obj: any = {};
-    if (message.requireAdminTwoFactor !== false) {
-      obj.requireAdminTwoFactor = message.requireAdminTwoFactor;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
-    return AdminSecuritySettingsRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
-    const message = createBaseAdminSecuritySettingsRequest();
-    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
-    return message;
-  },
 };
 
 function createBaseRequestPasswordResetRequest(): RequestPasswordResetRequest {
@@ -1859,27 +1335,6 @@ export const RequestPasswordResetRequest: MessageFns<RequestPasswordResetRequest
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RequestPasswordResetRequest {
-    return { email: isSet(object.email) ? globalThis.String(object.email) : "" };
-  },
-
-  toJSON(message: RequestPasswordResetRequest): unknown {
-    const obj: any = {};
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RequestPasswordResetRequest>): RequestPasswordResetRequest {
-    return RequestPasswordResetRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RequestPasswordResetRequest>): RequestPasswordResetRequest {
-    const message = createBaseRequestPasswordResetRequest();
-    message.email = object.email ?? "";
-    return message;
   },
 };
 
@@ -1938,42 +1393,6 @@ export const RequestPasswordResetResponse: MessageFns<RequestPasswordResetRespon
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): RequestPasswordResetResponse {
-    return {
-      resetToken: isSet(object.resetToken)
-        ? globalThis.String(object.resetToken)
-        : isSet(object.reset_token)
-        ? globalThis.String(object.reset_token)
-        : undefined,
-      resetUrl: isSet(object.resetUrl)
-        ? globalThis.String(object.resetUrl)
-        : isSet(object.reset_url)
-        ? globalThis.String(object.reset_url)
-        : undefined,
-    };
-  },
-
-  toJSON(message: RequestPasswordResetResponse): unknown {
-    const obj: any = {};
-    if (message.resetToken !== undefined) {
-      obj.resetToken = message.resetToken;
-    }
-    if (message.resetUrl !== undefined) {
-      obj.resetUrl = message.resetUrl;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RequestPasswordResetResponse>): RequestPasswordResetResponse {
-    return RequestPasswordResetResponse.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RequestPasswordResetResponse>): RequestPasswordResetResponse {
-    const message = createBaseRequestPasswordResetResponse();
-    message.resetToken = object.resetToken ?? undefined;
-    message.resetUrl = object.resetUrl ?? undefined;
-    return message;
-  },
 };
 
 function createBaseResetTokenRequest(): ResetTokenRequest {
@@ -2019,27 +1438,6 @@ export const ResetTokenRequest: MessageFns<ResetTokenRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ResetTokenRequest {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
-  },
-
-  toJSON(message: ResetTokenRequest): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ResetTokenRequest>): ResetTokenRequest {
-    return ResetTokenRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ResetTokenRequest>): ResetTokenRequest {
-    const message = createBaseResetTokenRequest();
-    message.token = object.token ?? "";
-    return message;
   },
 };
 
@@ -2097,34 +1495,6 @@ export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ResetPasswordRequest {
-    return {
-      token: isSet(object.token) ? globalThis.String(object.token) : "",
-      password: isSet(object.password) ? globalThis.String(object.password) : "",
-    };
-  },
-
-  toJSON(message: ResetPasswordRequest): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    if (message.password !== "") {
-      obj.password = message.password;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
-    return ResetPasswordRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
-    const message = createBaseResetPasswordRequest();
-    message.token = object.token ?? "";
-    message.password = object.password ?? "";
-    return message;
   },
 };
 
@@ -2306,116 +1676,6 @@ export const AccountState: MessageFns<AccountState> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AccountState {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
-      isBanned: isSet(object.isBanned)
-        ? globalThis.Boolean(object.isBanned)
-        : isSet(object.is_banned)
-        ? globalThis.Boolean(object.is_banned)
-        : false,
-      banReason: isSet(object.banReason)
-        ? globalThis.String(object.banReason)
-        : isSet(object.ban_reason)
-        ? globalThis.String(object.ban_reason)
-        : undefined,
-      bannedAt: isSet(object.bannedAt)
-        ? globalThis.String(object.bannedAt)
-        : isSet(object.banned_at)
-        ? globalThis.String(object.banned_at)
-        : undefined,
-      status: isSet(object.status) ? accountStatusFromJSON(object.status) : AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      sessionVersion: isSet(object.sessionVersion)
-        ? globalThis.Number(object.sessionVersion)
-        : isSet(object.session_version)
-        ? globalThis.Number(object.session_version)
-        : 0,
-      endedSessions: globalThis.Array.isArray(object?.endedSessions)
-        ? object.endedSessions.map((e: any) => globalThis.String(e))
-        : globalThis.Array.isArray(object?.ended_sessions)
-        ? object.ended_sessions.map((e: any) => globalThis.String(e))
-        : [],
-      twoFactorEnabled: isSet(object.twoFactorEnabled)
-        ? globalThis.Boolean(object.twoFactorEnabled)
-        : isSet(object.two_factor_enabled)
-        ? globalThis.Boolean(object.two_factor_enabled)
-        : undefined,
-      twoFactorEnrolmentRequired: isSet(object.twoFactorEnrolmentRequired)
-        ? globalThis.Boolean(object.twoFactorEnrolmentRequired)
-        : isSet(object.two_factor_enrolment_required)
-        ? globalThis.Boolean(object.two_factor_enrolment_required)
-        : undefined,
-    };
-  },
-
-  toJSON(message: AccountState): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.role !== Role.ROLE_UNSPECIFIED) {
-      obj.role = roleToJSON(message.role);
-    }
-    if (message.isBanned !== false) {
-      obj.isBanned = message.isBanned;
-    }
-    if (message.banReason !== undefined) {
-      obj.banReason = message.banReason;
-    }
-    if (message.bannedAt !== undefined) {
-      obj.bannedAt = message.bannedAt;
-    }
-    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
-      obj.status = accountStatusToJSON(message.status);
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.sessionVersion !== 0) {
-      obj.sessionVersion = Math.round(message.sessionVersion);
-    }
-    if (message.endedSessions?.length) {
-      obj.endedSessions = message.endedSessions;
-    }
-    if (message.twoFactorEnabled !== undefined) {
-      obj.twoFactorEnabled = message.twoFactorEnabled;
-    }
-    if (message.twoFactorEnrolmentRequired !== undefined) {
-      obj.twoFactorEnrolmentRequired = message.twoFactorEnrolmentRequired;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AccountState>): AccountState {
-    return AccountState.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AccountState>): AccountState {
-    const message = createBaseAccountState();
-    message.userId = object.userId ?? "";
-    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
-    message.isBanned = object.isBanned ?? false;
-    message.banReason = object.banReason ?? undefined;
-    message.bannedAt = object.bannedAt ?? undefined;
-    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
-    message.email = object.email ?? "";
-    message.name = object.name ?? "";
-    message.sessionVersion = object.sessionVersion ?? 0;
-    message.endedSessions = object.endedSessions?.map((e) => e) || [];
-    message.twoFactorEnabled = object.twoFactorEnabled ?? undefined;
-    message.twoFactorEnrolmentRequired = object.twoFactorEnrolmentRequired ?? undefined;
-    return message;
-  },
 };
 
 function createBaseProfile(): Profile {
@@ -2517,58 +1777,6 @@ export const Profile: MessageFns<Profile> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Profile {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-        ? globalThis.String(object.api_key)
-        : "",
-      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
-    };
-  },
-
-  toJSON(message: Profile): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.plan !== "") {
-      obj.plan = message.plan;
-    }
-    if (message.apiKey !== "") {
-      obj.apiKey = message.apiKey;
-    }
-    if (message.role !== Role.ROLE_UNSPECIFIED) {
-      obj.role = roleToJSON(message.role);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Profile>): Profile {
-    return Profile.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Profile>): Profile {
-    const message = createBaseProfile();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.email = object.email ?? "";
-    message.plan = object.plan ?? "";
-    message.apiKey = object.apiKey ?? "";
-    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
-    return message;
-  },
 };
 
 function createBaseUpdateProfileRequest(): UpdateProfileRequest {
@@ -2648,52 +1856,6 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): UpdateProfileRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
-      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
-      currentPassword: isSet(object.currentPassword)
-        ? globalThis.String(object.currentPassword)
-        : isSet(object.current_password)
-        ? globalThis.String(object.current_password)
-        : undefined,
-    };
-  },
-
-  toJSON(message: UpdateProfileRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.name !== undefined) {
-      obj.name = message.name;
-    }
-    if (message.email !== undefined) {
-      obj.email = message.email;
-    }
-    if (message.currentPassword !== undefined) {
-      obj.currentPassword = message.currentPassword;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UpdateProfileRequest>): UpdateProfileRequest {
-    return UpdateProfileRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UpdateProfileRequest>): UpdateProfileRequest {
-    const message = createBaseUpdateProfileRequest();
-    message.userId = object.userId ?? "";
-    message.name = object.name ?? undefined;
-    message.email = object.email ?? undefined;
-    message.currentPassword = object.currentPassword ?? undefined;
-    return message;
-  },
 };
 
 function createBaseChangePasswordRequest(): ChangePasswordRequest {
@@ -2762,51 +1924,6 @@ export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ChangePasswordRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      currentPassword: isSet(object.currentPassword)
-        ? globalThis.String(object.currentPassword)
-        : isSet(object.current_password)
-        ? globalThis.String(object.current_password)
-        : "",
-      newPassword: isSet(object.newPassword)
-        ? globalThis.String(object.newPassword)
-        : isSet(object.new_password)
-        ? globalThis.String(object.new_password)
-        : "",
-    };
-  },
-
-  toJSON(message: ChangePasswordRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.currentPassword !== "") {
-      obj.currentPassword = message.currentPassword;
-    }
-    if (message.newPassword !== "") {
-      obj.newPassword = message.newPassword;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
-    return ChangePasswordRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
-    const message = createBaseChangePasswordRequest();
-    message.userId = object.userId ?? "";
-    message.currentPassword = object.currentPassword ?? "";
-    message.newPassword = object.newPassword ?? "";
-    return message;
-  },
 };
 
 function createBaseChangePasswordResult(): ChangePasswordResult {
@@ -2853,27 +1970,6 @@ export const ChangePasswordResult: MessageFns<ChangePasswordResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ChangePasswordResult {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
-  },
-
-  toJSON(message: ChangePasswordResult): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
-    return ChangePasswordResult.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
-    const message = createBaseChangePasswordResult();
-    message.token = object.token ?? "";
-    return message;
-  },
 };
 
 function createBaseApiKey(): ApiKey {
@@ -2919,33 +2015,6 @@ export const ApiKey: MessageFns<ApiKey> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ApiKey {
-    return {
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-        ? globalThis.String(object.api_key)
-        : "",
-    };
-  },
-
-  toJSON(message: ApiKey): unknown {
-    const obj: any = {};
-    if (message.apiKey !== "") {
-      obj.apiKey = message.apiKey;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ApiKey>): ApiKey {
-    return ApiKey.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ApiKey>): ApiKey {
-    const message = createBaseApiKey();
-    message.apiKey = object.apiKey ?? "";
-    return message;
   },
 };
 
@@ -3015,51 +2084,6 @@ export const EndSessionRequest: MessageFns<EndSessionRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): EndSessionRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      sessionId: isSet(object.sessionId)
-        ? globalThis.String(object.sessionId)
-        : isSet(object.session_id)
-        ? globalThis.String(object.session_id)
-        : "",
-      expiresAt: isSet(object.expiresAt)
-        ? globalThis.String(object.expiresAt)
-        : isSet(object.expires_at)
-        ? globalThis.String(object.expires_at)
-        : "",
-    };
-  },
-
-  toJSON(message: EndSessionRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.sessionId !== "") {
-      obj.sessionId = message.sessionId;
-    }
-    if (message.expiresAt !== "") {
-      obj.expiresAt = message.expiresAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<EndSessionRequest>): EndSessionRequest {
-    return EndSessionRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<EndSessionRequest>): EndSessionRequest {
-    const message = createBaseEndSessionRequest();
-    message.userId = object.userId ?? "";
-    message.sessionId = object.sessionId ?? "";
-    message.expiresAt = object.expiresAt ?? "";
-    return message;
-  },
 };
 
 function createBasePlanFeature(): PlanFeature {
@@ -3105,27 +2129,6 @@ export const PlanFeature: MessageFns<PlanFeature> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): PlanFeature {
-    return { text: isSet(object.text) ? globalThis.String(object.text) : "" };
-  },
-
-  toJSON(message: PlanFeature): unknown {
-    const obj: any = {};
-    if (message.text !== "") {
-      obj.text = message.text;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PlanFeature>): PlanFeature {
-    return PlanFeature.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PlanFeature>): PlanFeature {
-    const message = createBasePlanFeature();
-    message.text = object.text ?? "";
-    return message;
   },
 };
 
@@ -3283,98 +2286,6 @@ export const Plan: MessageFns<Plan> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Plan {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      price: isSet(object.price) ? globalThis.Number(object.price) : 0,
-      popular: isSet(object.popular) ? globalThis.Boolean(object.popular) : false,
-      dbLimit: isSet(object.dbLimit)
-        ? globalThis.Number(object.dbLimit)
-        : isSet(object.db_limit)
-        ? globalThis.Number(object.db_limit)
-        : 0,
-      retentionLimit: isSet(object.retentionLimit)
-        ? globalThis.Number(object.retentionLimit)
-        : isSet(object.retention_limit)
-        ? globalThis.Number(object.retention_limit)
-        : 0,
-      storageLimit: isSet(object.storageLimit)
-        ? globalThis.Number(object.storageLimit)
-        : isSet(object.storage_limit)
-        ? globalThis.Number(object.storage_limit)
-        : 0,
-      frequencyLimit: isSet(object.frequencyLimit)
-        ? backupFrequencyFromJSON(object.frequencyLimit)
-        : isSet(object.frequency_limit)
-        ? backupFrequencyFromJSON(object.frequency_limit)
-        : BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
-      features: globalThis.Array.isArray(object?.features)
-        ? object.features.map((e: any) => PlanFeature.fromJSON(e))
-        : [],
-      gfsLimits: isSet(object.gfsLimits)
-        ? GfsCounts.fromJSON(object.gfsLimits)
-        : isSet(object.gfs_limits)
-        ? GfsCounts.fromJSON(object.gfs_limits)
-        : undefined,
-    };
-  },
-
-  toJSON(message: Plan): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.price !== 0) {
-      obj.price = floatToJson(message.price);
-    }
-    if (message.popular !== false) {
-      obj.popular = message.popular;
-    }
-    if (message.dbLimit !== 0) {
-      obj.dbLimit = Math.round(message.dbLimit);
-    }
-    if (message.retentionLimit !== 0) {
-      obj.retentionLimit = Math.round(message.retentionLimit);
-    }
-    if (message.storageLimit !== 0) {
-      obj.storageLimit = Math.round(message.storageLimit);
-    }
-    if (message.frequencyLimit !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
-      obj.frequencyLimit = backupFrequencyToJSON(message.frequencyLimit);
-    }
-    if (message.features?.length) {
-      obj.features = message.features.map((e) => PlanFeature.toJSON(e));
-    }
-    if (message.gfsLimits !== undefined) {
-      obj.gfsLimits = GfsCounts.toJSON(message.gfsLimits);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Plan>): Plan {
-    return Plan.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Plan>): Plan {
-    const message = createBasePlan();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.price = object.price ?? 0;
-    message.popular = object.popular ?? false;
-    message.dbLimit = object.dbLimit ?? 0;
-    message.retentionLimit = object.retentionLimit ?? 0;
-    message.storageLimit = object.storageLimit ?? 0;
-    message.frequencyLimit = object.frequencyLimit ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
-    message.features = object.features?.map((e) => PlanFeature.fromPartial(e)) || [];
-    message.gfsLimits = (object.gfsLimits !== undefined && object.gfsLimits !== null)
-      ? GfsCounts.fromPartial(object.gfsLimits)
-      : undefined;
-    return message;
-  },
 };
 
 function createBasePlanList(): PlanList {
@@ -3420,27 +2331,6 @@ export const PlanList: MessageFns<PlanList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): PlanList {
-    return { plans: globalThis.Array.isArray(object?.plans) ? object.plans.map((e: any) => Plan.fromJSON(e)) : [] };
-  },
-
-  toJSON(message: PlanList): unknown {
-    const obj: any = {};
-    if (message.plans?.length) {
-      obj.plans = message.plans.map((e) => Plan.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PlanList>): PlanList {
-    return PlanList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PlanList>): PlanList {
-    const message = createBasePlanList();
-    message.plans = object.plans?.map((e) => Plan.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -3532,63 +2422,6 @@ export const PlanChangeResult: MessageFns<PlanChangeResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): PlanChangeResult {
-    return {
-      plan: isSet(object.plan) ? Plan.fromJSON(object.plan) : undefined,
-      changed: isSet(object.changed) ? globalThis.Boolean(object.changed) : false,
-      checkoutUrl: isSet(object.checkoutUrl)
-        ? globalThis.String(object.checkoutUrl)
-        : isSet(object.checkout_url)
-        ? globalThis.String(object.checkout_url)
-        : undefined,
-      effectiveAt: isSet(object.effectiveAt)
-        ? globalThis.String(object.effectiveAt)
-        : isSet(object.effective_at)
-        ? globalThis.String(object.effective_at)
-        : undefined,
-      nextPlan: isSet(object.nextPlan)
-        ? Plan.fromJSON(object.nextPlan)
-        : isSet(object.next_plan)
-        ? Plan.fromJSON(object.next_plan)
-        : undefined,
-    };
-  },
-
-  toJSON(message: PlanChangeResult): unknown {
-    const obj: any = {};
-    if (message.plan !== undefined) {
-      obj.plan = Plan.toJSON(message.plan);
-    }
-    if (message.changed !== false) {
-      obj.changed = message.changed;
-    }
-    if (message.checkoutUrl !== undefined) {
-      obj.checkoutUrl = message.checkoutUrl;
-    }
-    if (message.effectiveAt !== undefined) {
-      obj.effectiveAt = message.effectiveAt;
-    }
-    if (message.nextPlan !== undefined) {
-      obj.nextPlan = Plan.toJSON(message.nextPlan);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PlanChangeResult>): PlanChangeResult {
-    return PlanChangeResult.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PlanChangeResult>): PlanChangeResult {
-    const message = createBasePlanChangeResult();
-    message.plan = (object.plan !== undefined && object.plan !== null) ? Plan.fromPartial(object.plan) : undefined;
-    message.changed = object.changed ?? false;
-    message.checkoutUrl = object.checkoutUrl ?? undefined;
-    message.effectiveAt = object.effectiveAt ?? undefined;
-    message.nextPlan = (object.nextPlan !== undefined && object.nextPlan !== null)
-      ? Plan.fromPartial(object.nextPlan)
-      : undefined;
-    return message;
-  },
 };
 
 function createBaseSubscription(): Subscription {
@@ -3679,65 +2512,6 @@ export const Subscription: MessageFns<Subscription> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Subscription {
-    return {
-      planId: isSet(object.planId)
-        ? globalThis.String(object.planId)
-        : isSet(object.plan_id)
-        ? globalThis.String(object.plan_id)
-        : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
-      cancelAtPeriodEnd: isSet(object.cancelAtPeriodEnd)
-        ? globalThis.Boolean(object.cancelAtPeriodEnd)
-        : isSet(object.cancel_at_period_end)
-        ? globalThis.Boolean(object.cancel_at_period_end)
-        : false,
-      currentPeriodEnd: isSet(object.currentPeriodEnd)
-        ? globalThis.String(object.currentPeriodEnd)
-        : isSet(object.current_period_end)
-        ? globalThis.String(object.current_period_end)
-        : undefined,
-      pendingPlanId: isSet(object.pendingPlanId)
-        ? globalThis.String(object.pendingPlanId)
-        : isSet(object.pending_plan_id)
-        ? globalThis.String(object.pending_plan_id)
-        : undefined,
-    };
-  },
-
-  toJSON(message: Subscription): unknown {
-    const obj: any = {};
-    if (message.planId !== "") {
-      obj.planId = message.planId;
-    }
-    if (message.status !== "") {
-      obj.status = message.status;
-    }
-    if (message.cancelAtPeriodEnd !== false) {
-      obj.cancelAtPeriodEnd = message.cancelAtPeriodEnd;
-    }
-    if (message.currentPeriodEnd !== undefined) {
-      obj.currentPeriodEnd = message.currentPeriodEnd;
-    }
-    if (message.pendingPlanId !== undefined) {
-      obj.pendingPlanId = message.pendingPlanId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Subscription>): Subscription {
-    return Subscription.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Subscription>): Subscription {
-    const message = createBaseSubscription();
-    message.planId = object.planId ?? "";
-    message.status = object.status ?? "";
-    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
-    message.currentPeriodEnd = object.currentPeriodEnd ?? undefined;
-    message.pendingPlanId = object.pendingPlanId ?? undefined;
-    return message;
-  },
 };
 
 function createBaseBillingState(): BillingState {
@@ -3794,36 +2568,6 @@ export const BillingState: MessageFns<BillingState> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BillingState {
-    return {
-      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
-      subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined,
-    };
-  },
-
-  toJSON(message: BillingState): unknown {
-    const obj: any = {};
-    if (message.enabled !== false) {
-      obj.enabled = message.enabled;
-    }
-    if (message.subscription !== undefined) {
-      obj.subscription = Subscription.toJSON(message.subscription);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BillingState>): BillingState {
-    return BillingState.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BillingState>): BillingState {
-    const message = createBaseBillingState();
-    message.enabled = object.enabled ?? false;
-    message.subscription = (object.subscription !== undefined && object.subscription !== null)
-      ? Subscription.fromPartial(object.subscription)
-      : undefined;
-    return message;
   },
 };
 
@@ -3882,34 +2626,6 @@ export const BillingWebhookRequest: MessageFns<BillingWebhookRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BillingWebhookRequest {
-    return {
-      payload: isSet(object.payload) ? Buffer.from(bytesFromBase64(object.payload)) : Buffer.alloc(0),
-      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
-    };
-  },
-
-  toJSON(message: BillingWebhookRequest): unknown {
-    const obj: any = {};
-    if (message.payload.length !== 0) {
-      obj.payload = base64FromBytes(message.payload);
-    }
-    if (message.signature !== "") {
-      obj.signature = message.signature;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
-    return BillingWebhookRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
-    const message = createBaseBillingWebhookRequest();
-    message.payload = object.payload ?? Buffer.alloc(0);
-    message.signature = object.signature ?? "";
-    return message;
-  },
 };
 
 function createBaseBillingWebhookResult(): BillingWebhookResult {
@@ -3955,27 +2671,6 @@ export const BillingWebhookResult: MessageFns<BillingWebhookResult> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BillingWebhookResult {
-    return { duplicate: isSet(object.duplicate) ? globalThis.Boolean(object.duplicate) : false };
-  },
-
-  toJSON(message: BillingWebhookResult): unknown {
-    const obj: any = {};
-    if (message.duplicate !== false) {
-      obj.duplicate = message.duplicate;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
-    return BillingWebhookResult.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
-    const message = createBaseBillingWebhookResult();
-    message.duplicate = object.duplicate ?? false;
-    return message;
   },
 };
 
@@ -4033,42 +2728,6 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ChangePlanRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      planId: isSet(object.planId)
-        ? globalThis.String(object.planId)
-        : isSet(object.plan_id)
-        ? globalThis.String(object.plan_id)
-        : "",
-    };
-  },
-
-  toJSON(message: ChangePlanRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.planId !== "") {
-      obj.planId = message.planId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ChangePlanRequest>): ChangePlanRequest {
-    return ChangePlanRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ChangePlanRequest>): ChangePlanRequest {
-    const message = createBaseChangePlanRequest();
-    message.userId = object.userId ?? "";
-    message.planId = object.planId ?? "";
-    return message;
   },
 };
 
@@ -4226,90 +2885,6 @@ export const AdminUser: MessageFns<AdminUser> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AdminUser {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      role: isSet(object.role) ? roleFromJSON(object.role) : Role.ROLE_UNSPECIFIED,
-      status: isSet(object.status) ? accountStatusFromJSON(object.status) : AccountStatus.ACCOUNT_STATUS_UNSPECIFIED,
-      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
-      isBanned: isSet(object.isBanned)
-        ? globalThis.Boolean(object.isBanned)
-        : isSet(object.is_banned)
-        ? globalThis.Boolean(object.is_banned)
-        : false,
-      banReason: isSet(object.banReason)
-        ? globalThis.String(object.banReason)
-        : isSet(object.ban_reason)
-        ? globalThis.String(object.ban_reason)
-        : undefined,
-      bannedAt: isSet(object.bannedAt)
-        ? globalThis.String(object.bannedAt)
-        : isSet(object.banned_at)
-        ? globalThis.String(object.banned_at)
-        : undefined,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-    };
-  },
-
-  toJSON(message: AdminUser): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.role !== Role.ROLE_UNSPECIFIED) {
-      obj.role = roleToJSON(message.role);
-    }
-    if (message.status !== AccountStatus.ACCOUNT_STATUS_UNSPECIFIED) {
-      obj.status = accountStatusToJSON(message.status);
-    }
-    if (message.plan !== "") {
-      obj.plan = message.plan;
-    }
-    if (message.isBanned !== false) {
-      obj.isBanned = message.isBanned;
-    }
-    if (message.banReason !== undefined) {
-      obj.banReason = message.banReason;
-    }
-    if (message.bannedAt !== undefined) {
-      obj.bannedAt = message.bannedAt;
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminUser>): AdminUser {
-    return AdminUser.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminUser>): AdminUser {
-    const message = createBaseAdminUser();
-    message.id = object.id ?? "";
-    message.email = object.email ?? "";
-    message.name = object.name ?? "";
-    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
-    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
-    message.plan = object.plan ?? "";
-    message.isBanned = object.isBanned ?? false;
-    message.banReason = object.banReason ?? undefined;
-    message.bannedAt = object.bannedAt ?? undefined;
-    message.createdAt = object.createdAt ?? "";
-    return message;
-  },
 };
 
 function createBaseAdminUsersPage(): AdminUsersPage {
@@ -4367,34 +2942,6 @@ export const AdminUsersPage: MessageFns<AdminUsersPage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AdminUsersPage {
-    return {
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
-      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
-    };
-  },
-
-  toJSON(message: AdminUsersPage): unknown {
-    const obj: any = {};
-    if (message.limit !== undefined) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.before !== undefined) {
-      obj.before = message.before;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminUsersPage>): AdminUsersPage {
-    return AdminUsersPage.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminUsersPage>): AdminUsersPage {
-    const message = createBaseAdminUsersPage();
-    message.limit = object.limit ?? undefined;
-    message.before = object.before ?? undefined;
-    return message;
-  },
 };
 
 function createBaseAdminUserList(): AdminUserList {
@@ -4440,29 +2987,6 @@ export const AdminUserList: MessageFns<AdminUserList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AdminUserList {
-    return {
-      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => AdminUser.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: AdminUserList): unknown {
-    const obj: any = {};
-    if (message.users?.length) {
-      obj.users = message.users.map((e) => AdminUser.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminUserList>): AdminUserList {
-    return AdminUserList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminUserList>): AdminUserList {
-    const message = createBaseAdminUserList();
-    message.users = object.users?.map((e) => AdminUser.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -4554,53 +3078,6 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AdminUpdateUserRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      plan: isSet(object.plan) ? globalThis.String(object.plan) : undefined,
-      role: isSet(object.role) ? roleFromJSON(object.role) : undefined,
-      status: isSet(object.status) ? accountStatusFromJSON(object.status) : undefined,
-      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
-    };
-  },
-
-  toJSON(message: AdminUpdateUserRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.plan !== undefined) {
-      obj.plan = message.plan;
-    }
-    if (message.role !== undefined) {
-      obj.role = roleToJSON(message.role);
-    }
-    if (message.status !== undefined) {
-      obj.status = accountStatusToJSON(message.status);
-    }
-    if (message.email !== undefined) {
-      obj.email = message.email;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminUpdateUserRequest>): AdminUpdateUserRequest {
-    return AdminUpdateUserRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminUpdateUserRequest>): AdminUpdateUserRequest {
-    const message = createBaseAdminUpdateUserRequest();
-    message.userId = object.userId ?? "";
-    message.plan = object.plan ?? undefined;
-    message.role = object.role ?? undefined;
-    message.status = object.status ?? undefined;
-    message.email = object.email ?? undefined;
-    return message;
-  },
 };
 
 function createBaseAdminSetBanRequest(): AdminSetBanRequest {
@@ -4668,51 +3145,6 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AdminSetBanRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      isBanned: isSet(object.isBanned)
-        ? globalThis.Boolean(object.isBanned)
-        : isSet(object.is_banned)
-        ? globalThis.Boolean(object.is_banned)
-        : false,
-      banReason: isSet(object.banReason)
-        ? globalThis.String(object.banReason)
-        : isSet(object.ban_reason)
-        ? globalThis.String(object.ban_reason)
-        : undefined,
-    };
-  },
-
-  toJSON(message: AdminSetBanRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.isBanned !== false) {
-      obj.isBanned = message.isBanned;
-    }
-    if (message.banReason !== undefined) {
-      obj.banReason = message.banReason;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminSetBanRequest>): AdminSetBanRequest {
-    return AdminSetBanRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminSetBanRequest>): AdminSetBanRequest {
-    const message = createBaseAdminSetBanRequest();
-    message.userId = object.userId ?? "";
-    message.isBanned = object.isBanned ?? false;
-    message.banReason = object.banReason ?? undefined;
-    return message;
   },
 };
 
@@ -4782,51 +3214,6 @@ export const BanState: MessageFns<BanState> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BanState {
-    return {
-      isBanned: isSet(object.isBanned)
-        ? globalThis.Boolean(object.isBanned)
-        : isSet(object.is_banned)
-        ? globalThis.Boolean(object.is_banned)
-        : false,
-      banReason: isSet(object.banReason)
-        ? globalThis.String(object.banReason)
-        : isSet(object.ban_reason)
-        ? globalThis.String(object.ban_reason)
-        : undefined,
-      bannedAt: isSet(object.bannedAt)
-        ? globalThis.String(object.bannedAt)
-        : isSet(object.banned_at)
-        ? globalThis.String(object.banned_at)
-        : undefined,
-    };
-  },
-
-  toJSON(message: BanState): unknown {
-    const obj: any = {};
-    if (message.isBanned !== false) {
-      obj.isBanned = message.isBanned;
-    }
-    if (message.banReason !== undefined) {
-      obj.banReason = message.banReason;
-    }
-    if (message.bannedAt !== undefined) {
-      obj.bannedAt = message.bannedAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BanState>): BanState {
-    return BanState.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BanState>): BanState {
-    const message = createBaseBanState();
-    message.isBanned = object.isBanned ?? false;
-    message.banReason = object.banReason ?? undefined;
-    message.bannedAt = object.bannedAt ?? undefined;
-    return message;
-  },
 };
 
 function createBaseAdminDeleteUserRequest(): AdminDeleteUserRequest {
@@ -4872,33 +3259,6 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AdminDeleteUserRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-    };
-  },
-
-  toJSON(message: AdminDeleteUserRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
-    return AdminDeleteUserRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
-    const message = createBaseAdminDeleteUserRequest();
-    message.userId = object.userId ?? "";
-    return message;
   },
 };
 
@@ -5777,26 +4137,6 @@ export const AuthServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
-}
-
-function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString("base64");
-}
-
-function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
-}
-
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -5808,15 +4148,7 @@ function longToNumber(int64: { toString(): string }): number {
   return num;
 }
 
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

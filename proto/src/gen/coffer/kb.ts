@@ -65,28 +65,6 @@ export function articleCategoryFromJSON(object: any): ArticleCategory {
   }
 }
 
-export function articleCategoryToJSON(object: ArticleCategory): string {
-  switch (object) {
-    case ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED:
-      return "ARTICLE_CATEGORY_UNSPECIFIED";
-    case ArticleCategory.ARTICLE_CATEGORY_GETTING_STARTED:
-      return "ARTICLE_CATEGORY_GETTING_STARTED";
-    case ArticleCategory.ARTICLE_CATEGORY_SETUP:
-      return "ARTICLE_CATEGORY_SETUP";
-    case ArticleCategory.ARTICLE_CATEGORY_USAGE:
-      return "ARTICLE_CATEGORY_USAGE";
-    case ArticleCategory.ARTICLE_CATEGORY_TROUBLESHOOTING:
-      return "ARTICLE_CATEGORY_TROUBLESHOOTING";
-    case ArticleCategory.ARTICLE_CATEGORY_FAQ:
-      return "ARTICLE_CATEGORY_FAQ";
-    case ArticleCategory.ARTICLE_CATEGORY_SECURITY:
-      return "ARTICLE_CATEGORY_SECURITY";
-    case ArticleCategory.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function articleCategoryToNumber(object: ArticleCategory): number {
   switch (object) {
     case ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED:
@@ -275,34 +253,6 @@ export const Author: MessageFns<Author> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Author {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-    };
-  },
-
-  toJSON(message: Author): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Author>): Author {
-    return Author.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Author>): Author {
-    const message = createBaseAuthor();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    return message;
-  },
 };
 
 function createBaseArticle(): Article {
@@ -470,95 +420,6 @@ export const Article: MessageFns<Article> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): Article {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      title: isSet(object.title) ? globalThis.String(object.title) : "",
-      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
-      content: isSet(object.content) ? globalThis.String(object.content) : "",
-      category: isSet(object.category)
-        ? articleCategoryFromJSON(object.category)
-        : ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED,
-      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
-      isPublished: isSet(object.isPublished)
-        ? globalThis.Boolean(object.isPublished)
-        : isSet(object.is_published)
-        ? globalThis.Boolean(object.is_published)
-        : false,
-      order: isSet(object.order) ? globalThis.Number(object.order) : 0,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      updatedAt: isSet(object.updatedAt)
-        ? globalThis.String(object.updatedAt)
-        : isSet(object.updated_at)
-        ? globalThis.String(object.updated_at)
-        : "",
-      author: isSet(object.author) ? Author.fromJSON(object.author) : undefined,
-    };
-  },
-
-  toJSON(message: Article): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.title !== "") {
-      obj.title = message.title;
-    }
-    if (message.slug !== "") {
-      obj.slug = message.slug;
-    }
-    if (message.content !== "") {
-      obj.content = message.content;
-    }
-    if (message.category !== ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED) {
-      obj.category = articleCategoryToJSON(message.category);
-    }
-    if (message.tags?.length) {
-      obj.tags = message.tags;
-    }
-    if (message.isPublished !== false) {
-      obj.isPublished = message.isPublished;
-    }
-    if (message.order !== 0) {
-      obj.order = Math.round(message.order);
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.updatedAt !== "") {
-      obj.updatedAt = message.updatedAt;
-    }
-    if (message.author !== undefined) {
-      obj.author = Author.toJSON(message.author);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Article>): Article {
-    return Article.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Article>): Article {
-    const message = createBaseArticle();
-    message.id = object.id ?? "";
-    message.title = object.title ?? "";
-    message.slug = object.slug ?? "";
-    message.content = object.content ?? "";
-    message.category = object.category ?? ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED;
-    message.tags = object.tags?.map((e) => e) || [];
-    message.isPublished = object.isPublished ?? false;
-    message.order = object.order ?? 0;
-    message.createdAt = object.createdAt ?? "";
-    message.updatedAt = object.updatedAt ?? "";
-    message.author = (object.author !== undefined && object.author !== null)
-      ? Author.fromPartial(object.author)
-      : undefined;
-    return message;
   },
 };
 
@@ -728,95 +589,6 @@ export const ArticleSummary: MessageFns<ArticleSummary> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ArticleSummary {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      title: isSet(object.title) ? globalThis.String(object.title) : "",
-      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
-      excerpt: isSet(object.excerpt) ? globalThis.String(object.excerpt) : "",
-      category: isSet(object.category)
-        ? articleCategoryFromJSON(object.category)
-        : ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED,
-      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
-      isPublished: isSet(object.isPublished)
-        ? globalThis.Boolean(object.isPublished)
-        : isSet(object.is_published)
-        ? globalThis.Boolean(object.is_published)
-        : false,
-      order: isSet(object.order) ? globalThis.Number(object.order) : 0,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      updatedAt: isSet(object.updatedAt)
-        ? globalThis.String(object.updatedAt)
-        : isSet(object.updated_at)
-        ? globalThis.String(object.updated_at)
-        : "",
-      author: isSet(object.author) ? Author.fromJSON(object.author) : undefined,
-    };
-  },
-
-  toJSON(message: ArticleSummary): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.title !== "") {
-      obj.title = message.title;
-    }
-    if (message.slug !== "") {
-      obj.slug = message.slug;
-    }
-    if (message.excerpt !== "") {
-      obj.excerpt = message.excerpt;
-    }
-    if (message.category !== ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED) {
-      obj.category = articleCategoryToJSON(message.category);
-    }
-    if (message.tags?.length) {
-      obj.tags = message.tags;
-    }
-    if (message.isPublished !== false) {
-      obj.isPublished = message.isPublished;
-    }
-    if (message.order !== 0) {
-      obj.order = Math.round(message.order);
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.updatedAt !== "") {
-      obj.updatedAt = message.updatedAt;
-    }
-    if (message.author !== undefined) {
-      obj.author = Author.toJSON(message.author);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ArticleSummary>): ArticleSummary {
-    return ArticleSummary.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ArticleSummary>): ArticleSummary {
-    const message = createBaseArticleSummary();
-    message.id = object.id ?? "";
-    message.title = object.title ?? "";
-    message.slug = object.slug ?? "";
-    message.excerpt = object.excerpt ?? "";
-    message.category = object.category ?? ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED;
-    message.tags = object.tags?.map((e) => e) || [];
-    message.isPublished = object.isPublished ?? false;
-    message.order = object.order ?? 0;
-    message.createdAt = object.createdAt ?? "";
-    message.updatedAt = object.updatedAt ?? "";
-    message.author = (object.author !== undefined && object.author !== null)
-      ? Author.fromPartial(object.author)
-      : undefined;
-    return message;
-  },
 };
 
 function createBaseListArticlesRequest(): ListArticlesRequest {
@@ -907,53 +679,6 @@ export const ListArticlesRequest: MessageFns<ListArticlesRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ListArticlesRequest {
-    return {
-      search: isSet(object.search) ? globalThis.String(object.search) : "",
-      category: isSet(object.category) ? articleCategoryFromJSON(object.category) : undefined,
-      tag: isSet(object.tag) ? globalThis.String(object.tag) : undefined,
-      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
-      pageSize: isSet(object.pageSize)
-        ? globalThis.Number(object.pageSize)
-        : isSet(object.page_size)
-        ? globalThis.Number(object.page_size)
-        : 0,
-    };
-  },
-
-  toJSON(message: ListArticlesRequest): unknown {
-    const obj: any = {};
-    if (message.search !== "") {
-      obj.search = message.search;
-    }
-    if (message.category !== undefined) {
-      obj.category = articleCategoryToJSON(message.category);
-    }
-    if (message.tag !== undefined) {
-      obj.tag = message.tag;
-    }
-    if (message.page !== 0) {
-      obj.page = Math.round(message.page);
-    }
-    if (message.pageSize !== 0) {
-      obj.pageSize = Math.round(message.pageSize);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ListArticlesRequest>): ListArticlesRequest {
-    return ListArticlesRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ListArticlesRequest>): ListArticlesRequest {
-    const message = createBaseListArticlesRequest();
-    message.search = object.search ?? "";
-    message.category = object.category ?? undefined;
-    message.tag = object.tag ?? undefined;
-    message.page = object.page ?? 0;
-    message.pageSize = object.pageSize ?? 0;
-    return message;
-  },
 };
 
 function createBasePagination(): Pagination {
@@ -1022,39 +747,6 @@ export const Pagination: MessageFns<Pagination> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Pagination {
-    return {
-      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
-      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
-      pages: isSet(object.pages) ? globalThis.Number(object.pages) : 0,
-    };
-  },
-
-  toJSON(message: Pagination): unknown {
-    const obj: any = {};
-    if (message.total !== 0) {
-      obj.total = Math.round(message.total);
-    }
-    if (message.page !== 0) {
-      obj.page = Math.round(message.page);
-    }
-    if (message.pages !== 0) {
-      obj.pages = Math.round(message.pages);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Pagination>): Pagination {
-    return Pagination.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Pagination>): Pagination {
-    const message = createBasePagination();
-    message.total = object.total ?? 0;
-    message.page = object.page ?? 0;
-    message.pages = object.pages ?? 0;
-    return message;
-  },
 };
 
 function createBaseArticlePage(): ArticlePage {
@@ -1112,38 +804,6 @@ export const ArticlePage: MessageFns<ArticlePage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ArticlePage {
-    return {
-      articles: globalThis.Array.isArray(object?.articles)
-        ? object.articles.map((e: any) => ArticleSummary.fromJSON(e))
-        : [],
-      pagination: isSet(object.pagination) ? Pagination.fromJSON(object.pagination) : undefined,
-    };
-  },
-
-  toJSON(message: ArticlePage): unknown {
-    const obj: any = {};
-    if (message.articles?.length) {
-      obj.articles = message.articles.map((e) => ArticleSummary.toJSON(e));
-    }
-    if (message.pagination !== undefined) {
-      obj.pagination = Pagination.toJSON(message.pagination);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ArticlePage>): ArticlePage {
-    return ArticlePage.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ArticlePage>): ArticlePage {
-    const message = createBaseArticlePage();
-    message.articles = object.articles?.map((e) => ArticleSummary.fromPartial(e)) || [];
-    message.pagination = (object.pagination !== undefined && object.pagination !== null)
-      ? Pagination.fromPartial(object.pagination)
-      : undefined;
-    return message;
-  },
 };
 
 function createBaseArticleList(): ArticleList {
@@ -1189,29 +849,6 @@ export const ArticleList: MessageFns<ArticleList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ArticleList {
-    return {
-      articles: globalThis.Array.isArray(object?.articles) ? object.articles.map((e: any) => Article.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: ArticleList): unknown {
-    const obj: any = {};
-    if (message.articles?.length) {
-      obj.articles = message.articles.map((e) => Article.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ArticleList>): ArticleList {
-    return ArticleList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ArticleList>): ArticleList {
-    const message = createBaseArticleList();
-    message.articles = object.articles?.map((e) => Article.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -1270,34 +907,6 @@ export const Count: MessageFns<Count> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Count {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
-    };
-  },
-
-  toJSON(message: Count): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.count !== 0) {
-      obj.count = Math.round(message.count);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Count>): Count {
-    return Count.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Count>): Count {
-    const message = createBaseCount();
-    message.id = object.id ?? "";
-    message.count = object.count ?? 0;
-    return message;
-  },
 };
 
 function createBaseCountList(): CountList {
@@ -1343,27 +952,6 @@ export const CountList: MessageFns<CountList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): CountList {
-    return { counts: globalThis.Array.isArray(object?.counts) ? object.counts.map((e: any) => Count.fromJSON(e)) : [] };
-  },
-
-  toJSON(message: CountList): unknown {
-    const obj: any = {};
-    if (message.counts?.length) {
-      obj.counts = message.counts.map((e) => Count.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CountList>): CountList {
-    return CountList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CountList>): CountList {
-    const message = createBaseCountList();
-    message.counts = object.counts?.map((e) => Count.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -1422,38 +1010,6 @@ export const GetArticleBySlugRequest: MessageFns<GetArticleBySlugRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): GetArticleBySlugRequest {
-    return {
-      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
-      includeDrafts: isSet(object.includeDrafts)
-        ? globalThis.Boolean(object.includeDrafts)
-        : isSet(object.include_drafts)
-        ? globalThis.Boolean(object.include_drafts)
-        : false,
-    };
-  },
-
-  toJSON(message: GetArticleBySlugRequest): unknown {
-    const obj: any = {};
-    if (message.slug !== "") {
-      obj.slug = message.slug;
-    }
-    if (message.includeDrafts !== false) {
-      obj.includeDrafts = message.includeDrafts;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<GetArticleBySlugRequest>): GetArticleBySlugRequest {
-    return GetArticleBySlugRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<GetArticleBySlugRequest>): GetArticleBySlugRequest {
-    const message = createBaseGetArticleBySlugRequest();
-    message.slug = object.slug ?? "";
-    message.includeDrafts = object.includeDrafts ?? false;
-    return message;
-  },
 };
 
 function createBaseTagList(): TagList {
@@ -1499,27 +1055,6 @@ export const TagList: MessageFns<TagList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): TagList {
-    return { tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [] };
-  },
-
-  toJSON(message: TagList): unknown {
-    const obj: any = {};
-    if (message.tags?.length) {
-      obj.tags = message.tags;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<TagList>): TagList {
-    return TagList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TagList>): TagList {
-    const message = createBaseTagList();
-    message.tags = object.tags?.map((e) => e) || [];
-    return message;
   },
 };
 
@@ -1640,63 +1175,6 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): CreateArticleRequest {
-    return {
-      title: isSet(object.title) ? globalThis.String(object.title) : "",
-      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
-      content: isSet(object.content) ? globalThis.String(object.content) : "",
-      category: isSet(object.category) ? articleCategoryFromJSON(object.category) : undefined,
-      tags: isSet(object.tags) ? TagList.fromJSON(object.tags) : undefined,
-      isPublished: isSet(object.isPublished)
-        ? globalThis.Boolean(object.isPublished)
-        : isSet(object.is_published)
-        ? globalThis.Boolean(object.is_published)
-        : undefined,
-      order: isSet(object.order) ? globalThis.Number(object.order) : undefined,
-    };
-  },
-
-  toJSON(message: CreateArticleRequest): unknown {
-    const obj: any = {};
-    if (message.title !== "") {
-      obj.title = message.title;
-    }
-    if (message.slug !== "") {
-      obj.slug = message.slug;
-    }
-    if (message.content !== "") {
-      obj.content = message.content;
-    }
-    if (message.category !== undefined) {
-      obj.category = articleCategoryToJSON(message.category);
-    }
-    if (message.tags !== undefined) {
-      obj.tags = TagList.toJSON(message.tags);
-    }
-    if (message.isPublished !== undefined) {
-      obj.isPublished = message.isPublished;
-    }
-    if (message.order !== undefined) {
-      obj.order = Math.round(message.order);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CreateArticleRequest>): CreateArticleRequest {
-    return CreateArticleRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CreateArticleRequest>): CreateArticleRequest {
-    const message = createBaseCreateArticleRequest();
-    message.title = object.title ?? "";
-    message.slug = object.slug ?? "";
-    message.content = object.content ?? "";
-    message.category = object.category ?? undefined;
-    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
-    message.isPublished = object.isPublished ?? undefined;
-    message.order = object.order ?? undefined;
-    return message;
   },
 };
 
@@ -1830,68 +1308,6 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): UpdateArticleRequest {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      title: isSet(object.title) ? globalThis.String(object.title) : undefined,
-      slug: isSet(object.slug) ? globalThis.String(object.slug) : undefined,
-      content: isSet(object.content) ? globalThis.String(object.content) : undefined,
-      category: isSet(object.category) ? articleCategoryFromJSON(object.category) : undefined,
-      tags: isSet(object.tags) ? TagList.fromJSON(object.tags) : undefined,
-      isPublished: isSet(object.isPublished)
-        ? globalThis.Boolean(object.isPublished)
-        : isSet(object.is_published)
-        ? globalThis.Boolean(object.is_published)
-        : undefined,
-      order: isSet(object.order) ? globalThis.Number(object.order) : undefined,
-    };
-  },
-
-  toJSON(message: UpdateArticleRequest): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.title !== undefined) {
-      obj.title = message.title;
-    }
-    if (message.slug !== undefined) {
-      obj.slug = message.slug;
-    }
-    if (message.content !== undefined) {
-      obj.content = message.content;
-    }
-    if (message.category !== undefined) {
-      obj.category = articleCategoryToJSON(message.category);
-    }
-    if (message.tags !== undefined) {
-      obj.tags = TagList.toJSON(message.tags);
-    }
-    if (message.isPublished !== undefined) {
-      obj.isPublished = message.isPublished;
-    }
-    if (message.order !== undefined) {
-      obj.order = Math.round(message.order);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UpdateArticleRequest>): UpdateArticleRequest {
-    return UpdateArticleRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UpdateArticleRequest>): UpdateArticleRequest {
-    const message = createBaseUpdateArticleRequest();
-    message.id = object.id ?? "";
-    message.title = object.title ?? undefined;
-    message.slug = object.slug ?? undefined;
-    message.content = object.content ?? undefined;
-    message.category = object.category ?? undefined;
-    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
-    message.isPublished = object.isPublished ?? undefined;
-    message.order = object.order ?? undefined;
-    return message;
-  },
 };
 
 function createBaseDeleteArticleRequest(): DeleteArticleRequest {
@@ -1937,27 +1353,6 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): DeleteArticleRequest {
-    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
-  },
-
-  toJSON(message: DeleteArticleRequest): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<DeleteArticleRequest>): DeleteArticleRequest {
-    return DeleteArticleRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<DeleteArticleRequest>): DeleteArticleRequest {
-    const message = createBaseDeleteArticleRequest();
-    message.id = object.id ?? "";
-    return message;
   },
 };
 
@@ -2194,23 +1589,7 @@ export const KbServiceClient = makeGenericClientConstructor(KbServiceService, "c
   serviceName: string;
 };
 
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

@@ -164,43 +164,6 @@ export const TestNotificationRequest: MessageFns<TestNotificationRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): TestNotificationRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-    };
-  },
-
-  toJSON(message: TestNotificationRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<TestNotificationRequest>): TestNotificationRequest {
-    return TestNotificationRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TestNotificationRequest>): TestNotificationRequest {
-    const message = createBaseTestNotificationRequest();
-    message.userId = object.userId ?? "";
-    message.email = object.email ?? "";
-    message.name = object.name ?? "";
-    return message;
-  },
 };
 
 function createBasePreferences(): Preferences {
@@ -309,74 +272,6 @@ export const Preferences: MessageFns<Preferences> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Preferences {
-    return {
-      backupSuccess: isSet(object.backupSuccess)
-        ? globalThis.Boolean(object.backupSuccess)
-        : isSet(object.backup_success)
-        ? globalThis.Boolean(object.backup_success)
-        : false,
-      backupFailure: isSet(object.backupFailure)
-        ? globalThis.Boolean(object.backupFailure)
-        : isSet(object.backup_failure)
-        ? globalThis.Boolean(object.backup_failure)
-        : false,
-      agentDisconnection: isSet(object.agentDisconnection)
-        ? globalThis.Boolean(object.agentDisconnection)
-        : isSet(object.agent_disconnection)
-        ? globalThis.Boolean(object.agent_disconnection)
-        : false,
-      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
-      pendingEmail: isSet(object.pendingEmail)
-        ? globalThis.String(object.pendingEmail)
-        : isSet(object.pending_email)
-        ? globalThis.String(object.pending_email)
-        : undefined,
-      pendingEmailExpiresAt: isSet(object.pendingEmailExpiresAt)
-        ? globalThis.String(object.pendingEmailExpiresAt)
-        : isSet(object.pending_email_expires_at)
-        ? globalThis.String(object.pending_email_expires_at)
-        : undefined,
-    };
-  },
-
-  toJSON(message: Preferences): unknown {
-    const obj: any = {};
-    if (message.backupSuccess !== false) {
-      obj.backupSuccess = message.backupSuccess;
-    }
-    if (message.backupFailure !== false) {
-      obj.backupFailure = message.backupFailure;
-    }
-    if (message.agentDisconnection !== false) {
-      obj.agentDisconnection = message.agentDisconnection;
-    }
-    if (message.email !== undefined) {
-      obj.email = message.email;
-    }
-    if (message.pendingEmail !== undefined) {
-      obj.pendingEmail = message.pendingEmail;
-    }
-    if (message.pendingEmailExpiresAt !== undefined) {
-      obj.pendingEmailExpiresAt = message.pendingEmailExpiresAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Preferences>): Preferences {
-    return Preferences.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Preferences>): Preferences {
-    const message = createBasePreferences();
-    message.backupSuccess = object.backupSuccess ?? false;
-    message.backupFailure = object.backupFailure ?? false;
-    message.agentDisconnection = object.agentDisconnection ?? false;
-    message.email = object.email ?? undefined;
-    message.pendingEmail = object.pendingEmail ?? undefined;
-    message.pendingEmailExpiresAt = object.pendingEmailExpiresAt ?? undefined;
-    return message;
-  },
 };
 
 function createBaseAccountRef(): AccountRef {
@@ -444,47 +339,6 @@ export const AccountRef: MessageFns<AccountRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AccountRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      accountEmail: isSet(object.accountEmail)
-        ? globalThis.String(object.accountEmail)
-        : isSet(object.account_email)
-        ? globalThis.String(object.account_email)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-    };
-  },
-
-  toJSON(message: AccountRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.accountEmail !== "") {
-      obj.accountEmail = message.accountEmail;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AccountRef>): AccountRef {
-    return AccountRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AccountRef>): AccountRef {
-    const message = createBaseAccountRef();
-    message.userId = object.userId ?? "";
-    message.accountEmail = object.accountEmail ?? "";
-    message.name = object.name ?? "";
-    return message;
   },
 };
 
@@ -565,52 +419,6 @@ export const EmailChangeRequest: MessageFns<EmailChangeRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): EmailChangeRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      accountEmail: isSet(object.accountEmail)
-        ? globalThis.String(object.accountEmail)
-        : isSet(object.account_email)
-        ? globalThis.String(object.account_email)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-    };
-  },
-
-  toJSON(message: EmailChangeRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.accountEmail !== "") {
-      obj.accountEmail = message.accountEmail;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
-    return EmailChangeRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
-    const message = createBaseEmailChangeRequest();
-    message.userId = object.userId ?? "";
-    message.accountEmail = object.accountEmail ?? "";
-    message.name = object.name ?? "";
-    message.email = object.email ?? "";
-    return message;
-  },
 };
 
 function createBaseConfirmEmailRequest(): ConfirmEmailRequest {
@@ -656,27 +464,6 @@ export const ConfirmEmailRequest: MessageFns<ConfirmEmailRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ConfirmEmailRequest {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
-  },
-
-  toJSON(message: ConfirmEmailRequest): unknown {
-    const obj: any = {};
-    if (message.token !== "") {
-      obj.token = message.token;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
-    return ConfirmEmailRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
-    const message = createBaseConfirmEmailRequest();
-    message.token = object.token ?? "";
-    return message;
   },
 };
 
@@ -734,38 +521,6 @@ export const ConfirmEmailResult: MessageFns<ConfirmEmailResult> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ConfirmEmailResult {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-    };
-  },
-
-  toJSON(message: ConfirmEmailResult): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
-    return ConfirmEmailResult.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
-    const message = createBaseConfirmEmailResult();
-    message.userId = object.userId ?? "";
-    message.email = object.email ?? "";
-    return message;
   },
 };
 
@@ -863,65 +618,6 @@ export const UpdatePreferencesRequest: MessageFns<UpdatePreferencesRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): UpdatePreferencesRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      backupSuccess: isSet(object.backupSuccess)
-        ? globalThis.Boolean(object.backupSuccess)
-        : isSet(object.backup_success)
-        ? globalThis.Boolean(object.backup_success)
-        : undefined,
-      backupFailure: isSet(object.backupFailure)
-        ? globalThis.Boolean(object.backupFailure)
-        : isSet(object.backup_failure)
-        ? globalThis.Boolean(object.backup_failure)
-        : undefined,
-      agentDisconnection: isSet(object.agentDisconnection)
-        ? globalThis.Boolean(object.agentDisconnection)
-        : isSet(object.agent_disconnection)
-        ? globalThis.Boolean(object.agent_disconnection)
-        : undefined,
-      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
-    };
-  },
-
-  toJSON(message: UpdatePreferencesRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.backupSuccess !== undefined) {
-      obj.backupSuccess = message.backupSuccess;
-    }
-    if (message.backupFailure !== undefined) {
-      obj.backupFailure = message.backupFailure;
-    }
-    if (message.agentDisconnection !== undefined) {
-      obj.agentDisconnection = message.agentDisconnection;
-    }
-    if (message.email !== undefined) {
-      obj.email = message.email;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UpdatePreferencesRequest>): UpdatePreferencesRequest {
-    return UpdatePreferencesRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UpdatePreferencesRequest>): UpdatePreferencesRequest {
-    const message = createBaseUpdatePreferencesRequest();
-    message.userId = object.userId ?? "";
-    message.backupSuccess = object.backupSuccess ?? undefined;
-    message.backupFailure = object.backupFailure ?? undefined;
-    message.agentDisconnection = object.agentDisconnection ?? undefined;
-    message.email = object.email ?? undefined;
-    return message;
-  },
 };
 
 function createBasePasswordResetMail(): PasswordResetMail {
@@ -1012,61 +708,6 @@ export const PasswordResetMail: MessageFns<PasswordResetMail> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): PasswordResetMail {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      resetUrl: isSet(object.resetUrl)
-        ? globalThis.String(object.resetUrl)
-        : isSet(object.reset_url)
-        ? globalThis.String(object.reset_url)
-        : "",
-      requestId: isSet(object.requestId)
-        ? globalThis.String(object.requestId)
-        : isSet(object.request_id)
-        ? globalThis.String(object.request_id)
-        : "",
-    };
-  },
-
-  toJSON(message: PasswordResetMail): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.email !== "") {
-      obj.email = message.email;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.resetUrl !== "") {
-      obj.resetUrl = message.resetUrl;
-    }
-    if (message.requestId !== "") {
-      obj.requestId = message.requestId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PasswordResetMail>): PasswordResetMail {
-    return PasswordResetMail.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PasswordResetMail>): PasswordResetMail {
-    const message = createBasePasswordResetMail();
-    message.userId = object.userId ?? "";
-    message.email = object.email ?? "";
-    message.name = object.name ?? "";
-    message.resetUrl = object.resetUrl ?? "";
-    message.requestId = object.requestId ?? "";
-    return message;
-  },
 };
 
 function createBaseAccountEmailChangedMail(): AccountEmailChangedMail {
@@ -1156,65 +797,6 @@ export const AccountEmailChangedMail: MessageFns<AccountEmailChangedMail> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AccountEmailChangedMail {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      previousEmail: isSet(object.previousEmail)
-        ? globalThis.String(object.previousEmail)
-        : isSet(object.previous_email)
-        ? globalThis.String(object.previous_email)
-        : "",
-      newEmail: isSet(object.newEmail)
-        ? globalThis.String(object.newEmail)
-        : isSet(object.new_email)
-        ? globalThis.String(object.new_email)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      requestId: isSet(object.requestId)
-        ? globalThis.String(object.requestId)
-        : isSet(object.request_id)
-        ? globalThis.String(object.request_id)
-        : "",
-    };
-  },
-
-  toJSON(message: AccountEmailChangedMail): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.previousEmail !== "") {
-      obj.previousEmail = message.previousEmail;
-    }
-    if (message.newEmail !== "") {
-      obj.newEmail = message.newEmail;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.requestId !== "") {
-      obj.requestId = message.requestId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
-    return AccountEmailChangedMail.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
-    const message = createBaseAccountEmailChangedMail();
-    message.userId = object.userId ?? "";
-    message.previousEmail = object.previousEmail ?? "";
-    message.newEmail = object.newEmail ?? "";
-    message.name = object.name ?? "";
-    message.requestId = object.requestId ?? "";
-    return message;
   },
 };
 
@@ -1499,23 +1081,7 @@ export const NotificationServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

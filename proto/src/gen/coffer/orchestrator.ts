@@ -19,13 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Empty, Ok, UserRef } from "./common.js";
-import {
-  BackupFrequency,
-  backupFrequencyFromJSON,
-  backupFrequencyToJSON,
-  backupFrequencyToNumber,
-  GfsCounts,
-} from "./schedule.js";
+import { BackupFrequency, backupFrequencyFromJSON, backupFrequencyToNumber, GfsCounts } from "./schedule.js";
 
 export const protobufPackage = "coffer.orchestrator.v1";
 
@@ -62,24 +56,6 @@ export function jobStatusFromJSON(object: any): JobStatus {
     case "UNRECOGNIZED":
     default:
       return JobStatus.UNRECOGNIZED;
-  }
-}
-
-export function jobStatusToJSON(object: JobStatus): string {
-  switch (object) {
-    case JobStatus.JOB_STATUS_UNSPECIFIED:
-      return "JOB_STATUS_UNSPECIFIED";
-    case JobStatus.JOB_STATUS_PENDING:
-      return "JOB_STATUS_PENDING";
-    case JobStatus.JOB_STATUS_IN_PROGRESS:
-      return "JOB_STATUS_IN_PROGRESS";
-    case JobStatus.JOB_STATUS_COMPLETED:
-      return "JOB_STATUS_COMPLETED";
-    case JobStatus.JOB_STATUS_FAILED:
-      return "JOB_STATUS_FAILED";
-    case JobStatus.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
   }
 }
 
@@ -126,20 +102,6 @@ export function backupTypeFromJSON(object: any): BackupType {
   }
 }
 
-export function backupTypeToJSON(object: BackupType): string {
-  switch (object) {
-    case BackupType.BACKUP_TYPE_UNSPECIFIED:
-      return "BACKUP_TYPE_UNSPECIFIED";
-    case BackupType.BACKUP_TYPE_MANUAL:
-      return "BACKUP_TYPE_MANUAL";
-    case BackupType.BACKUP_TYPE_AUTO:
-      return "BACKUP_TYPE_AUTO";
-    case BackupType.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function backupTypeToNumber(object: BackupType): number {
   switch (object) {
     case BackupType.BACKUP_TYPE_UNSPECIFIED:
@@ -181,22 +143,6 @@ export function agentActionFromJSON(object: any): AgentAction {
     case "UNRECOGNIZED":
     default:
       return AgentAction.UNRECOGNIZED;
-  }
-}
-
-export function agentActionToJSON(object: AgentAction): string {
-  switch (object) {
-    case AgentAction.AGENT_ACTION_UNSPECIFIED:
-      return "AGENT_ACTION_UNSPECIFIED";
-    case AgentAction.AGENT_ACTION_RESTART:
-      return "AGENT_ACTION_RESTART";
-    case AgentAction.AGENT_ACTION_UPDATE:
-      return "AGENT_ACTION_UPDATE";
-    case AgentAction.AGENT_ACTION_RESET:
-      return "AGENT_ACTION_RESET";
-    case AgentAction.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
   }
 }
 
@@ -258,28 +204,6 @@ export function commandKindFromJSON(object: any): CommandKind {
   }
 }
 
-export function commandKindToJSON(object: CommandKind): string {
-  switch (object) {
-    case CommandKind.COMMAND_KIND_UNSPECIFIED:
-      return "COMMAND_KIND_UNSPECIFIED";
-    case CommandKind.COMMAND_KIND_BACKUP:
-      return "COMMAND_KIND_BACKUP";
-    case CommandKind.COMMAND_KIND_RESTORE:
-      return "COMMAND_KIND_RESTORE";
-    case CommandKind.COMMAND_KIND_RESTART:
-      return "COMMAND_KIND_RESTART";
-    case CommandKind.COMMAND_KIND_UPDATE:
-      return "COMMAND_KIND_UPDATE";
-    case CommandKind.COMMAND_KIND_RESET:
-      return "COMMAND_KIND_RESET";
-    case CommandKind.COMMAND_KIND_VERIFY:
-      return "COMMAND_KIND_VERIFY";
-    case CommandKind.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function commandKindToNumber(object: CommandKind): number {
   switch (object) {
     case CommandKind.COMMAND_KIND_UNSPECIFIED:
@@ -332,22 +256,6 @@ export function agentUpdateStatusFromJSON(object: any): AgentUpdateStatus {
   }
 }
 
-export function agentUpdateStatusToJSON(object: AgentUpdateStatus): string {
-  switch (object) {
-    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED:
-      return "AGENT_UPDATE_STATUS_UNSPECIFIED";
-    case AgentUpdateStatus.AGENT_UPDATE_STATUS_UPDATED:
-      return "AGENT_UPDATE_STATUS_UPDATED";
-    case AgentUpdateStatus.AGENT_UPDATE_STATUS_CURRENT:
-      return "AGENT_UPDATE_STATUS_CURRENT";
-    case AgentUpdateStatus.AGENT_UPDATE_STATUS_FAILED:
-      return "AGENT_UPDATE_STATUS_FAILED";
-    case AgentUpdateStatus.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function agentUpdateStatusToNumber(object: AgentUpdateStatus): number {
   switch (object) {
     case AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED:
@@ -388,20 +296,6 @@ export function retentionModeFromJSON(object: any): RetentionMode {
     case "UNRECOGNIZED":
     default:
       return RetentionMode.UNRECOGNIZED;
-  }
-}
-
-export function retentionModeToJSON(object: RetentionMode): string {
-  switch (object) {
-    case RetentionMode.RETENTION_MODE_UNSPECIFIED:
-      return "RETENTION_MODE_UNSPECIFIED";
-    case RetentionMode.RETENTION_MODE_DAYS:
-      return "RETENTION_MODE_DAYS";
-    case RetentionMode.RETENTION_MODE_GFS:
-      return "RETENTION_MODE_GFS";
-    case RetentionMode.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
   }
 }
 
@@ -928,43 +822,6 @@ export const PageRef: MessageFns<PageRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): PageRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
-      before: isSet(object.before) ? globalThis.String(object.before) : undefined,
-    };
-  },
-
-  toJSON(message: PageRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.limit !== undefined) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.before !== undefined) {
-      obj.before = message.before;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PageRef>): PageRef {
-    return PageRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PageRef>): PageRef {
-    const message = createBasePageRef();
-    message.userId = object.userId ?? "";
-    message.limit = object.limit ?? undefined;
-    message.before = object.before ?? undefined;
-    return message;
-  },
 };
 
 function createBaseBackupRef(): BackupRef {
@@ -1021,42 +878,6 @@ export const BackupRef: MessageFns<BackupRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BackupRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BackupRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupRef>): BackupRef {
-    return BackupRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupRef>): BackupRef {
-    const message = createBaseBackupRef();
-    message.userId = object.userId ?? "";
-    message.backupId = object.backupId ?? "";
-    return message;
   },
 };
 
@@ -1115,42 +936,6 @@ export const AgentRef: MessageFns<AgentRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AgentRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-    };
-  },
-
-  toJSON(message: AgentRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AgentRef>): AgentRef {
-    return AgentRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AgentRef>): AgentRef {
-    const message = createBaseAgentRef();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    return message;
-  },
 };
 
 function createBaseAdminDeleteAgentRequest(): AdminDeleteAgentRequest {
@@ -1196,33 +981,6 @@ export const AdminDeleteAgentRequest: MessageFns<AdminDeleteAgentRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AdminDeleteAgentRequest {
-    return {
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-    };
-  },
-
-  toJSON(message: AdminDeleteAgentRequest): unknown {
-    const obj: any = {};
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
-    return AdminDeleteAgentRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
-    const message = createBaseAdminDeleteAgentRequest();
-    message.agentId = object.agentId ?? "";
-    return message;
   },
 };
 
@@ -1291,51 +1049,6 @@ export const JobRef: MessageFns<JobRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): JobRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      jobId: isSet(object.jobId)
-        ? globalThis.String(object.jobId)
-        : isSet(object.job_id)
-        ? globalThis.String(object.job_id)
-        : "",
-    };
-  },
-
-  toJSON(message: JobRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.jobId !== "") {
-      obj.jobId = message.jobId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<JobRef>): JobRef {
-    return JobRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<JobRef>): JobRef {
-    const message = createBaseJobRef();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.jobId = object.jobId ?? "";
-    return message;
   },
 };
 
@@ -1553,131 +1266,6 @@ export const Backup: MessageFns<Backup> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Backup {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-      status: isSet(object.status) ? jobStatusFromJSON(object.status) : JobStatus.JOB_STATUS_UNSPECIFIED,
-      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
-      type: isSet(object.type) ? backupTypeFromJSON(object.type) : BackupType.BACKUP_TYPE_UNSPECIFIED,
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-      completedAt: isSet(object.completedAt)
-        ? globalThis.String(object.completedAt)
-        : isSet(object.completed_at)
-        ? globalThis.String(object.completed_at)
-        : undefined,
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : undefined,
-      lockedUntil: isSet(object.lockedUntil)
-        ? globalThis.String(object.lockedUntil)
-        : isSet(object.locked_until)
-        ? globalThis.String(object.locked_until)
-        : undefined,
-      startedAt: isSet(object.startedAt)
-        ? globalThis.String(object.startedAt)
-        : isSet(object.started_at)
-        ? globalThis.String(object.started_at)
-        : undefined,
-      collections: globalThis.Array.isArray(object?.collections)
-        ? object.collections.map((e: any) => CollectionCount.fromJSON(e))
-        : [],
-      verification: isSet(object.verification) ? Verification.fromJSON(object.verification) : undefined,
-    };
-  },
-
-  toJSON(message: Backup): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
-      obj.status = jobStatusToJSON(message.status);
-    }
-    if (message.size !== 0) {
-      obj.size = Math.round(message.size);
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.timestamp !== "") {
-      obj.timestamp = message.timestamp;
-    }
-    if (message.type !== BackupType.BACKUP_TYPE_UNSPECIFIED) {
-      obj.type = backupTypeToJSON(message.type);
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    if (message.completedAt !== undefined) {
-      obj.completedAt = message.completedAt;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.keyFingerprint !== undefined) {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    if (message.lockedUntil !== undefined) {
-      obj.lockedUntil = message.lockedUntil;
-    }
-    if (message.startedAt !== undefined) {
-      obj.startedAt = message.startedAt;
-    }
-    if (message.collections?.length) {
-      obj.collections = message.collections.map((e) => CollectionCount.toJSON(e));
-    }
-    if (message.verification !== undefined) {
-      obj.verification = Verification.toJSON(message.verification);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Backup>): Backup {
-    return Backup.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Backup>): Backup {
-    const message = createBaseBackup();
-    message.id = object.id ?? "";
-    message.databaseName = object.databaseName ?? "";
-    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
-    message.size = object.size ?? 0;
-    message.createdAt = object.createdAt ?? "";
-    message.timestamp = object.timestamp ?? "";
-    message.type = object.type ?? BackupType.BACKUP_TYPE_UNSPECIFIED;
-    message.error = object.error ?? undefined;
-    message.completedAt = object.completedAt ?? undefined;
-    message.agentId = object.agentId ?? "";
-    message.keyFingerprint = object.keyFingerprint ?? undefined;
-    message.lockedUntil = object.lockedUntil ?? undefined;
-    message.startedAt = object.startedAt ?? undefined;
-    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
-    message.verification = (object.verification !== undefined && object.verification !== null)
-      ? Verification.fromPartial(object.verification)
-      : undefined;
-    return message;
-  },
 };
 
 function createBaseVerification(): Verification {
@@ -1798,71 +1386,6 @@ export const Verification: MessageFns<Verification> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Verification {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      completedAt: isSet(object.completedAt)
-        ? globalThis.String(object.completedAt)
-        : isSet(object.completed_at)
-        ? globalThis.String(object.completed_at)
-        : undefined,
-      checked: isSet(object.checked) ? VerificationChecked.fromJSON(object.checked) : undefined,
-      difference: isSet(object.difference) ? VerificationDifference.fromJSON(object.difference) : undefined,
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-    };
-  },
-
-  toJSON(message: Verification): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.status !== "") {
-      obj.status = message.status;
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.completedAt !== undefined) {
-      obj.completedAt = message.completedAt;
-    }
-    if (message.checked !== undefined) {
-      obj.checked = VerificationChecked.toJSON(message.checked);
-    }
-    if (message.difference !== undefined) {
-      obj.difference = VerificationDifference.toJSON(message.difference);
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Verification>): Verification {
-    return Verification.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Verification>): Verification {
-    const message = createBaseVerification();
-    message.id = object.id ?? "";
-    message.status = object.status ?? "";
-    message.createdAt = object.createdAt ?? "";
-    message.completedAt = object.completedAt ?? undefined;
-    message.checked = (object.checked !== undefined && object.checked !== null)
-      ? VerificationChecked.fromPartial(object.checked)
-      : undefined;
-    message.difference = (object.difference !== undefined && object.difference !== null)
-      ? VerificationDifference.fromPartial(object.difference)
-      : undefined;
-    message.error = object.error ?? undefined;
-    return message;
-  },
 };
 
 function createBaseVerificationChecked(): VerificationChecked {
@@ -1930,39 +1453,6 @@ export const VerificationChecked: MessageFns<VerificationChecked> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): VerificationChecked {
-    return {
-      collections: isSet(object.collections) ? globalThis.Number(object.collections) : 0,
-      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
-      indexes: isSet(object.indexes) ? globalThis.Number(object.indexes) : 0,
-    };
-  },
-
-  toJSON(message: VerificationChecked): unknown {
-    const obj: any = {};
-    if (message.collections !== 0) {
-      obj.collections = Math.round(message.collections);
-    }
-    if (message.documents !== 0) {
-      obj.documents = Math.round(message.documents);
-    }
-    if (message.indexes !== 0) {
-      obj.indexes = Math.round(message.indexes);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<VerificationChecked>): VerificationChecked {
-    return VerificationChecked.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<VerificationChecked>): VerificationChecked {
-    const message = createBaseVerificationChecked();
-    message.collections = object.collections ?? 0;
-    message.documents = object.documents ?? 0;
-    message.indexes = object.indexes ?? 0;
-    return message;
   },
 };
 
@@ -2043,44 +1533,6 @@ export const VerificationDifference: MessageFns<VerificationDifference> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): VerificationDifference {
-    return {
-      collection: isSet(object.collection) ? globalThis.String(object.collection) : "",
-      what: isSet(object.what) ? globalThis.String(object.what) : "",
-      expected: isSet(object.expected) ? globalThis.String(object.expected) : "",
-      found: isSet(object.found) ? globalThis.String(object.found) : "",
-    };
-  },
-
-  toJSON(message: VerificationDifference): unknown {
-    const obj: any = {};
-    if (message.collection !== "") {
-      obj.collection = message.collection;
-    }
-    if (message.what !== "") {
-      obj.what = message.what;
-    }
-    if (message.expected !== "") {
-      obj.expected = message.expected;
-    }
-    if (message.found !== "") {
-      obj.found = message.found;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<VerificationDifference>): VerificationDifference {
-    return VerificationDifference.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<VerificationDifference>): VerificationDifference {
-    const message = createBaseVerificationDifference();
-    message.collection = object.collection ?? "";
-    message.what = object.what ?? "";
-    message.expected = object.expected ?? "";
-    message.found = object.found ?? "";
-    return message;
-  },
 };
 
 function createBaseCollectionSummary(): CollectionSummary {
@@ -2160,44 +1612,6 @@ export const CollectionSummary: MessageFns<CollectionSummary> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): CollectionSummary {
-    return {
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
-      digest: isSet(object.digest) ? globalThis.String(object.digest) : "",
-      indexes: globalThis.Array.isArray(object?.indexes) ? object.indexes.map((e: any) => globalThis.String(e)) : [],
-    };
-  },
-
-  toJSON(message: CollectionSummary): unknown {
-    const obj: any = {};
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.documents !== 0) {
-      obj.documents = Math.round(message.documents);
-    }
-    if (message.digest !== "") {
-      obj.digest = message.digest;
-    }
-    if (message.indexes?.length) {
-      obj.indexes = message.indexes;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CollectionSummary>): CollectionSummary {
-    return CollectionSummary.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CollectionSummary>): CollectionSummary {
-    const message = createBaseCollectionSummary();
-    message.name = object.name ?? "";
-    message.documents = object.documents ?? 0;
-    message.digest = object.digest ?? "";
-    message.indexes = object.indexes?.map((e) => e) || [];
-    return message;
-  },
 };
 
 function createBaseCollectionCount(): CollectionCount {
@@ -2255,34 +1669,6 @@ export const CollectionCount: MessageFns<CollectionCount> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): CollectionCount {
-    return {
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      documents: isSet(object.documents) ? globalThis.Number(object.documents) : 0,
-    };
-  },
-
-  toJSON(message: CollectionCount): unknown {
-    const obj: any = {};
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.documents !== 0) {
-      obj.documents = Math.round(message.documents);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CollectionCount>): CollectionCount {
-    return CollectionCount.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CollectionCount>): CollectionCount {
-    const message = createBaseCollectionCount();
-    message.name = object.name ?? "";
-    message.documents = object.documents ?? 0;
-    return message;
-  },
 };
 
 function createBaseBackupList(): BackupList {
@@ -2328,29 +1714,6 @@ export const BackupList: MessageFns<BackupList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BackupList {
-    return {
-      backups: globalThis.Array.isArray(object?.backups) ? object.backups.map((e: any) => Backup.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: BackupList): unknown {
-    const obj: any = {};
-    if (message.backups?.length) {
-      obj.backups = message.backups.map((e) => Backup.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupList>): BackupList {
-    return BackupList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupList>): BackupList {
-    const message = createBaseBackupList();
-    message.backups = object.backups?.map((e) => Backup.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -2408,42 +1771,6 @@ export const TriggerBackupRequest: MessageFns<TriggerBackupRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): TriggerBackupRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-    };
-  },
-
-  toJSON(message: TriggerBackupRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<TriggerBackupRequest>): TriggerBackupRequest {
-    return TriggerBackupRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TriggerBackupRequest>): TriggerBackupRequest {
-    const message = createBaseTriggerBackupRequest();
-    message.userId = object.userId ?? "";
-    message.databaseName = object.databaseName ?? "";
-    return message;
   },
 };
 
@@ -2673,154 +2000,6 @@ export const Restore: MessageFns<Restore> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Restore {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-      status: isSet(object.status) ? jobStatusFromJSON(object.status) : JobStatus.JOB_STATUS_UNSPECIFIED,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      completedAt: isSet(object.completedAt)
-        ? globalThis.String(object.completedAt)
-        : isSet(object.completed_at)
-        ? globalThis.String(object.completed_at)
-        : undefined,
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-      documentsRestored: isSet(object.documentsRestored)
-        ? globalThis.Number(object.documentsRestored)
-        : isSet(object.documents_restored)
-        ? globalThis.Number(object.documents_restored)
-        : 0,
-      documentsFailed: isSet(object.documentsFailed)
-        ? globalThis.Number(object.documentsFailed)
-        : isSet(object.documents_failed)
-        ? globalThis.Number(object.documents_failed)
-        : 0,
-      backupTimestamp: isSet(object.backupTimestamp)
-        ? globalThis.String(object.backupTimestamp)
-        : isSet(object.backup_timestamp)
-        ? globalThis.String(object.backup_timestamp)
-        : undefined,
-      sourceDatabaseName: isSet(object.sourceDatabaseName)
-        ? globalThis.String(object.sourceDatabaseName)
-        : isSet(object.source_database_name)
-        ? globalThis.String(object.source_database_name)
-        : "",
-      sourceAgentId: isSet(object.sourceAgentId)
-        ? globalThis.String(object.sourceAgentId)
-        : isSet(object.source_agent_id)
-        ? globalThis.String(object.source_agent_id)
-        : "",
-      sourceAgentName: isSet(object.sourceAgentName)
-        ? globalThis.String(object.sourceAgentName)
-        : isSet(object.source_agent_name)
-        ? globalThis.String(object.source_agent_name)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      agentName: isSet(object.agentName)
-        ? globalThis.String(object.agentName)
-        : isSet(object.agent_name)
-        ? globalThis.String(object.agent_name)
-        : "",
-      collections: globalThis.Array.isArray(object?.collections)
-        ? object.collections.map((e: any) => globalThis.String(e))
-        : [],
-    };
-  },
-
-  toJSON(message: Restore): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.status !== JobStatus.JOB_STATUS_UNSPECIFIED) {
-      obj.status = jobStatusToJSON(message.status);
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.completedAt !== undefined) {
-      obj.completedAt = message.completedAt;
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    if (message.documentsRestored !== 0) {
-      obj.documentsRestored = Math.round(message.documentsRestored);
-    }
-    if (message.documentsFailed !== 0) {
-      obj.documentsFailed = Math.round(message.documentsFailed);
-    }
-    if (message.backupTimestamp !== undefined) {
-      obj.backupTimestamp = message.backupTimestamp;
-    }
-    if (message.sourceDatabaseName !== "") {
-      obj.sourceDatabaseName = message.sourceDatabaseName;
-    }
-    if (message.sourceAgentId !== "") {
-      obj.sourceAgentId = message.sourceAgentId;
-    }
-    if (message.sourceAgentName !== "") {
-      obj.sourceAgentName = message.sourceAgentName;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.agentName !== "") {
-      obj.agentName = message.agentName;
-    }
-    if (message.collections?.length) {
-      obj.collections = message.collections;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Restore>): Restore {
-    return Restore.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Restore>): Restore {
-    const message = createBaseRestore();
-    message.id = object.id ?? "";
-    message.backupId = object.backupId ?? "";
-    message.databaseName = object.databaseName ?? "";
-    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
-    message.createdAt = object.createdAt ?? "";
-    message.completedAt = object.completedAt ?? undefined;
-    message.error = object.error ?? undefined;
-    message.documentsRestored = object.documentsRestored ?? 0;
-    message.documentsFailed = object.documentsFailed ?? 0;
-    message.backupTimestamp = object.backupTimestamp ?? undefined;
-    message.sourceDatabaseName = object.sourceDatabaseName ?? "";
-    message.sourceAgentId = object.sourceAgentId ?? "";
-    message.sourceAgentName = object.sourceAgentName ?? "";
-    message.agentId = object.agentId ?? "";
-    message.agentName = object.agentName ?? "";
-    message.collections = object.collections?.map((e) => e) || [];
-    return message;
-  },
 };
 
 function createBaseRestoreList(): RestoreList {
@@ -2866,29 +2045,6 @@ export const RestoreList: MessageFns<RestoreList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RestoreList {
-    return {
-      restores: globalThis.Array.isArray(object?.restores) ? object.restores.map((e: any) => Restore.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: RestoreList): unknown {
-    const obj: any = {};
-    if (message.restores?.length) {
-      obj.restores = message.restores.map((e) => Restore.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RestoreList>): RestoreList {
-    return RestoreList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RestoreList>): RestoreList {
-    const message = createBaseRestoreList();
-    message.restores = object.restores?.map((e) => Restore.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -3009,81 +2165,6 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RequestRestoreRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-      confirm: globalThis.Array.isArray(object?.confirm) ? object.confirm.map((e: any) => globalThis.String(e)) : [],
-      targetDatabaseName: isSet(object.targetDatabaseName)
-        ? globalThis.String(object.targetDatabaseName)
-        : isSet(object.target_database_name)
-        ? globalThis.String(object.target_database_name)
-        : undefined,
-      targetAgentId: isSet(object.targetAgentId)
-        ? globalThis.String(object.targetAgentId)
-        : isSet(object.target_agent_id)
-        ? globalThis.String(object.target_agent_id)
-        : undefined,
-      collections: globalThis.Array.isArray(object?.collections)
-        ? object.collections.map((e: any) => globalThis.String(e))
-        : [],
-    };
-  },
-
-  toJSON(message: RequestRestoreRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.confirm?.length) {
-      obj.confirm = message.confirm;
-    }
-    if (message.targetDatabaseName !== undefined) {
-      obj.targetDatabaseName = message.targetDatabaseName;
-    }
-    if (message.targetAgentId !== undefined) {
-      obj.targetAgentId = message.targetAgentId;
-    }
-    if (message.collections?.length) {
-      obj.collections = message.collections;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RequestRestoreRequest>): RequestRestoreRequest {
-    return RequestRestoreRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RequestRestoreRequest>): RequestRestoreRequest {
-    const message = createBaseRequestRestoreRequest();
-    message.userId = object.userId ?? "";
-    message.backupId = object.backupId ?? "";
-    message.databaseName = object.databaseName ?? "";
-    message.confirm = object.confirm?.map((e) => e) || [];
-    message.targetDatabaseName = object.targetDatabaseName ?? undefined;
-    message.targetAgentId = object.targetAgentId ?? undefined;
-    message.collections = object.collections?.map((e) => e) || [];
-    return message;
   },
 };
 
@@ -3253,97 +2334,6 @@ export const Agent: MessageFns<Agent> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Agent {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
-      version: isSet(object.version) ? globalThis.String(object.version) : "",
-      platform: isSet(object.platform) ? globalThis.String(object.platform) : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
-      lastSeen: isSet(object.lastSeen)
-        ? globalThis.String(object.lastSeen)
-        : isSet(object.last_seen)
-        ? globalThis.String(object.last_seen)
-        : "",
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      offlineReason: isSet(object.offlineReason)
-        ? globalThis.String(object.offlineReason)
-        : isSet(object.offline_reason)
-        ? globalThis.String(object.offline_reason)
-        : "",
-      databases: globalThis.Array.isArray(object?.databases)
-        ? object.databases.map((e: any) => globalThis.String(e))
-        : [],
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : "",
-    };
-  },
-
-  toJSON(message: Agent): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.hostname !== "") {
-      obj.hostname = message.hostname;
-    }
-    if (message.version !== "") {
-      obj.version = message.version;
-    }
-    if (message.platform !== "") {
-      obj.platform = message.platform;
-    }
-    if (message.status !== "") {
-      obj.status = message.status;
-    }
-    if (message.lastSeen !== "") {
-      obj.lastSeen = message.lastSeen;
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.offlineReason !== "") {
-      obj.offlineReason = message.offlineReason;
-    }
-    if (message.databases?.length) {
-      obj.databases = message.databases;
-    }
-    if (message.keyFingerprint !== "") {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Agent>): Agent {
-    return Agent.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Agent>): Agent {
-    const message = createBaseAgent();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.hostname = object.hostname ?? "";
-    message.version = object.version ?? "";
-    message.platform = object.platform ?? "";
-    message.status = object.status ?? "";
-    message.lastSeen = object.lastSeen ?? "";
-    message.userId = object.userId ?? "";
-    message.offlineReason = object.offlineReason ?? "";
-    message.databases = object.databases?.map((e) => e) || [];
-    message.keyFingerprint = object.keyFingerprint ?? "";
-    return message;
-  },
 };
 
 function createBaseAgentList(): AgentList {
@@ -3389,27 +2379,6 @@ export const AgentList: MessageFns<AgentList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AgentList {
-    return { agents: globalThis.Array.isArray(object?.agents) ? object.agents.map((e: any) => Agent.fromJSON(e)) : [] };
-  },
-
-  toJSON(message: AgentList): unknown {
-    const obj: any = {};
-    if (message.agents?.length) {
-      obj.agents = message.agents.map((e) => Agent.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AgentList>): AgentList {
-    return AgentList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AgentList>): AgentList {
-    const message = createBaseAgentList();
-    message.agents = object.agents?.map((e) => Agent.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -3467,38 +2436,6 @@ export const SystemStatusInfo: MessageFns<SystemStatusInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): SystemStatusInfo {
-    return {
-      agents: globalThis.Array.isArray(object?.agents) ? object.agents.map((e: any) => Agent.fromJSON(e)) : [],
-      backupService: isSet(object.backupService)
-        ? globalThis.Boolean(object.backupService)
-        : isSet(object.backup_service)
-        ? globalThis.Boolean(object.backup_service)
-        : false,
-    };
-  },
-
-  toJSON(message: SystemStatusInfo): unknown {
-    const obj: any = {};
-    if (message.agents?.length) {
-      obj.agents = message.agents.map((e) => Agent.toJSON(e));
-    }
-    if (message.backupService !== false) {
-      obj.backupService = message.backupService;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SystemStatusInfo>): SystemStatusInfo {
-    return SystemStatusInfo.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SystemStatusInfo>): SystemStatusInfo {
-    const message = createBaseSystemStatusInfo();
-    message.agents = object.agents?.map((e) => Agent.fromPartial(e)) || [];
-    message.backupService = object.backupService ?? false;
-    return message;
   },
 };
 
@@ -3590,53 +2527,6 @@ export const Database: MessageFns<Database> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): Database {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      isActive: isSet(object.isActive)
-        ? globalThis.Boolean(object.isActive)
-        : isSet(object.is_active)
-        ? globalThis.Boolean(object.is_active)
-        : false,
-      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
-      verify: isSet(object.verify) ? globalThis.String(object.verify) : "",
-    };
-  },
-
-  toJSON(message: Database): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.isActive !== false) {
-      obj.isActive = message.isActive;
-    }
-    if (message.enabled !== false) {
-      obj.enabled = message.enabled;
-    }
-    if (message.verify !== "") {
-      obj.verify = message.verify;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Database>): Database {
-    return Database.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Database>): Database {
-    const message = createBaseDatabase();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.isActive = object.isActive ?? false;
-    message.enabled = object.enabled ?? false;
-    message.verify = object.verify ?? "";
-    return message;
-  },
 };
 
 function createBaseDatabaseList(): DatabaseList {
@@ -3682,31 +2572,6 @@ export const DatabaseList: MessageFns<DatabaseList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): DatabaseList {
-    return {
-      databases: globalThis.Array.isArray(object?.databases)
-        ? object.databases.map((e: any) => Database.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: DatabaseList): unknown {
-    const obj: any = {};
-    if (message.databases?.length) {
-      obj.databases = message.databases.map((e) => Database.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<DatabaseList>): DatabaseList {
-    return DatabaseList.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<DatabaseList>): DatabaseList {
-    const message = createBaseDatabaseList();
-    message.databases = object.databases?.map((e) => Database.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -3776,51 +2641,6 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): SetDatabaseActiveRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      databaseId: isSet(object.databaseId)
-        ? globalThis.String(object.databaseId)
-        : isSet(object.database_id)
-        ? globalThis.String(object.database_id)
-        : "",
-      isActive: isSet(object.isActive)
-        ? globalThis.Boolean(object.isActive)
-        : isSet(object.is_active)
-        ? globalThis.Boolean(object.is_active)
-        : false,
-    };
-  },
-
-  toJSON(message: SetDatabaseActiveRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.databaseId !== "") {
-      obj.databaseId = message.databaseId;
-    }
-    if (message.isActive !== false) {
-      obj.isActive = message.isActive;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SetDatabaseActiveRequest>): SetDatabaseActiveRequest {
-    return SetDatabaseActiveRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SetDatabaseActiveRequest>): SetDatabaseActiveRequest {
-    const message = createBaseSetDatabaseActiveRequest();
-    message.userId = object.userId ?? "";
-    message.databaseId = object.databaseId ?? "";
-    message.isActive = object.isActive ?? false;
-    return message;
-  },
 };
 
 function createBaseSetDatabaseVerifyRequest(): SetDatabaseVerifyRequest {
@@ -3888,47 +2708,6 @@ export const SetDatabaseVerifyRequest: MessageFns<SetDatabaseVerifyRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): SetDatabaseVerifyRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      databaseId: isSet(object.databaseId)
-        ? globalThis.String(object.databaseId)
-        : isSet(object.database_id)
-        ? globalThis.String(object.database_id)
-        : "",
-      verify: isSet(object.verify) ? globalThis.String(object.verify) : "",
-    };
-  },
-
-  toJSON(message: SetDatabaseVerifyRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.databaseId !== "") {
-      obj.databaseId = message.databaseId;
-    }
-    if (message.verify !== "") {
-      obj.verify = message.verify;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
-    return SetDatabaseVerifyRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
-    const message = createBaseSetDatabaseVerifyRequest();
-    message.userId = object.userId ?? "";
-    message.databaseId = object.databaseId ?? "";
-    message.verify = object.verify ?? "";
-    return message;
   },
 };
 
@@ -4026,61 +2805,6 @@ export const BackupSettings: MessageFns<BackupSettings> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BackupSettings {
-    return {
-      frequency: isSet(object.frequency)
-        ? backupFrequencyFromJSON(object.frequency)
-        : BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED,
-      retention: isSet(object.retention) ? globalThis.Number(object.retention) : 0,
-      retentionLock: isSet(object.retentionLock)
-        ? RetentionLock.fromJSON(object.retentionLock)
-        : isSet(object.retention_lock)
-        ? RetentionLock.fromJSON(object.retention_lock)
-        : undefined,
-      retentionMode: isSet(object.retentionMode)
-        ? retentionModeFromJSON(object.retentionMode)
-        : isSet(object.retention_mode)
-        ? retentionModeFromJSON(object.retention_mode)
-        : RetentionMode.RETENTION_MODE_UNSPECIFIED,
-      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
-    };
-  },
-
-  toJSON(message: BackupSettings): unknown {
-    const obj: any = {};
-    if (message.frequency !== BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED) {
-      obj.frequency = backupFrequencyToJSON(message.frequency);
-    }
-    if (message.retention !== 0) {
-      obj.retention = Math.round(message.retention);
-    }
-    if (message.retentionLock !== undefined) {
-      obj.retentionLock = RetentionLock.toJSON(message.retentionLock);
-    }
-    if (message.retentionMode !== RetentionMode.RETENTION_MODE_UNSPECIFIED) {
-      obj.retentionMode = retentionModeToJSON(message.retentionMode);
-    }
-    if (message.gfs !== undefined) {
-      obj.gfs = GfsCounts.toJSON(message.gfs);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupSettings>): BackupSettings {
-    return BackupSettings.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupSettings>): BackupSettings {
-    const message = createBaseBackupSettings();
-    message.frequency = object.frequency ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
-    message.retention = object.retention ?? 0;
-    message.retentionLock = (object.retentionLock !== undefined && object.retentionLock !== null)
-      ? RetentionLock.fromPartial(object.retentionLock)
-      : undefined;
-    message.retentionMode = object.retentionMode ?? RetentionMode.RETENTION_MODE_UNSPECIFIED;
-    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
-    return message;
-  },
 };
 
 function createBaseRetentionLock(): RetentionLock {
@@ -4149,47 +2873,6 @@ export const RetentionLock: MessageFns<RetentionLock> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): RetentionLock {
-    return {
-      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
-      offAt: isSet(object.offAt)
-        ? globalThis.String(object.offAt)
-        : isSet(object.off_at)
-        ? globalThis.String(object.off_at)
-        : undefined,
-      offDelaySeconds: isSet(object.offDelaySeconds)
-        ? globalThis.Number(object.offDelaySeconds)
-        : isSet(object.off_delay_seconds)
-        ? globalThis.Number(object.off_delay_seconds)
-        : 0,
-    };
-  },
-
-  toJSON(message: RetentionLock): unknown {
-    const obj: any = {};
-    if (message.enabled !== false) {
-      obj.enabled = message.enabled;
-    }
-    if (message.offAt !== undefined) {
-      obj.offAt = message.offAt;
-    }
-    if (message.offDelaySeconds !== 0) {
-      obj.offDelaySeconds = Math.round(message.offDelaySeconds);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RetentionLock>): RetentionLock {
-    return RetentionLock.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RetentionLock>): RetentionLock {
-    const message = createBaseRetentionLock();
-    message.enabled = object.enabled ?? false;
-    message.offAt = object.offAt ?? undefined;
-    message.offDelaySeconds = object.offDelaySeconds ?? 0;
-    return message;
-  },
 };
 
 function createBaseSetRetentionLockRequest(): SetRetentionLockRequest {
@@ -4246,38 +2929,6 @@ export const SetRetentionLockRequest: MessageFns<SetRetentionLockRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): SetRetentionLockRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
-    };
-  },
-
-  toJSON(message: SetRetentionLockRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.enabled !== false) {
-      obj.enabled = message.enabled;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
-    return SetRetentionLockRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
-    const message = createBaseSetRetentionLockRequest();
-    message.userId = object.userId ?? "";
-    message.enabled = object.enabled ?? false;
-    return message;
   },
 };
 
@@ -4369,57 +3020,6 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): UpdateSettingsRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      frequency: isSet(object.frequency) ? backupFrequencyFromJSON(object.frequency) : undefined,
-      retention: isSet(object.retention) ? globalThis.Number(object.retention) : undefined,
-      retentionMode: isSet(object.retentionMode)
-        ? retentionModeFromJSON(object.retentionMode)
-        : isSet(object.retention_mode)
-        ? retentionModeFromJSON(object.retention_mode)
-        : undefined,
-      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
-    };
-  },
-
-  toJSON(message: UpdateSettingsRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.frequency !== undefined) {
-      obj.frequency = backupFrequencyToJSON(message.frequency);
-    }
-    if (message.retention !== undefined) {
-      obj.retention = Math.round(message.retention);
-    }
-    if (message.retentionMode !== undefined) {
-      obj.retentionMode = retentionModeToJSON(message.retentionMode);
-    }
-    if (message.gfs !== undefined) {
-      obj.gfs = GfsCounts.toJSON(message.gfs);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UpdateSettingsRequest>): UpdateSettingsRequest {
-    return UpdateSettingsRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UpdateSettingsRequest>): UpdateSettingsRequest {
-    const message = createBaseUpdateSettingsRequest();
-    message.userId = object.userId ?? "";
-    message.frequency = object.frequency ?? undefined;
-    message.retention = object.retention ?? undefined;
-    message.retentionMode = object.retentionMode ?? undefined;
-    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
-    return message;
-  },
 };
 
 function createBasePreviewRetentionRequest(): PreviewRetentionRequest {
@@ -4476,38 +3076,6 @@ export const PreviewRetentionRequest: MessageFns<PreviewRetentionRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): PreviewRetentionRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      gfs: isSet(object.gfs) ? GfsCounts.fromJSON(object.gfs) : undefined,
-    };
-  },
-
-  toJSON(message: PreviewRetentionRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.gfs !== undefined) {
-      obj.gfs = GfsCounts.toJSON(message.gfs);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
-    return PreviewRetentionRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
-    const message = createBasePreviewRetentionRequest();
-    message.userId = object.userId ?? "";
-    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
-    return message;
   },
 };
 
@@ -4588,46 +3156,6 @@ export const RetentionVerdict: MessageFns<RetentionVerdict> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): RetentionVerdict {
-    return {
-      backup: isSet(object.backup) ? Backup.fromJSON(object.backup) : undefined,
-      keep: isSet(object.keep) ? globalThis.Boolean(object.keep) : false,
-      reasons: globalThis.Array.isArray(object?.reasons) ? object.reasons.map((e: any) => globalThis.String(e)) : [],
-      rule: isSet(object.rule) ? globalThis.String(object.rule) : undefined,
-    };
-  },
-
-  toJSON(message: RetentionVerdict): unknown {
-    const obj: any = {};
-    if (message.backup !== undefined) {
-      obj.backup = Backup.toJSON(message.backup);
-    }
-    if (message.keep !== false) {
-      obj.keep = message.keep;
-    }
-    if (message.reasons?.length) {
-      obj.reasons = message.reasons;
-    }
-    if (message.rule !== undefined) {
-      obj.rule = message.rule;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RetentionVerdict>): RetentionVerdict {
-    return RetentionVerdict.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RetentionVerdict>): RetentionVerdict {
-    const message = createBaseRetentionVerdict();
-    message.backup = (object.backup !== undefined && object.backup !== null)
-      ? Backup.fromPartial(object.backup)
-      : undefined;
-    message.keep = object.keep ?? false;
-    message.reasons = object.reasons?.map((e) => e) || [];
-    message.rule = object.rule ?? undefined;
-    return message;
-  },
 };
 
 function createBaseRetentionPreview(): RetentionPreview {
@@ -4673,31 +3201,6 @@ export const RetentionPreview: MessageFns<RetentionPreview> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RetentionPreview {
-    return {
-      backups: globalThis.Array.isArray(object?.backups)
-        ? object.backups.map((e: any) => RetentionVerdict.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: RetentionPreview): unknown {
-    const obj: any = {};
-    if (message.backups?.length) {
-      obj.backups = message.backups.map((e) => RetentionVerdict.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RetentionPreview>): RetentionPreview {
-    return RetentionPreview.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RetentionPreview>): RetentionPreview {
-    const message = createBaseRetentionPreview();
-    message.backups = object.backups?.map((e) => RetentionVerdict.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -4767,47 +3270,6 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): ManageAgentRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      action: isSet(object.action) ? agentActionFromJSON(object.action) : AgentAction.AGENT_ACTION_UNSPECIFIED,
-    };
-  },
-
-  toJSON(message: ManageAgentRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.action !== AgentAction.AGENT_ACTION_UNSPECIFIED) {
-      obj.action = agentActionToJSON(message.action);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ManageAgentRequest>): ManageAgentRequest {
-    return ManageAgentRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ManageAgentRequest>): ManageAgentRequest {
-    const message = createBaseManageAgentRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.action = object.action ?? AgentAction.AGENT_ACTION_UNSPECIFIED;
-    return message;
-  },
 };
 
 function createBaseBackupStatsInfo(): BackupStatsInfo {
@@ -4864,42 +3326,6 @@ export const BackupStatsInfo: MessageFns<BackupStatsInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BackupStatsInfo {
-    return {
-      totalCount: isSet(object.totalCount)
-        ? globalThis.Number(object.totalCount)
-        : isSet(object.total_count)
-        ? globalThis.Number(object.total_count)
-        : 0,
-      totalSize: isSet(object.totalSize)
-        ? globalThis.Number(object.totalSize)
-        : isSet(object.total_size)
-        ? globalThis.Number(object.total_size)
-        : 0,
-    };
-  },
-
-  toJSON(message: BackupStatsInfo): unknown {
-    const obj: any = {};
-    if (message.totalCount !== 0) {
-      obj.totalCount = Math.round(message.totalCount);
-    }
-    if (message.totalSize !== 0) {
-      obj.totalSize = Math.round(message.totalSize);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupStatsInfo>): BackupStatsInfo {
-    return BackupStatsInfo.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupStatsInfo>): BackupStatsInfo {
-    const message = createBaseBackupStatsInfo();
-    message.totalCount = object.totalCount ?? 0;
-    message.totalSize = object.totalSize ?? 0;
-    return message;
   },
 };
 
@@ -5045,87 +3471,6 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): RegisterAgentRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      instanceId: isSet(object.instanceId)
-        ? globalThis.String(object.instanceId)
-        : isSet(object.instance_id)
-        ? globalThis.String(object.instance_id)
-        : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
-      platform: isSet(object.platform) ? globalThis.String(object.platform) : "",
-      version: isSet(object.version) ? globalThis.String(object.version) : "",
-      databases: globalThis.Array.isArray(object?.databases)
-        ? object.databases.map((e: any) => globalThis.String(e))
-        : [],
-      configId: isSet(object.configId)
-        ? globalThis.String(object.configId)
-        : isSet(object.config_id)
-        ? globalThis.String(object.config_id)
-        : "",
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : undefined,
-    };
-  },
-
-  toJSON(message: RegisterAgentRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.instanceId !== "") {
-      obj.instanceId = message.instanceId;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.hostname !== "") {
-      obj.hostname = message.hostname;
-    }
-    if (message.platform !== "") {
-      obj.platform = message.platform;
-    }
-    if (message.version !== "") {
-      obj.version = message.version;
-    }
-    if (message.databases?.length) {
-      obj.databases = message.databases;
-    }
-    if (message.configId !== "") {
-      obj.configId = message.configId;
-    }
-    if (message.keyFingerprint !== undefined) {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RegisterAgentRequest>): RegisterAgentRequest {
-    return RegisterAgentRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RegisterAgentRequest>): RegisterAgentRequest {
-    const message = createBaseRegisterAgentRequest();
-    message.userId = object.userId ?? "";
-    message.instanceId = object.instanceId ?? "";
-    message.name = object.name ?? "";
-    message.hostname = object.hostname ?? "";
-    message.platform = object.platform ?? "";
-    message.version = object.version ?? "";
-    message.databases = object.databases?.map((e) => e) || [];
-    message.configId = object.configId ?? "";
-    message.keyFingerprint = object.keyFingerprint ?? undefined;
-    return message;
-  },
 };
 
 function createBaseRegisterAgentResponse(): RegisterAgentResponse {
@@ -5182,40 +3527,6 @@ export const RegisterAgentResponse: MessageFns<RegisterAgentResponse> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): RegisterAgentResponse {
-    return {
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      databases: globalThis.Array.isArray(object?.databases)
-        ? object.databases.map((e: any) => Database.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: RegisterAgentResponse): unknown {
-    const obj: any = {};
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.databases?.length) {
-      obj.databases = message.databases.map((e) => Database.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<RegisterAgentResponse>): RegisterAgentResponse {
-    return RegisterAgentResponse.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<RegisterAgentResponse>): RegisterAgentResponse {
-    const message = createBaseRegisterAgentResponse();
-    message.agentId = object.agentId ?? "";
-    message.databases = object.databases?.map((e) => Database.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -5296,58 +3607,6 @@ export const AgentHeartbeatRequest: MessageFns<AgentHeartbeatRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AgentHeartbeatRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      runningJobs: globalThis.Array.isArray(object?.runningJobs)
-        ? object.runningJobs.map((e: any) => globalThis.String(e))
-        : globalThis.Array.isArray(object?.running_jobs)
-        ? object.running_jobs.map((e: any) => globalThis.String(e))
-        : [],
-      databases: globalThis.Array.isArray(object?.databases)
-        ? object.databases.map((e: any) => globalThis.String(e))
-        : [],
-    };
-  },
-
-  toJSON(message: AgentHeartbeatRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.runningJobs?.length) {
-      obj.runningJobs = message.runningJobs;
-    }
-    if (message.databases?.length) {
-      obj.databases = message.databases;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AgentHeartbeatRequest>): AgentHeartbeatRequest {
-    return AgentHeartbeatRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AgentHeartbeatRequest>): AgentHeartbeatRequest {
-    const message = createBaseAgentHeartbeatRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.runningJobs = object.runningJobs?.map((e) => e) || [];
-    message.databases = object.databases?.map((e) => e) || [];
-    return message;
-  },
 };
 
 function createBaseAgentDisconnectedRequest(): AgentDisconnectedRequest {
@@ -5416,47 +3675,6 @@ export const AgentDisconnectedRequest: MessageFns<AgentDisconnectedRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): AgentDisconnectedRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
-    };
-  },
-
-  toJSON(message: AgentDisconnectedRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.reason !== "") {
-      obj.reason = message.reason;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
-    return AgentDisconnectedRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
-    const message = createBaseAgentDisconnectedRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.reason = object.reason ?? "";
-    return message;
-  },
 };
 
 function createBaseAgentLeavingRequest(): AgentLeavingRequest {
@@ -5524,47 +3742,6 @@ export const AgentLeavingRequest: MessageFns<AgentLeavingRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): AgentLeavingRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      restarting: isSet(object.restarting) ? globalThis.Boolean(object.restarting) : false,
-    };
-  },
-
-  toJSON(message: AgentLeavingRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.restarting !== false) {
-      obj.restarting = message.restarting;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
-    return AgentLeavingRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
-    const message = createBaseAgentLeavingRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.restarting = object.restarting ?? false;
-    return message;
   },
 };
 
@@ -5698,80 +3875,6 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): CommandDeliveryRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      commandId: isSet(object.commandId)
-        ? globalThis.String(object.commandId)
-        : isSet(object.command_id)
-        ? globalThis.String(object.command_id)
-        : "",
-      kind: isSet(object.kind) ? commandKindFromJSON(object.kind) : CommandKind.COMMAND_KIND_UNSPECIFIED,
-      jobId: isSet(object.jobId)
-        ? globalThis.String(object.jobId)
-        : isSet(object.job_id)
-        ? globalThis.String(object.job_id)
-        : undefined,
-      delivered: isSet(object.delivered) ? globalThis.Boolean(object.delivered) : false,
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-      refused: isSet(object.refused) ? globalThis.Boolean(object.refused) : undefined,
-    };
-  },
-
-  toJSON(message: CommandDeliveryRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.commandId !== "") {
-      obj.commandId = message.commandId;
-    }
-    if (message.kind !== CommandKind.COMMAND_KIND_UNSPECIFIED) {
-      obj.kind = commandKindToJSON(message.kind);
-    }
-    if (message.jobId !== undefined) {
-      obj.jobId = message.jobId;
-    }
-    if (message.delivered !== false) {
-      obj.delivered = message.delivered;
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    if (message.refused !== undefined) {
-      obj.refused = message.refused;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CommandDeliveryRequest>): CommandDeliveryRequest {
-    return CommandDeliveryRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CommandDeliveryRequest>): CommandDeliveryRequest {
-    const message = createBaseCommandDeliveryRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.commandId = object.commandId ?? "";
-    message.kind = object.kind ?? CommandKind.COMMAND_KIND_UNSPECIFIED;
-    message.jobId = object.jobId ?? undefined;
-    message.delivered = object.delivered ?? false;
-    message.error = object.error ?? undefined;
-    message.refused = object.refused ?? undefined;
-    return message;
-  },
 };
 
 function createBaseBeginUploadRequest(): BeginUploadRequest {
@@ -5839,51 +3942,6 @@ export const BeginUploadRequest: MessageFns<BeginUploadRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BeginUploadRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BeginUploadRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BeginUploadRequest>): BeginUploadRequest {
-    return BeginUploadRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BeginUploadRequest>): BeginUploadRequest {
-    const message = createBaseBeginUploadRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.backupId = object.backupId ?? "";
-    return message;
   },
 };
 
@@ -5975,65 +4033,6 @@ export const UploadGrant: MessageFns<UploadGrant> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): UploadGrant {
-    return {
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      storageLimit: isSet(object.storageLimit)
-        ? globalThis.Number(object.storageLimit)
-        : isSet(object.storage_limit)
-        ? globalThis.Number(object.storage_limit)
-        : 0,
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-      lockedUntil: isSet(object.lockedUntil)
-        ? globalThis.String(object.lockedUntil)
-        : isSet(object.locked_until)
-        ? globalThis.String(object.locked_until)
-        : undefined,
-      blob: isSet(object.blob) ? BlobKey.fromJSON(object.blob) : undefined,
-    };
-  },
-
-  toJSON(message: UploadGrant): unknown {
-    const obj: any = {};
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.storageLimit !== 0) {
-      obj.storageLimit = Math.round(message.storageLimit);
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.lockedUntil !== undefined) {
-      obj.lockedUntil = message.lockedUntil;
-    }
-    if (message.blob !== undefined) {
-      obj.blob = BlobKey.toJSON(message.blob);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UploadGrant>): UploadGrant {
-    return UploadGrant.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UploadGrant>): UploadGrant {
-    const message = createBaseUploadGrant();
-    message.backupId = object.backupId ?? "";
-    message.storageLimit = object.storageLimit ?? 0;
-    message.databaseName = object.databaseName ?? "";
-    message.lockedUntil = object.lockedUntil ?? undefined;
-    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
-    return message;
-  },
 };
 
 function createBaseBlobKey(): BlobKey {
@@ -6090,42 +4089,6 @@ export const BlobKey: MessageFns<BlobKey> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BlobKey {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      blobId: isSet(object.blobId)
-        ? globalThis.String(object.blobId)
-        : isSet(object.blob_id)
-        ? globalThis.String(object.blob_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BlobKey): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.blobId !== "") {
-      obj.blobId = message.blobId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BlobKey>): BlobKey {
-    return BlobKey.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BlobKey>): BlobKey {
-    const message = createBaseBlobKey();
-    message.userId = object.userId ?? "";
-    message.blobId = object.blobId ?? "";
-    return message;
   },
 };
 
@@ -6217,65 +4180,6 @@ export const CompleteBackupRequest: MessageFns<CompleteBackupRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): CompleteBackupRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : "",
-    };
-  },
-
-  toJSON(message: CompleteBackupRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.size !== 0) {
-      obj.size = Math.round(message.size);
-    }
-    if (message.keyFingerprint !== "") {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CompleteBackupRequest>): CompleteBackupRequest {
-    return CompleteBackupRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CompleteBackupRequest>): CompleteBackupRequest {
-    const message = createBaseCompleteBackupRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.backupId = object.backupId ?? "";
-    message.size = object.size ?? 0;
-    message.keyFingerprint = object.keyFingerprint ?? "";
-    return message;
-  },
 };
 
 function createBaseBackupContentsRequest(): BackupContentsRequest {
@@ -6354,58 +4258,6 @@ export const BackupContentsRequest: MessageFns<BackupContentsRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BackupContentsRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      collections: globalThis.Array.isArray(object?.collections)
-        ? object.collections.map((e: any) => CollectionCount.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: BackupContentsRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.collections?.length) {
-      obj.collections = message.collections.map((e) => CollectionCount.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
-    return BackupContentsRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
-    const message = createBaseBackupContentsRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.backupId = object.backupId ?? "";
-    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
-    return message;
   },
 };
 
@@ -6486,56 +4338,6 @@ export const FailJobRequest: MessageFns<FailJobRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): FailJobRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      jobId: isSet(object.jobId)
-        ? globalThis.String(object.jobId)
-        : isSet(object.job_id)
-        ? globalThis.String(object.job_id)
-        : "",
-      error: isSet(object.error) ? globalThis.String(object.error) : "",
-    };
-  },
-
-  toJSON(message: FailJobRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.jobId !== "") {
-      obj.jobId = message.jobId;
-    }
-    if (message.error !== "") {
-      obj.error = message.error;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<FailJobRequest>): FailJobRequest {
-    return FailJobRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<FailJobRequest>): FailJobRequest {
-    const message = createBaseFailJobRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.jobId = object.jobId ?? "";
-    message.error = object.error ?? "";
-    return message;
-  },
 };
 
 function createBaseBeginDownloadRequest(): BeginDownloadRequest {
@@ -6603,51 +4405,6 @@ export const BeginDownloadRequest: MessageFns<BeginDownloadRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BeginDownloadRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      restoreId: isSet(object.restoreId)
-        ? globalThis.String(object.restoreId)
-        : isSet(object.restore_id)
-        ? globalThis.String(object.restore_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BeginDownloadRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.restoreId !== "") {
-      obj.restoreId = message.restoreId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BeginDownloadRequest>): BeginDownloadRequest {
-    return BeginDownloadRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BeginDownloadRequest>): BeginDownloadRequest {
-    const message = createBaseBeginDownloadRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.restoreId = object.restoreId ?? "";
-    return message;
   },
 };
 
@@ -6739,61 +4496,6 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): DownloadGrant {
-    return {
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      databaseName: isSet(object.databaseName)
-        ? globalThis.String(object.databaseName)
-        : isSet(object.database_name)
-        ? globalThis.String(object.database_name)
-        : "",
-      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
-      blob: isSet(object.blob) ? BlobKey.fromJSON(object.blob) : undefined,
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-    };
-  },
-
-  toJSON(message: DownloadGrant): unknown {
-    const obj: any = {};
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.databaseName !== "") {
-      obj.databaseName = message.databaseName;
-    }
-    if (message.size !== 0) {
-      obj.size = Math.round(message.size);
-    }
-    if (message.blob !== undefined) {
-      obj.blob = BlobKey.toJSON(message.blob);
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<DownloadGrant>): DownloadGrant {
-    return DownloadGrant.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<DownloadGrant>): DownloadGrant {
-    const message = createBaseDownloadGrant();
-    message.backupId = object.backupId ?? "";
-    message.databaseName = object.databaseName ?? "";
-    message.size = object.size ?? 0;
-    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
-    message.createdAt = object.createdAt ?? "";
-    return message;
-  },
 };
 
 function createBaseCompleteRestoreRequest(): CompleteRestoreRequest {
@@ -6884,69 +4586,6 @@ export const CompleteRestoreRequest: MessageFns<CompleteRestoreRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): CompleteRestoreRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      restoreId: isSet(object.restoreId)
-        ? globalThis.String(object.restoreId)
-        : isSet(object.restore_id)
-        ? globalThis.String(object.restore_id)
-        : "",
-      documentsRestored: isSet(object.documentsRestored)
-        ? globalThis.Number(object.documentsRestored)
-        : isSet(object.documents_restored)
-        ? globalThis.Number(object.documents_restored)
-        : 0,
-      documentsFailed: isSet(object.documentsFailed)
-        ? globalThis.Number(object.documentsFailed)
-        : isSet(object.documents_failed)
-        ? globalThis.Number(object.documents_failed)
-        : 0,
-    };
-  },
-
-  toJSON(message: CompleteRestoreRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.restoreId !== "") {
-      obj.restoreId = message.restoreId;
-    }
-    if (message.documentsRestored !== 0) {
-      obj.documentsRestored = Math.round(message.documentsRestored);
-    }
-    if (message.documentsFailed !== 0) {
-      obj.documentsFailed = Math.round(message.documentsFailed);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CompleteRestoreRequest>): CompleteRestoreRequest {
-    return CompleteRestoreRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CompleteRestoreRequest>): CompleteRestoreRequest {
-    const message = createBaseCompleteRestoreRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.restoreId = object.restoreId ?? "";
-    message.documentsRestored = object.documentsRestored ?? 0;
-    message.documentsFailed = object.documentsFailed ?? 0;
-    return message;
-  },
 };
 
 function createBaseBackupSummaryRequest(): BackupSummaryRequest {
@@ -7026,58 +4665,6 @@ export const BackupSummaryRequest: MessageFns<BackupSummaryRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BackupSummaryRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      backupId: isSet(object.backupId)
-        ? globalThis.String(object.backupId)
-        : isSet(object.backup_id)
-        ? globalThis.String(object.backup_id)
-        : "",
-      collections: globalThis.Array.isArray(object?.collections)
-        ? object.collections.map((e: any) => CollectionSummary.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: BackupSummaryRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.backupId !== "") {
-      obj.backupId = message.backupId;
-    }
-    if (message.collections?.length) {
-      obj.collections = message.collections.map((e) => CollectionSummary.toJSON(e));
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
-    return BackupSummaryRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
-    const message = createBaseBackupSummaryRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.backupId = object.backupId ?? "";
-    message.collections = object.collections?.map((e) => CollectionSummary.fromPartial(e)) || [];
-    return message;
-  },
 };
 
 function createBaseBeginVerificationDownloadRequest(): BeginVerificationDownloadRequest {
@@ -7145,51 +4732,6 @@ export const BeginVerificationDownloadRequest: MessageFns<BeginVerificationDownl
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): BeginVerificationDownloadRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      verificationId: isSet(object.verificationId)
-        ? globalThis.String(object.verificationId)
-        : isSet(object.verification_id)
-        ? globalThis.String(object.verification_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BeginVerificationDownloadRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.verificationId !== "") {
-      obj.verificationId = message.verificationId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
-    return BeginVerificationDownloadRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
-    const message = createBaseBeginVerificationDownloadRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.verificationId = object.verificationId ?? "";
-    return message;
   },
 };
 
@@ -7291,70 +4833,6 @@ export const CompleteVerificationRequest: MessageFns<CompleteVerificationRequest
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): CompleteVerificationRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      verificationId: isSet(object.verificationId)
-        ? globalThis.String(object.verificationId)
-        : isSet(object.verification_id)
-        ? globalThis.String(object.verification_id)
-        : "",
-      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
-      checked: isSet(object.checked) ? VerificationChecked.fromJSON(object.checked) : undefined,
-      difference: isSet(object.difference) ? VerificationDifference.fromJSON(object.difference) : undefined,
-    };
-  },
-
-  toJSON(message: CompleteVerificationRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.verificationId !== "") {
-      obj.verificationId = message.verificationId;
-    }
-    if (message.verified !== false) {
-      obj.verified = message.verified;
-    }
-    if (message.checked !== undefined) {
-      obj.checked = VerificationChecked.toJSON(message.checked);
-    }
-    if (message.difference !== undefined) {
-      obj.difference = VerificationDifference.toJSON(message.difference);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
-    return CompleteVerificationRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
-    const message = createBaseCompleteVerificationRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.verificationId = object.verificationId ?? "";
-    message.verified = object.verified ?? false;
-    message.checked = (object.checked !== undefined && object.checked !== null)
-      ? VerificationChecked.fromPartial(object.checked)
-      : undefined;
-    message.difference = (object.difference !== undefined && object.difference !== null)
-      ? VerificationDifference.fromPartial(object.difference)
-      : undefined;
-    return message;
   },
 };
 
@@ -7463,72 +4941,6 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): ReportAgentUpdateRequest {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      agentId: isSet(object.agentId)
-        ? globalThis.String(object.agentId)
-        : isSet(object.agent_id)
-        ? globalThis.String(object.agent_id)
-        : "",
-      status: isSet(object.status)
-        ? agentUpdateStatusFromJSON(object.status)
-        : AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED,
-      fromVersion: isSet(object.fromVersion)
-        ? globalThis.String(object.fromVersion)
-        : isSet(object.from_version)
-        ? globalThis.String(object.from_version)
-        : "",
-      toVersion: isSet(object.toVersion)
-        ? globalThis.String(object.toVersion)
-        : isSet(object.to_version)
-        ? globalThis.String(object.to_version)
-        : "",
-      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
-    };
-  },
-
-  toJSON(message: ReportAgentUpdateRequest): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.agentId !== "") {
-      obj.agentId = message.agentId;
-    }
-    if (message.status !== AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED) {
-      obj.status = agentUpdateStatusToJSON(message.status);
-    }
-    if (message.fromVersion !== "") {
-      obj.fromVersion = message.fromVersion;
-    }
-    if (message.toVersion !== "") {
-      obj.toVersion = message.toVersion;
-    }
-    if (message.error !== undefined) {
-      obj.error = message.error;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
-    return ReportAgentUpdateRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
-    const message = createBaseReportAgentUpdateRequest();
-    message.userId = object.userId ?? "";
-    message.agentId = object.agentId ?? "";
-    message.status = object.status ?? AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED;
-    message.fromVersion = object.fromVersion ?? "";
-    message.toVersion = object.toVersion ?? "";
-    message.error = object.error ?? undefined;
-    return message;
   },
 };
 
@@ -8614,14 +6026,6 @@ export const OrchestratorServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -8633,15 +6037,7 @@ function longToNumber(int64: { toString(): string }): number {
   return num;
 }
 
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

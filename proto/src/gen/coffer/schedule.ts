@@ -48,24 +48,6 @@ export function backupFrequencyFromJSON(object: any): BackupFrequency {
   }
 }
 
-export function backupFrequencyToJSON(object: BackupFrequency): string {
-  switch (object) {
-    case BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED:
-      return "BACKUP_FREQUENCY_UNSPECIFIED";
-    case BackupFrequency.BACKUP_FREQUENCY_HOURLY:
-      return "BACKUP_FREQUENCY_HOURLY";
-    case BackupFrequency.BACKUP_FREQUENCY_DAILY:
-      return "BACKUP_FREQUENCY_DAILY";
-    case BackupFrequency.BACKUP_FREQUENCY_WEEKLY:
-      return "BACKUP_FREQUENCY_WEEKLY";
-    case BackupFrequency.BACKUP_FREQUENCY_MONTHLY:
-      return "BACKUP_FREQUENCY_MONTHLY";
-    case BackupFrequency.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function backupFrequencyToNumber(object: BackupFrequency): number {
   switch (object) {
     case BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED:
@@ -184,68 +166,9 @@ export const GfsCounts: MessageFns<GfsCounts> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): GfsCounts {
-    return {
-      hourly: isSet(object.hourly) ? globalThis.Number(object.hourly) : 0,
-      daily: isSet(object.daily) ? globalThis.Number(object.daily) : 0,
-      weekly: isSet(object.weekly) ? globalThis.Number(object.weekly) : 0,
-      monthly: isSet(object.monthly) ? globalThis.Number(object.monthly) : 0,
-      yearly: isSet(object.yearly) ? globalThis.Number(object.yearly) : 0,
-    };
-  },
-
-  toJSON(message: GfsCounts): unknown {
-    const obj: any = {};
-    if (message.hourly !== 0) {
-      obj.hourly = Math.round(message.hourly);
-    }
-    if (message.daily !== 0) {
-      obj.daily = Math.round(message.daily);
-    }
-    if (message.weekly !== 0) {
-      obj.weekly = Math.round(message.weekly);
-    }
-    if (message.monthly !== 0) {
-      obj.monthly = Math.round(message.monthly);
-    }
-    if (message.yearly !== 0) {
-      obj.yearly = Math.round(message.yearly);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<GfsCounts>): GfsCounts {
-    return GfsCounts.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<GfsCounts>): GfsCounts {
-    const message = createBaseGfsCounts();
-    message.hourly = object.hourly ?? 0;
-    message.daily = object.daily ?? 0;
-    message.weekly = object.weekly ?? 0;
-    message.monthly = object.monthly ?? 0;
-    message.yearly = object.yearly ?? 0;
-    return message;
-  },
 };
-
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

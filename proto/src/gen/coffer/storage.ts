@@ -138,42 +138,6 @@ export const BlobRef: MessageFns<BlobRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BlobRef {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      blobId: isSet(object.blobId)
-        ? globalThis.String(object.blobId)
-        : isSet(object.blob_id)
-        ? globalThis.String(object.blob_id)
-        : "",
-    };
-  },
-
-  toJSON(message: BlobRef): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.blobId !== "") {
-      obj.blobId = message.blobId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BlobRef>): BlobRef {
-    return BlobRef.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BlobRef>): BlobRef {
-    const message = createBaseBlobRef();
-    message.userId = object.userId ?? "";
-    message.blobId = object.blobId ?? "";
-    return message;
-  },
 };
 
 function createBasePutHeader(): PutHeader {
@@ -264,69 +228,6 @@ export const PutHeader: MessageFns<PutHeader> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): PutHeader {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      blobId: isSet(object.blobId)
-        ? globalThis.String(object.blobId)
-        : isSet(object.blob_id)
-        ? globalThis.String(object.blob_id)
-        : "",
-      storageLimit: isSet(object.storageLimit)
-        ? globalThis.Number(object.storageLimit)
-        : isSet(object.storage_limit)
-        ? globalThis.Number(object.storage_limit)
-        : 0,
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : "",
-      lockedUntil: isSet(object.lockedUntil)
-        ? globalThis.String(object.lockedUntil)
-        : isSet(object.locked_until)
-        ? globalThis.String(object.locked_until)
-        : undefined,
-    };
-  },
-
-  toJSON(message: PutHeader): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.blobId !== "") {
-      obj.blobId = message.blobId;
-    }
-    if (message.storageLimit !== 0) {
-      obj.storageLimit = Math.round(message.storageLimit);
-    }
-    if (message.keyFingerprint !== "") {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    if (message.lockedUntil !== undefined) {
-      obj.lockedUntil = message.lockedUntil;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PutHeader>): PutHeader {
-    return PutHeader.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PutHeader>): PutHeader {
-    const message = createBasePutHeader();
-    message.userId = object.userId ?? "";
-    message.blobId = object.blobId ?? "";
-    message.storageLimit = object.storageLimit ?? 0;
-    message.keyFingerprint = object.keyFingerprint ?? "";
-    message.lockedUntil = object.lockedUntil ?? undefined;
-    return message;
-  },
 };
 
 function createBasePutEnd(): PutEnd {
@@ -372,27 +273,6 @@ export const PutEnd: MessageFns<PutEnd> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): PutEnd {
-    return { size: isSet(object.size) ? globalThis.Number(object.size) : 0 };
-  },
-
-  toJSON(message: PutEnd): unknown {
-    const obj: any = {};
-    if (message.size !== 0) {
-      obj.size = Math.round(message.size);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PutEnd>): PutEnd {
-    return PutEnd.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PutEnd>): PutEnd {
-    const message = createBasePutEnd();
-    message.size = object.size ?? 0;
-    return message;
   },
 };
 
@@ -461,41 +341,6 @@ export const PutRequest: MessageFns<PutRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): PutRequest {
-    return {
-      header: isSet(object.header) ? PutHeader.fromJSON(object.header) : undefined,
-      chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : undefined,
-      end: isSet(object.end) ? PutEnd.fromJSON(object.end) : undefined,
-    };
-  },
-
-  toJSON(message: PutRequest): unknown {
-    const obj: any = {};
-    if (message.header !== undefined) {
-      obj.header = PutHeader.toJSON(message.header);
-    }
-    if (message.chunk !== undefined) {
-      obj.chunk = base64FromBytes(message.chunk);
-    }
-    if (message.end !== undefined) {
-      obj.end = PutEnd.toJSON(message.end);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<PutRequest>): PutRequest {
-    return PutRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<PutRequest>): PutRequest {
-    const message = createBasePutRequest();
-    message.header = (object.header !== undefined && object.header !== null)
-      ? PutHeader.fromPartial(object.header)
-      : undefined;
-    message.chunk = object.chunk ?? undefined;
-    message.end = (object.end !== undefined && object.end !== null) ? PutEnd.fromPartial(object.end) : undefined;
-    return message;
   },
 };
 
@@ -609,79 +454,6 @@ export const BlobInfo: MessageFns<BlobInfo> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): BlobInfo {
-    return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      blobId: isSet(object.blobId)
-        ? globalThis.String(object.blobId)
-        : isSet(object.blob_id)
-        ? globalThis.String(object.blob_id)
-        : "",
-      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
-      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
-      createdAt: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
-        : "",
-      keyFingerprint: isSet(object.keyFingerprint)
-        ? globalThis.String(object.keyFingerprint)
-        : isSet(object.key_fingerprint)
-        ? globalThis.String(object.key_fingerprint)
-        : "",
-      lockedUntil: isSet(object.lockedUntil)
-        ? globalThis.String(object.lockedUntil)
-        : isSet(object.locked_until)
-        ? globalThis.String(object.locked_until)
-        : undefined,
-    };
-  },
-
-  toJSON(message: BlobInfo): unknown {
-    const obj: any = {};
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.blobId !== "") {
-      obj.blobId = message.blobId;
-    }
-    if (message.size !== 0) {
-      obj.size = Math.round(message.size);
-    }
-    if (message.sha256 !== "") {
-      obj.sha256 = message.sha256;
-    }
-    if (message.createdAt !== "") {
-      obj.createdAt = message.createdAt;
-    }
-    if (message.keyFingerprint !== "") {
-      obj.keyFingerprint = message.keyFingerprint;
-    }
-    if (message.lockedUntil !== undefined) {
-      obj.lockedUntil = message.lockedUntil;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<BlobInfo>): BlobInfo {
-    return BlobInfo.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<BlobInfo>): BlobInfo {
-    const message = createBaseBlobInfo();
-    message.userId = object.userId ?? "";
-    message.blobId = object.blobId ?? "";
-    message.size = object.size ?? 0;
-    message.sha256 = object.sha256 ?? "";
-    message.createdAt = object.createdAt ?? "";
-    message.keyFingerprint = object.keyFingerprint ?? "";
-    message.lockedUntil = object.lockedUntil ?? undefined;
-    return message;
-  },
 };
 
 function createBaseGetResponse(): GetResponse {
@@ -739,34 +511,6 @@ export const GetResponse: MessageFns<GetResponse> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): GetResponse {
-    return {
-      info: isSet(object.info) ? BlobInfo.fromJSON(object.info) : undefined,
-      chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : undefined,
-    };
-  },
-
-  toJSON(message: GetResponse): unknown {
-    const obj: any = {};
-    if (message.info !== undefined) {
-      obj.info = BlobInfo.toJSON(message.info);
-    }
-    if (message.chunk !== undefined) {
-      obj.chunk = base64FromBytes(message.chunk);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<GetResponse>): GetResponse {
-    return GetResponse.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<GetResponse>): GetResponse {
-    const message = createBaseGetResponse();
-    message.info = (object.info !== undefined && object.info !== null) ? BlobInfo.fromPartial(object.info) : undefined;
-    message.chunk = object.chunk ?? undefined;
-    return message;
-  },
 };
 
 function createBaseUsageInfo(): UsageInfo {
@@ -823,42 +567,6 @@ export const UsageInfo: MessageFns<UsageInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
-  },
-
-  fromJSON(object: any): UsageInfo {
-    return {
-      bytesUsed: isSet(object.bytesUsed)
-        ? globalThis.Number(object.bytesUsed)
-        : isSet(object.bytes_used)
-        ? globalThis.Number(object.bytes_used)
-        : 0,
-      blobCount: isSet(object.blobCount)
-        ? globalThis.Number(object.blobCount)
-        : isSet(object.blob_count)
-        ? globalThis.Number(object.blob_count)
-        : 0,
-    };
-  },
-
-  toJSON(message: UsageInfo): unknown {
-    const obj: any = {};
-    if (message.bytesUsed !== 0) {
-      obj.bytesUsed = Math.round(message.bytesUsed);
-    }
-    if (message.blobCount !== 0) {
-      obj.blobCount = Math.round(message.blobCount);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<UsageInfo>): UsageInfo {
-    return UsageInfo.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<UsageInfo>): UsageInfo {
-    const message = createBaseUsageInfo();
-    message.bytesUsed = object.bytesUsed ?? 0;
-    message.blobCount = object.blobCount ?? 0;
-    return message;
   },
 };
 
@@ -1011,22 +719,6 @@ export const StorageServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
-}
-
-function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString("base64");
-}
-
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -1038,15 +730,7 @@ function longToNumber(int64: { toString(): string }): number {
   return num;
 }
 
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }

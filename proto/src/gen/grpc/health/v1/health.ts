@@ -60,22 +60,6 @@ export function healthCheckResponse_ServingStatusFromJSON(object: any): HealthCh
   }
 }
 
-export function healthCheckResponse_ServingStatusToJSON(object: HealthCheckResponse_ServingStatus): string {
-  switch (object) {
-    case HealthCheckResponse_ServingStatus.UNKNOWN:
-      return "UNKNOWN";
-    case HealthCheckResponse_ServingStatus.SERVING:
-      return "SERVING";
-    case HealthCheckResponse_ServingStatus.NOT_SERVING:
-      return "NOT_SERVING";
-    case HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN:
-      return "SERVICE_UNKNOWN";
-    case HealthCheckResponse_ServingStatus.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 export function healthCheckResponse_ServingStatusToNumber(object: HealthCheckResponse_ServingStatus): number {
   switch (object) {
     case HealthCheckResponse_ServingStatus.UNKNOWN:
@@ -136,27 +120,6 @@ export const HealthCheckRequest: MessageFns<HealthCheckRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): HealthCheckRequest {
-    return { service: isSet(object.service) ? globalThis.String(object.service) : "" };
-  },
-
-  toJSON(message: HealthCheckRequest): unknown {
-    const obj: any = {};
-    if (message.service !== "") {
-      obj.service = message.service;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<HealthCheckRequest>): HealthCheckRequest {
-    return HealthCheckRequest.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<HealthCheckRequest>): HealthCheckRequest {
-    const message = createBaseHealthCheckRequest();
-    message.service = object.service ?? "";
-    return message;
-  },
 };
 
 function createBaseHealthCheckResponse(): HealthCheckResponse {
@@ -203,31 +166,6 @@ export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
-
-  fromJSON(object: any): HealthCheckResponse {
-    return {
-      status: isSet(object.status)
-        ? healthCheckResponse_ServingStatusFromJSON(object.status)
-        : HealthCheckResponse_ServingStatus.UNKNOWN,
-    };
-  },
-
-  toJSON(message: HealthCheckResponse): unknown {
-    const obj: any = {};
-    if (message.status !== HealthCheckResponse_ServingStatus.UNKNOWN) {
-      obj.status = healthCheckResponse_ServingStatusToJSON(message.status);
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<HealthCheckResponse>): HealthCheckResponse {
-    return HealthCheckResponse.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<HealthCheckResponse>): HealthCheckResponse {
-    const message = createBaseHealthCheckResponse();
-    message.status = object.status ?? HealthCheckResponse_ServingStatus.UNKNOWN;
-    return message;
-  },
 };
 
 export type HealthService = typeof HealthService;
@@ -271,23 +209,7 @@ export const HealthClient = makeGenericClientConstructor(HealthService, "grpc.he
   serviceName: string;
 };
 
-type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-
-export type DeepPartial<T> = T extends Builtin ? T
-  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
-  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
-  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
-  : Partial<T>;
-
-function isSet(value: any): boolean {
-  return value !== null && value !== undefined;
-}
-
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
-  fromJSON(object: any): T;
-  toJSON(message: T): unknown;
-  create(base?: DeepPartial<T>): T;
-  fromPartial(object: DeepPartial<T>): T;
 }
