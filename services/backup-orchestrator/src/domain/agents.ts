@@ -80,6 +80,8 @@ export function agents(deps: {
   reconcileJobs: (agentId: string, runningJobs: string[]) => Promise<void>;
   /** Fails the jobs a leaving agent will not start (jobs/watchdog.ts). */
   abandonJobs?: (agentId: string, restarting: boolean) => Promise<unknown>;
+  /** The agent is connected: databases parked while no agent reported them are due again. */
+  registered?: (userId: string) => Promise<void>;
   events: OrchestratorEvents;
   now: () => Date;
   heartbeatTimeoutMs: number;
@@ -175,6 +177,7 @@ export function agents(deps: {
     await deps.databaseStore.ensure(reg.userId, fresh, at);
     inTime();
     const { agent, isNew } = await store.register(reg, at, existing);
+    await deps.registered?.(reg.userId);
     // The same installation under a new instance id is the agent set up again (`init` again, a
     // fresh state folder): it replaces its old registrations that are not connected.
     for (const old of await store.list(reg.userId)) {
