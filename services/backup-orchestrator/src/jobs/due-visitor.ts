@@ -45,7 +45,9 @@ export function dueVisitor<R extends DueRow>(deps: {
         await deps.catchUp(now);
         visited = current;
       }
-      for (let bucket = Math.min(visited, current); bucket <= current; bucket++) {
+      // One bucket further back than visited: a replica whose clock is a little behind may have filed
+      // something there after this one's last visit.
+      for (let bucket = Math.min(visited, current) - 1; bucket <= current; bucket++) {
         let after: string | null = null;
         for (;;) {
           const rows = await deps.page(bucket, after, PAGE);

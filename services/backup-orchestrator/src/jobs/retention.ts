@@ -139,7 +139,9 @@ export function retention(deps: {
     }
     const next = nextRetentionPass(await stores.backups.ofUser(userId), policy, now);
     if (!policy && !next) await stores.retentionDue.remove(userId);
-    else await stores.retentionDue.mark(userId, blocked ? now : next);
+    // Never filed in the past (a bucket already visited): a backup still due (claimed by a restore,
+    // or changed under the claim) is looked at again next tick.
+    else await stores.retentionDue.mark(userId, blocked || (next && next < now) ? now : next);
     return 'handled';
   }
 
