@@ -152,6 +152,7 @@ export function agents(deps: {
     reg: AgentRegistration,
     existing: AgentRecord | null,
     inTime: () => void,
+    counted?: Awaited<ReturnType<typeof newDatabases>>,
   ): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
     const at = now();
     // Caps checked before anything is written, so a refused registration leaves no trace.
@@ -166,7 +167,7 @@ export function agents(deps: {
             '(Settings → Agents → Remove Agent) before adding another.',
         );
     }
-    const { known, fresh } = await newDatabases(reg.userId, reg.databases);
+    const { known, fresh } = counted ?? (await newDatabases(reg.userId, reg.databases));
     if (known + fresh.length > LIMITS.databasesPerAccount)
       throw limitReached(
         `An account can have at most ${LIMITS.databasesPerAccount} databases; it has ${known} and this ` +
@@ -240,8 +241,11 @@ export function agents(deps: {
       if (existing?.retired) throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
       // A known agent reporting no new database adds nothing the caps count: no lease needed (agents
       // reconnecting together after a gateway restart do not wait for each other).
-      if (existing && (await newDatabases(reg.userId, reg.databases)).fresh.length === 0)
-        return registerChecked(reg, existing, inTimeFor(deadline));
+      if (existing) {
+        const counted = await newDatabases(reg.userId, reg.databases);
+        // Counted outside the lease: nothing new, so nothing a concurrent registration could race.
+        if (counted.fresh.length === 0) return registerChecked(reg, existing, inTimeFor(deadline), counted);
+      }
       return underAccountLease(reg.userId, deadline, (inTime) => registerChecked(reg, existing, inTime));
     },
 

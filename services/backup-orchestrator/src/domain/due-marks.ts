@@ -5,7 +5,7 @@ import type { BackupRecord, DatabaseStore, RetentionDueStore } from '../store/ty
  * what is due (jobs/due-visitor.ts), so whatever changes their answer files it under now.
  */
 export function dueMarks(deps: {
-  databases: Pick<DatabaseStore, 'dueAllOf' | 'setDue'>;
+  databases: Pick<DatabaseStore, 'dueAllOf' | 'setDue' | 'wakeParked'>;
   retentionDue: Pick<RetentionDueStore, 'mark'>;
   now: () => Date;
 }) {
@@ -19,7 +19,7 @@ export function dueMarks(deps: {
     /** A database was turned on or off (which may change which others are active). */
     databasesChanged: (userId: string) => databases.dueAllOf(userId, now()),
     /** An agent registered: databases parked while no agent reported them are due again. */
-    agentRegistered: (userId: string) => databases.dueAllOf(userId, now()),
+    agentRegistered: (userId: string) => databases.wakeParked(userId, now()),
     /**
      * A backup finished: retention may now keep a different set (GFS), and a failed one may leave
      * its slot without a backup.

@@ -231,6 +231,10 @@ describe.each([
       );
       expect(await due(hours(9))).toEqual([[USER, 'c']]);
       expect(await stores.databases.byName(USER, 'b')).toMatchObject({ dueAt: null, dueBucket: null });
+      // An agent's registration wakes the parked one only.
+      await stores.databases.wakeParked(USER, hours(4));
+      expect(await due(hours(4))).toEqual([[USER, 'b']]);
+      expect(await due(hours(9))).toEqual([[USER, 'c']]);
     });
   });
 

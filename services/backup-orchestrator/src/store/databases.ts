@@ -75,6 +75,10 @@ export function databaseStore({ Database }: Pick<OrchestratorModels, 'Database'>
     async dueAllOf(userId, at) {
       await Database.updateMany({ userId }, { $set: dueFields(at) });
     },
+    async wakeParked(userId, at) {
+      // A null filter is FerretDB's to evaluate, over the user's rows only (the equality on userId).
+      await Database.updateMany({ userId, dueAt: null }, { $set: dueFields(at) });
+    },
     async catchUpDue(now) {
       await Database.updateMany(
         {

@@ -386,6 +386,9 @@ export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, Databas
     async dueAllOf(userId, at) {
       for (const d of all()) if (d.userId === userId) rows.set(d.id, { ...d, ...dueFields(at) });
     },
+    async wakeParked(userId, at) {
+      for (const d of all()) if (d.userId === userId && !d.dueAt) rows.set(d.id, { ...d, ...dueFields(at) });
+    },
     async catchUpDue(now) {
       for (const d of all()) {
         const overdue = !!d.dueAt && d.dueAt <= now && (d.dueBucket ?? 0) < dueBucket(now);

@@ -298,8 +298,10 @@ export interface DatabaseStore {
   dueIn(bucket: number, afterId: string | null, limit: number): Promise<DatabaseRecord[]>;
   /** Files one database under its next due time; null parks it until something wakes it. */
   setDue(userId: string, name: string, at: Date | null): Promise<void>;
-  /** Every database of the user due at `at`: its schedule, a toggle or an agent changed. */
+  /** Every database of the user due at `at`: its schedule, a toggle or the plan changed. */
   dueAllOf(userId: string, at: Date): Promise<void>;
+  /** The user's parked databases due at `at` (an agent registered); the others keep their time. */
+  wakeParked(userId: string, at: Date): Promise<void>;
   /** Files the databases never filed, and those overdue in an earlier bucket, under `now`. */
   catchUpDue(now: Date): Promise<void>;
   removeByUser(userId: string): Promise<void>;
