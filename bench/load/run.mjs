@@ -327,7 +327,7 @@ async function progressLatency() {
 }
 
 // ── 3. Dashboard list ──────────────────────────────────────────────────────────────────────────
-async function seedBackups(stack, userId, count) {
+async function seedBackups(stack, userId, count, stepMs = 3600_000) {
   const client = await MongoClient.connect(stack.urls.mongo);
   try {
     const col = client.db(stack.env.ORCHESTRATOR_DB ?? 'coffer_orchestrator').collection('backups');
@@ -335,7 +335,7 @@ async function seedBackups(stack, userId, count) {
     // The shape the orchestrator's store writes (services/backup-orchestrator/src/model.ts).
     const docs = Array.from({ length: count }, (_, i) => {
       const _id = new ObjectId();
-      const createdAt = new Date(t - i * 3600_000);
+      const createdAt = new Date(t - i * stepMs);
       return {
         _id,
         userId,
@@ -580,37 +580,31 @@ async function failover() {
 const hostAddress = (n) => `10.${20 + Math.floor(n / 65_536)}.${Math.floor(n / 256) % 256}.${n % 256}`;
 
 /**
- * One user's GET /api/backups at `rate` a second, open loop, until `stop()`; answered latencies
- * and statuses (a refused connection while the gateway is down counts as 'error').
+ * One user's GET /api/backups, one request at a time with a short pause, until `stop()`: the
+ * service time of each (a queue of its own requests would measure the sampler). Answered
+ * latencies and statuses ('error': no answer, e.g. while the gateway is down).
  */
-function dashboardSampler(url, token, rate) {
+function dashboardSampler(url, token) {
   const latencies = [];
   const statuses = {};
-  const inflight = [];
   let stopped = false;
   let sent = 0;
   const done = (async () => {
-    const t0 = performance.now();
     while (!stopped) {
-      const due = Math.floor(((performance.now() - t0) / 1000) * rate);
-      for (; sent < due; sent++) {
-        const start = performance.now();
-        inflight.push(
-          fetch(`${url}/api/backups`, {
-            headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.7.${sent % 250}.1` },
-            signal: AbortSignal.timeout(60_000),
-          })
-            .then(async (res) => {
-              await res.arrayBuffer();
-              if (res.status === 200) latencies.push(performance.now() - start);
-              statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-            })
-            .catch(() => (statuses.error = (statuses.error ?? 0) + 1)),
-        );
+      const start = performance.now();
+      try {
+        const res = await fetch(`${url}/api/backups`, {
+          headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.7.${sent++ % 250}.1` },
+          signal: AbortSignal.timeout(60_000),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) latencies.push(performance.now() - start);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        statuses.error = (statuses.error ?? 0) + 1;
       }
-      await sleep(10);
+      await sleep(100);
     }
-    await Promise.all(inflight);
     return { statuses, latencyMs: summary(latencies) };
   })();
   return {
@@ -629,9 +623,10 @@ async function registrationStorm() {
   const sockets = [];
   try {
     const gateway = stack.procs.find((p) => p.name.startsWith('gateway'));
-    // Another user, watching their dashboard (500 backups) throughout.
+    // Another user, watching their dashboard (500 backups of the last hours: none for the
+    // retention sweep to delete meanwhile) throughout.
     const watcher = await newUser(url);
-    await seedBackups(stack, watcher.id, 500);
+    await seedBackups(stack, watcher.id, 500, 30_000);
     const keys = [];
     for (let i = 0; i < Math.ceil(n / AGENTS_PER_ACCOUNT); i++) keys.push((await register(url)).apiKey);
     log(`  ${keys.length} users registered`);
@@ -655,8 +650,7 @@ async function registrationStorm() {
     log(`  ${sockets.length} agents registered, ${opened.failed} refused`, opened.firstError ?? '');
     await sleep(5000);
 
-    const rate = 10;
-    let sampler = dashboardSampler(url, watcher.token, rate);
+    let sampler = dashboardSampler(url, watcher.token);
     await sleep(30_000);
     const before = await sampler.stop();
     log('  dashboard before the storm =>', before);
@@ -680,7 +674,7 @@ async function registrationStorm() {
     const killedAt = performance.now();
     await gateway.restart(120_000);
     const upAt = performance.now();
-    sampler = dashboardSampler(url, watcher.token, rate);
+    sampler = dashboardSampler(url, watcher.token);
     let allAt;
     let lastLog = 0;
     while (performance.now() - upAt < budgetMs) {
