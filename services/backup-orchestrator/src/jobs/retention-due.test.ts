@@ -2,6 +2,7 @@
 // accounts a pass reads, not only what it deletes, so a sweep that went back to reading every
 // account fails here.
 import { OTHER_USER, USER, testWorld, type TestWorld } from '../test-world';
+import { retention } from './retention';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -74,6 +75,22 @@ describe('the retention sweep visits only what is due', () => {
     expect([...w.stores.backups.rows.keys()].filter((id) => ids[USER]!.includes(id))).toEqual(
       ids[USER]!.slice(2),
     );
+  });
+
+  it('reads every backup for that once, not at every restart', async () => {
+    const { w, sweep } = await twoAccounts(1);
+    const scan = jest.spyOn(w.stores.backups, 'usersWithFinishedBefore');
+    await sweep();
+    expect(scan).toHaveBeenCalledTimes(1);
+    const restarted = retention({
+      stores: w.stores,
+      backups: w.backups,
+      policyOf: async () => ({ hours: 72, gfs: null }),
+      now: w.now,
+      log: { info() {}, warn() {} },
+    });
+    await restarted.tick();
+    expect(scan).toHaveBeenCalledTimes(1);
   });
 
   it('under GFS, a backup that finishes files the account, and the one it pushes out goes', async () => {

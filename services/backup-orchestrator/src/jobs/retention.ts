@@ -51,7 +51,10 @@ export function retention(deps: {
     restores: Pick<RestoreStore, 'activeForBackup'>;
     verifications: Pick<VerificationStore, 'verifiedBackupIds'>;
     settings: Pick<SettingsStore, 'gfsUsers'>;
-    retentionDue: Pick<RetentionDueStore, 'mark' | 'markMissing' | 'dueIn' | 'catchUpDue' | 'remove'>;
+    retentionDue: Pick<
+      RetentionDueStore,
+      'mark' | 'markMissing' | 'dueIn' | 'catchUpDue' | 'remove' | 'migrated' | 'setMigrated'
+    >;
   };
   backups: Pick<Backups, 'finishDeletion'>;
   policyOf: RetentionPolicyInForce;
@@ -62,14 +65,17 @@ export function retention(deps: {
   const visitor = dueVisitor<DueRow & { userId: string }>({
     page: async (bucket, after, limit) =>
       (await stores.retentionDue.dueIn(bucket, after, limit)).map((r) => ({ ...r, key: r.userId })),
-    // Accounts with backups from before passes were filed (or filed by nothing since): one pass
-    // each now. Idempotent; the one read of every backup, once per process start.
+    // Accounts with backups from before passes were filed: one pass each now. The one read of
+    // every backup, once (a record says it was done; a crash before it just files them again).
     catchUp: async (now) => {
-      const users = new Set([
-        ...(await stores.settings.gfsUsers()),
-        ...(await stores.backups.usersWithFinishedBefore(FAR_FUTURE)),
-      ]);
-      await stores.retentionDue.markMissing([...users], now);
+      if (!(await stores.retentionDue.migrated())) {
+        const users = new Set([
+          ...(await stores.settings.gfsUsers()),
+          ...(await stores.backups.usersWithFinishedBefore(FAR_FUTURE)),
+        ]);
+        await stores.retentionDue.markMissing([...users], now);
+        await stores.retentionDue.setMigrated();
+      }
       await stores.retentionDue.catchUpDue(now);
     },
     refile: (r, now) => stores.retentionDue.mark(r.userId, now),

@@ -255,6 +255,13 @@ describe.each([
       expect((await stores.retentionDue.dueIn(dueBucket(hours(6)), USER, 10)).length).toBe(0);
       await stores.retentionDue.remove(USER);
       expect(await due(hours(6))).toEqual([]);
+      // The one-off filing is recorded once done, and its record is never due.
+      expect(await stores.retentionDue.migrated()).toBe(false);
+      await stores.retentionDue.setMigrated();
+      await stores.retentionDue.setMigrated();
+      expect(await stores.retentionDue.migrated()).toBe(true);
+      await stores.retentionDue.catchUpDue(hours(7));
+      expect(await due(hours(7))).toEqual([]);
     });
   });
 

@@ -22,6 +22,7 @@ import type {
 } from './types.js';
 import { lockHolds } from '../domain/retention-lock.js';
 import { dueBucket, dueFields } from '../domain/due-bucket.js';
+import { MIGRATED } from './retention-due.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
 // the mongoose ones. Records are copied in and out, as a database would.
@@ -543,6 +544,12 @@ export function fakeRetentionDueStore(): RetentionDueStore & { rows: Map<string,
     },
     async remove(userId) {
       rows.delete(userId);
+    },
+    async migrated() {
+      return rows.has(MIGRATED);
+    },
+    async setMigrated() {
+      rows.set(MIGRATED, { userId: MIGRATED, dueAt: null, dueBucket: null });
     },
   };
 }

@@ -3,6 +3,9 @@ import type { OrchestratorModels } from '../model.js';
 import { dueBucket, dueFields } from '../domain/due-bucket.js';
 import type { RetentionDueRecord, RetentionDueStore } from './types.js';
 
+/** The record that says the one-off filing is done: no user id looks like it, and it is never due. */
+export const MIGRATED = '#filed-accounts-with-backups';
+
 export function retentionDueStore({
   RetentionDue,
 }: Pick<OrchestratorModels, 'RetentionDue'>): RetentionDueStore {
@@ -46,6 +49,16 @@ export function retentionDueStore({
     },
     async remove(userId) {
       await RetentionDue.deleteOne({ userId });
+    },
+    async migrated() {
+      return (await RetentionDue.countDocuments({ userId: MIGRATED })) > 0;
+    },
+    async setMigrated() {
+      await RetentionDue.updateOne(
+        { userId: MIGRATED },
+        { $set: { dueAt: null, dueBucket: null } },
+        { upsert: true },
+      );
     },
   };
 }

@@ -352,6 +352,9 @@ export interface RetentionDueStore {
   /** Files the accounts overdue in an earlier bucket under `now`. */
   catchUpDue(now: Date): Promise<void>;
   remove(userId: string): Promise<void>;
+  /** Whether the accounts with backups from before passes were filed have been filed (once). */
+  migrated(): Promise<boolean>;
+  setMigrated(): Promise<void>;
 }
 
 export interface LeaseStore {
