@@ -13,6 +13,7 @@ import { startProxy } from './proxy.mjs';
 const require = createRequire(import.meta.url);
 const { io } = require('socket.io-client');
 const { MongoClient, ObjectId } = require('mongodb');
+const { Backoff } = require('../../agent/dist/daemon/backoff.js');
 
 const { values: opt } = parseArgs({
   options: {
@@ -26,6 +27,9 @@ const { values: opt } = parseArgs({
     'open-budget-s': { type: 'string', default: '1200' },
     // Agent sockets opened at once: each is a registration, a write on the orchestrator's FerretDB.
     'agent-batch': { type: 'string', default: '20' },
+    // The registration storm: agent sockets that reconnect at once after a gateway restart.
+    'storm-agents': { type: 'string', default: '10000' },
+    'storm-budget-s': { type: 'string', default: '900' },
     skip: { type: 'string', default: '' },
     work: { type: 'string', default: path.join(REPO, 'bench/out/load') },
   },
@@ -133,14 +137,19 @@ async function register(base) {
 const instanceId = () => `bench-${crypto.randomBytes(8).toString('hex')}`;
 
 /** A socket.io client speaking the agent handshake (docs/agent-protocol.md), without the real agent. */
-function agentSocket(base, apiKey, { reconnection = false } = {}) {
+function agentSocket(base, apiKey, { reconnection = false, address, agentTiming = false } = {}) {
   return io(`${base}/agents`, {
     path: PATH,
     transports: ['websocket'],
     forceNew: true,
     reconnection,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 2000,
+    // The agent's own timing (agent/src/daemon/connection.ts) when asked, else quick for the bench.
+    ...(agentTiming
+      ? { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, timeout: 20_000 }
+      : { reconnectionDelay: 500, reconnectionDelayMax: 2000 }),
+    // The gateway trusts the loopback proxy's header (TRUST_PROXY): each agent its own host, so the
+    // per-address handshake bounds apply as they would to agents spread over many machines.
+    ...(address ? { extraHeaders: { 'x-forwarded-for': address } } : {}),
     auth: {
       apiKey,
       instanceId: instanceId(),
@@ -318,7 +327,7 @@ async function progressLatency() {
 }
 
 // ── 3. Dashboard list ──────────────────────────────────────────────────────────────────────────
-async function seedBackups(stack, userId, count) {
+async function seedBackups(stack, userId, count, stepMs = 3600_000) {
   const client = await MongoClient.connect(stack.urls.mongo);
   try {
     const col = client.db(stack.env.ORCHESTRATOR_DB ?? 'coffer_orchestrator').collection('backups');
@@ -326,7 +335,7 @@ async function seedBackups(stack, userId, count) {
     // The shape the orchestrator's store writes (services/backup-orchestrator/src/model.ts).
     const docs = Array.from({ length: count }, (_, i) => {
       const _id = new ObjectId();
-      const createdAt = new Date(t - i * 3600_000);
+      const createdAt = new Date(t - i * stepMs);
       return {
         _id,
         userId,
@@ -566,12 +575,150 @@ async function failover() {
   }
 }
 
+// ── 5. A registration storm ───────────────────────────────────────────────────────────────────
+/** The n-th of many client addresses (header values only: the traffic stays on loopback). */
+const hostAddress = (n) => `10.${20 + Math.floor(n / 65_536)}.${Math.floor(n / 256) % 256}.${n % 256}`;
+
+/**
+ * One user's GET /api/backups, one request at a time with a short pause, until `stop()`: the
+ * service time of each (a queue of its own requests would measure the sampler). Answered
+ * latencies and statuses ('error': no answer, e.g. while the gateway is down).
+ */
+function dashboardSampler(url, token) {
+  const latencies = [];
+  const statuses = {};
+  let stopped = false;
+  let sent = 0;
+  const done = (async () => {
+    while (!stopped) {
+      const start = performance.now();
+      try {
+        const res = await fetch(`${url}/api/backups`, {
+          headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.7.${sent++ % 250}.1` },
+          signal: AbortSignal.timeout(60_000),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) latencies.push(performance.now() - start);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        statuses.error = (statuses.error ?? 0) + 1;
+      }
+      await sleep(100);
+    }
+    return { statuses, latencyMs: summary(latencies) };
+  })();
+  return {
+    stop() {
+      stopped = true;
+      return done;
+    },
+  };
+}
+
+async function registrationStorm() {
+  const n = Number(opt['storm-agents']);
+  const budgetMs = Number(opt['storm-budget-s']) * 1000;
+  log(`part 5: ${n} agent sockets reconnect at once after a gateway restart`);
+  const { stack, url } = await startBenchStack('storm');
+  const sockets = [];
+  try {
+    const gateway = stack.procs.find((p) => p.name.startsWith('gateway'));
+    // Another user, watching their dashboard (500 backups of the last hours: none for the
+    // retention sweep to delete meanwhile) throughout.
+    const watcher = await newUser(url);
+    await seedBackups(stack, watcher.id, 500, 30_000);
+    const keys = [];
+    for (let i = 0; i < Math.ceil(n / AGENTS_PER_ACCOUNT); i++) keys.push((await register(url)).apiKey);
+    log(`  ${keys.length} users registered`);
+    let made = 0;
+    const opened = await openMany(
+      n,
+      () => {
+        const k = made++;
+        // Neighbours belong to different accounts, as agents opened together would.
+        return agentSocket(url, keys[k % keys.length], {
+          reconnection: true,
+          address: hostAddress(k),
+          agentTiming: true,
+        });
+      },
+      'registered',
+      Number(opt['open-budget-s']),
+      Number(opt['agent-batch']),
+    );
+    sockets.push(...opened.sockets);
+    log(`  ${sockets.length} agents registered, ${opened.failed} refused`, opened.firstError ?? '');
+    await sleep(5000);
+
+    let sampler = dashboardSampler(url, watcher.token);
+    await sleep(30_000);
+    const before = await sampler.stop();
+    log('  dashboard before the storm =>', before);
+
+    let registered = 0;
+    const refusals = {};
+    for (const s of sockets) {
+      // As the agent does: socket.io does not retry a refusal by the server; the agent does, backing off.
+      const backoff = new Backoff();
+      s.on('registered', () => {
+        registered++;
+        backoff.reset();
+      });
+      s.on('connect_error', (e) => {
+        const code = e.data?.code ?? e.message;
+        refusals[code] = (refusals[code] ?? 0) + 1;
+        if (!s.active) setTimeout(() => s.connect(), backoff.next());
+      });
+    }
+    await gateway.kill('SIGKILL');
+    const killedAt = performance.now();
+    await gateway.restart(120_000);
+    const upAt = performance.now();
+    sampler = dashboardSampler(url, watcher.token);
+    let allAt;
+    let lastLog = 0;
+    while (performance.now() - upAt < budgetMs) {
+      if (registered >= sockets.length) {
+        allAt = performance.now();
+        break;
+      }
+      if (performance.now() - lastLog > 15_000) {
+        lastLog = performance.now();
+        log(`  ${registered}/${sockets.length} registered again`);
+      }
+      await sleep(250);
+    }
+    const during = await sampler.stop();
+    const r = {
+      agents: sockets.length,
+      accounts: keys.length,
+      gatewayRestartS: Math.round((upAt - killedAt) / 100) / 10,
+      registeredAgain: registered,
+      allRegisteredS: allAt ? Math.round((allAt - upAt) / 100) / 10 : undefined,
+      refusals,
+      dashboardBefore: before,
+      dashboardDuring: during,
+      p99Ratio:
+        before.latencyMs.p99 && during.latencyMs.p99
+          ? Math.round((during.latencyMs.p99 / before.latencyMs.p99) * 100) / 100
+          : undefined,
+      loadavg: os.loadavg(),
+    };
+    log('  =>', r);
+    return r;
+  } finally {
+    for (const s of sockets) s.close();
+    await stack.stop();
+  }
+}
+
 const parts = [
   ['idleAgents', () => idleSockets('agent')],
   ['idleBrowsers', () => idleSockets('browser')],
   ['progress', progressLatency],
   ['dashboard', dashboard],
   ['failover', failover],
+  ['storm', registrationStorm],
 ];
 for (const [name, run] of parts) {
   if (skip.has(name)) continue;

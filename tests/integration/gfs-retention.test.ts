@@ -142,6 +142,7 @@ describe('GFS retention', () => {
       .db('coffer_storage')
       .collection('blobs')
       .updateOne({ userId: u.id, blobId: b.locked._id }, { $set: { lockedUntil: past } });
+    await sweep.retentionDueNow(u.id);
     await eventually(async () => expect((await getBackup(u, b.locked._id)).status).toBe(404), 30_000);
     await eventually(async () =>
       expect(

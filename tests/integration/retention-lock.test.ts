@@ -46,6 +46,7 @@ async function passLockDate(
     await backupsColl().updateOne({ _id: oid(backupId) }, { $set: { lockedUntil: past } });
   if (where.storage)
     await blobsColl().updateOne({ userId: u.id, blobId: backupId }, { $set: { lockedUntil: past } });
+  await sweep.retentionDueNow(u.id);
 }
 
 const deleteBackup = (u: TestUser, id: string) => api('DELETE', `/api/backups/${id}`, { token: u.token });
@@ -96,6 +97,7 @@ describe('retention lock', () => {
       { _id: { $in: [oid(unlocked._id), oid(locked._id)] } },
       new Date(Date.now() - 100 * HOUR),
     );
+    await sweep.retentionDueNow(u.id);
     await eventually(async () => expect((await getBackup(u, unlocked._id)).status).toBe(404), 30_000);
     expect((await getBackup(u, locked._id)).status).toBe(200);
     expect(blobFiles(u.id, locked._id)).toHaveLength(1);
@@ -191,6 +193,7 @@ describe('deleting an account with locked backups', () => {
 
     // Its date comes (at least the 3-day retention after it was made).
     await backdateBackups(backupsColl(), { _id: oid(b._id) }, new Date(Date.now() - 100 * HOUR));
+    await sweep.retentionDueNow(u.id);
     await passLockDate(u, b._id, { orchestrator: true, storage: true });
     await eventually(
       async () => expect(await backupsColl().countDocuments({ userId: u.id })).toBe(0),

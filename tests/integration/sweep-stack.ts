@@ -33,6 +33,11 @@ export interface SweepStack {
   customerWithAgent(prefix: string): Promise<TestUser>;
   /** A new manual backup, completed (earlier ones are dated back past the plan's interval first). */
   newBackup(u: TestUser): Promise<any>;
+  /**
+   * The sweep files each account's next pass by the dates it last saw (jobs/retention.ts): a test
+   * that moves dates back by writing records files the pass now, as time passing would have.
+   */
+  retentionDueNow(userId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +99,17 @@ export async function startSweepStack(prefix: string): Promise<SweepStack> {
         const done = await waitBackup(u.token, created._id);
         expect(done.status).toBe('completed');
         return done;
+      },
+      async retentionDueNow(userId) {
+        const now = new Date();
+        await mongo!
+          .db('coffer_orchestrator')
+          .collection('retention_due')
+          .updateOne(
+            { userId },
+            { $set: { dueAt: now, dueBucket: Math.floor(now.getTime() / 60_000) } },
+            { upsert: true },
+          );
       },
       stop,
     };

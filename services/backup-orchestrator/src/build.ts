@@ -30,6 +30,7 @@ import { agents as agentsFactory } from './domain/agents.js';
 import { backups as backupsFactory } from './domain/backups.js';
 import { databases as databasesFactory } from './domain/databases.js';
 import { dispatcher } from './domain/dispatch.js';
+import { dueMarks } from './domain/due-marks.js';
 import { cachedCount, overdueBackups } from './domain/overdue.js';
 import { watched } from './domain/jobs.js';
 import { restores as restoresFactory } from './domain/restores.js';
@@ -94,7 +95,13 @@ export function buildOrchestrator(deps: {
     log,
   });
   const dispatch = dispatcher({ agents: stores.agents, events, now, heartbeatTimeoutMs });
-  const databases = databasesFactory({ store: stores.databases, plans, events });
+  const due = dueMarks({ databases: stores.databases, retentionDue: stores.retentionDue, now });
+  const databases = databasesFactory({
+    store: stores.databases,
+    plans,
+    events,
+    changed: due.databasesChanged,
+  });
   const backups = backupsFactory({
     store: stores.backups,
     restores: stores.restores,
@@ -104,6 +111,7 @@ export function buildOrchestrator(deps: {
     blobs,
     events,
     lockDateFor: lock.lockDateFor,
+    finished: due.backupFinished,
     now,
     log,
   });
@@ -148,12 +156,13 @@ export function buildOrchestrator(deps: {
     dispatch,
     reconcileJobs: (agentId, running) => watchdog.heartbeat(agentId, running),
     abandonJobs: (agentId, restarting) => watchdog.agentLeaving(agentId, restarting),
+    registered: due.agentRegistered,
     events,
     now,
     heartbeatTimeoutMs,
     log,
   });
-  const settings = settingsFactory({ store: stores.settings, plans, events });
+  const settings = settingsFactory({ store: stores.settings, plans, events, changed: due.settingsChanged });
   const scheduler = schedulerFactory({
     stores,
     backups,

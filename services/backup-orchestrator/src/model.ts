@@ -44,11 +44,16 @@ const databaseSchema = new Schema(
     lastScheduledSlot: { type: String, default: null },
     /** Verified backups: 'off' | 'each' | 'weekly' (domain/verification.ts). */
     verify: { type: String, enum: ['off', 'each', 'weekly'], default: 'off' },
+    /** When the scheduler looks at it next, and that minute's bucket (domain/due-bucket.ts); null: parked. */
+    dueAt: { type: Date },
+    dueBucket: { type: Number },
   },
   { collection: 'databases', versionKey: false },
 );
 databaseSchema.index({ userId: 1, name: 1 }, { unique: true });
 databaseSchema.index({ enabled: 1 });
+// The scheduler tick asks for one minute's bucket at a time (an equality FerretDB-PG pushes down).
+databaseSchema.index({ dueBucket: 1 });
 
 const jobFields = {
   userId: { type: String, required: true },
@@ -179,6 +184,18 @@ const settingsSchema = new Schema(
   { collection: 'settings', versionKey: false, timestamps: true },
 );
 
+// An account's next retention pass (jobs/retention.ts): one small record per account with backups.
+const retentionDueSchema = new Schema(
+  {
+    userId: { type: String, required: true },
+    dueAt: { type: Date, default: null },
+    dueBucket: { type: Number, default: null },
+  },
+  { collection: 'retention_due', versionKey: false },
+);
+retentionDueSchema.index({ userId: 1 }, { unique: true });
+retentionDueSchema.index({ dueBucket: 1 });
+
 export interface OrchestratorModels {
   Agent: Model<InferSchemaType<typeof agentSchema>>;
   Database: Model<InferSchemaType<typeof databaseSchema>>;
@@ -187,6 +204,7 @@ export interface OrchestratorModels {
   Verification: Model<InferSchemaType<typeof verificationSchema>>;
   Settings: Model<InferSchemaType<typeof settingsSchema>>;
   Lease: Model<InferSchemaType<typeof leaseSchema>>;
+  RetentionDue: Model<InferSchemaType<typeof retentionDueSchema>>;
 }
 
 export function orchestratorModels(conn: Connection): OrchestratorModels {
@@ -198,5 +216,6 @@ export function orchestratorModels(conn: Connection): OrchestratorModels {
     Verification: conn.model('Verification', verificationSchema),
     Settings: conn.model('Settings', settingsSchema),
     Lease: conn.model('Lease', leaseSchema),
+    RetentionDue: conn.model('RetentionDue', retentionDueSchema),
   };
 }

@@ -123,6 +123,7 @@ export async function startGateway(
     gate: handshakeGate({
       rateLimit: rateLimiter(redis, 60),
       limits: {
+        concurrentTotal: config.AGENT_HANDSHAKE_CONCURRENCY,
         concurrentPerKey: config.AGENT_HANDSHAKE_CONCURRENCY_PER_KEY,
         concurrentPerAddress: config.AGENT_HANDSHAKE_CONCURRENCY_PER_ADDRESS,
         perKeyPerMinute: config.AGENT_HANDSHAKES_PER_KEY_PER_MINUTE,

@@ -54,6 +54,8 @@ const schema = z
      * orchestrator abandons a registration still running then.
      */
     AGENT_HANDSHAKE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
+    /** Handshakes one gateway works on at once, all keys together (the rest wait their turn). */
+    AGENT_HANDSHAKE_CONCURRENCY: z.coerce.number().int().min(1).default(32),
     /** Handshakes of one API key one gateway works on at once (the rest wait their turn). */
     AGENT_HANDSHAKE_CONCURRENCY_PER_KEY: z.coerce.number().int().min(1).default(2),
     /** Handshakes from one client address one gateway works on at once (the rest wait their turn). */

@@ -19,6 +19,7 @@ export function accountCleanup(deps: {
     restores: Pick<Stores['restores'], 'removeByUser'>;
     verifications: Pick<Stores['verifications'], 'removeByUser'>;
     backups: Pick<Stores['backups'], 'ofUser' | 'remove'>;
+    retentionDue: Pick<Stores['retentionDue'], 'mark' | 'remove'>;
   };
   now?: () => Date;
   log: Pick<Logger, 'info'>;
@@ -38,6 +39,9 @@ export function accountCleanup(deps: {
       const at = now();
       const locked = backups.filter((b) => lockHolds(b, at));
       for (const b of backups) if (!lockHolds(b, at)) await stores.backups.remove(b.id);
+      // The sweep files its next pass at the first lock date; with nothing locked, nothing is left to sweep.
+      if (locked.length) await stores.retentionDue.mark(userId, at);
+      else await stores.retentionDue.remove(userId);
       deps.log.info(
         { userId, backups: backups.length - locked.length, keptLocked: locked.length },
         "removed a deleted account's agents, databases and backups",

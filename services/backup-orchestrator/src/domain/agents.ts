@@ -80,6 +80,8 @@ export function agents(deps: {
   reconcileJobs: (agentId: string, runningJobs: string[]) => Promise<void>;
   /** Fails the jobs a leaving agent will not start (jobs/watchdog.ts). */
   abandonJobs?: (agentId: string, restarting: boolean) => Promise<unknown>;
+  /** The agent is connected: databases parked while no agent reported them are due again. */
+  registered?: (userId: string) => Promise<void>;
   events: OrchestratorEvents;
   now: () => Date;
   heartbeatTimeoutMs: number;
@@ -150,6 +152,7 @@ export function agents(deps: {
     reg: AgentRegistration,
     existing: AgentRecord | null,
     inTime: () => void,
+    counted?: Awaited<ReturnType<typeof newDatabases>>,
   ): Promise<{ agent: AgentRecord; databases: DatabaseView[] }> {
     const at = now();
     // Caps checked before anything is written, so a refused registration leaves no trace.
@@ -164,7 +167,7 @@ export function agents(deps: {
             '(Settings → Agents → Remove Agent) before adding another.',
         );
     }
-    const { known, fresh } = await newDatabases(reg.userId, reg.databases);
+    const { known, fresh } = counted ?? (await newDatabases(reg.userId, reg.databases));
     if (known + fresh.length > LIMITS.databasesPerAccount)
       throw limitReached(
         `An account can have at most ${LIMITS.databasesPerAccount} databases; it has ${known} and this ` +
@@ -175,6 +178,7 @@ export function agents(deps: {
     await deps.databaseStore.ensure(reg.userId, fresh, at);
     inTime();
     const { agent, isNew } = await store.register(reg, at, existing);
+    await deps.registered?.(reg.userId);
     // The same installation under a new instance id is the agent set up again (`init` again, a
     // fresh state folder): it replaces its old registrations that are not connected.
     for (const old of await store.list(reg.userId)) {
@@ -237,8 +241,11 @@ export function agents(deps: {
       if (existing?.retired) throw conflict(AGENT_RESET_MESSAGE, 'AGENT_RESET');
       // A known agent reporting no new database adds nothing the caps count: no lease needed (agents
       // reconnecting together after a gateway restart do not wait for each other).
-      if (existing && (await newDatabases(reg.userId, reg.databases)).fresh.length === 0)
-        return registerChecked(reg, existing, inTimeFor(deadline));
+      if (existing) {
+        const counted = await newDatabases(reg.userId, reg.databases);
+        // Counted outside the lease: nothing new, so nothing a concurrent registration could race.
+        if (counted.fresh.length === 0) return registerChecked(reg, existing, inTimeFor(deadline), counted);
+      }
       return underAccountLease(reg.userId, deadline, (inTime) => registerChecked(reg, existing, inTime));
     },
 

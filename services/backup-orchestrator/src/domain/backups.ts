@@ -85,6 +85,8 @@ export function backups(deps: {
   events: OrchestratorEvents;
   /** The lock date of a backup started now, null when the owner's retention lock is off. */
   lockDateFor: RetentionLock['lockDateFor'];
+  /** A backup finished: what the scheduler and the retention sweep do next may change. */
+  finished?: (b: BackupRecord) => Promise<void>;
   now: () => Date;
   log: Pick<Logger, 'info' | 'warn'>;
 }) {
@@ -95,18 +97,23 @@ export function backups(deps: {
     store,
     events: {
       started: (b) => events.publish('backup.backup.started', backupEvent(b), { id: `${b.id}:started` }),
-      completed: (b) =>
-        events.publish(
+      // Marked before the event, so a publish that fails (and is retried) never skips the mark.
+      completed: async (b) => {
+        await deps.finished?.(b);
+        await events.publish(
           'backup.backup.completed',
           { ...backupEvent(b), size: b.size, durationMs: jobDurationMs(b) },
           { id: `${b.id}:completed` },
-        ),
-      failed: (b) =>
-        events.publish(
+        );
+      },
+      failed: async (b) => {
+        await deps.finished?.(b);
+        await events.publish(
           'backup.backup.failed',
           { ...backupEvent(b), error: b.error ?? 'Backup failed', durationMs: jobDurationMs(b) },
           { id: `${b.id}:failed` },
-        ),
+        );
+      },
     },
     dispatch: deps.dispatch,
     now,

@@ -14,7 +14,13 @@ export const databaseLimitMessage = (dbLimit: number) =>
   `Your plan allows ${plural(dbLimit, 'active database')}. Disable another database or upgrade your plan.`;
 
 /** A user's databases (names only, reported by agents) and which of them the plan lets run. */
-export function databases(deps: { store: DatabaseStore; plans: PlanSource; events: OrchestratorEvents }) {
+export function databases(deps: {
+  store: DatabaseStore;
+  plans: PlanSource;
+  events: OrchestratorEvents;
+  /** A toggle moved: the scheduler looks at the user's databases again. */
+  changed?: (userId: string) => Promise<void>;
+}) {
   const { store, plans } = deps;
 
   async function list(userId: string, plan?: PlanLimits): Promise<DatabaseView[]> {
@@ -42,6 +48,7 @@ export function databases(deps: { store: DatabaseStore; plans: PlanSource; event
       }
       if (target.enabled !== isActive) {
         await store.setEnabled(userId, databaseId, isActive);
+        await deps.changed?.(userId);
         await deps.events.publish('settings.database.updated', {
           userId,
           databaseId,

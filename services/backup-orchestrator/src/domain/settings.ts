@@ -103,7 +103,13 @@ export function clampSettingsToPlan(
 const SAVED_KEYS = ['frequency', 'retention', 'retentionMode', 'gfs'] as const;
 
 /** Per-user backup frequency and retention rule; defaults apply until the user saves. */
-export function settings(deps: { store: SettingsStore; plans: PlanSource; events: OrchestratorEvents }) {
+export function settings(deps: {
+  store: SettingsStore;
+  plans: PlanSource;
+  events: OrchestratorEvents;
+  /** The schedule or retention in force may have changed: the scheduler and the sweep look again. */
+  changed?: (userId: string) => Promise<void>;
+}) {
   const { store } = deps;
 
   async function get(userId: string): Promise<SettingsRecord> {
@@ -130,6 +136,7 @@ export function settings(deps: { store: SettingsStore; plans: PlanSource; events
       }
       checkSettingsBounds(current, next, plan);
       const { before, after } = await store.save(userId, next, DEFAULT_SETTINGS);
+      await deps.changed?.(userId);
       const event = changeEvent(userId, before ?? DEFAULT_SETTINGS, after);
       if (event) await deps.events.publish('settings.backup.updated', event);
       return after;
@@ -140,6 +147,8 @@ export function settings(deps: { store: SettingsStore; plans: PlanSource; events
      * clamped and saved, so Settings shows what actually runs. Re-running it changes nothing.
      */
     async clampToPlan(userId: string): Promise<SettingsRecord> {
+      // The plan bounds the retention in force even when no saved value moves.
+      await deps.changed?.(userId);
       const current = await store.get(userId);
       if (!current) return { ...DEFAULT_SETTINGS };
       const patch = clampSettingsToPlan(current, await deps.plans.planOf(userId));

@@ -12,7 +12,14 @@ import {
   firstAutoBackupAt,
   scheduleSlot,
 } from '../domain/rules.js';
-import type { AgentStore, BackupStore, DatabaseStore, SettingsStore } from '../store/types.js';
+import type {
+  AgentStore,
+  BackupStore,
+  DatabaseRecord,
+  DatabaseStore,
+  SettingsStore,
+} from '../store/types.js';
+import { dueVisitor, type DueRow, type DueVerdict } from './due-visitor.js';
 
 export type DueOutcome =
   | 'created'
@@ -29,10 +36,13 @@ export type DueOutcome =
 
 /**
  * Scheduled backups, in two halves (conventions: "the timer only enqueues"):
- * - tick(): for every enabled database that an active agent reports, the current slot of the user's
- *   frequency is floor(now / frequency). A slot without a backup is published as backup.schedule.due
- *   with message id schedule:<user>:<database>:<slot>, so every replica's tick publishes it but
- *   JetStream keeps one.
+ * - tick(): visits only the databases that are due (each is filed under the minute it is due next,
+ *   jobs/due-visitor.ts), not every database. For a due one that an active agent reports, the
+ *   current slot of the user's frequency is floor(now / frequency). A slot without a backup is
+ *   published as backup.schedule.due with message id schedule:<user>:<database>:<slot>, so every
+ *   replica's tick publishes it but JetStream keeps one. A database is due again at its slot's end
+ *   once the slot is handled; at once when its schedule, its toggle or its agent changes, or a
+ *   backup of it fails; parked (not due) while no connected agent reports it, until one registers.
  * - due(): the worker behind the shared durable consumer re-reads everything (settings, database,
  *   plan, agent) and creates the auto backup. The unique (user, database, scheduleSlot) index makes
  *   the slot's backup exist at most once even if two workers got the same slot.
@@ -42,9 +52,9 @@ export type DueOutcome =
  */
 export function scheduler(deps: {
   stores: {
-    databases: Pick<DatabaseStore, 'enabled' | 'byName' | 'markScheduled'>;
-    agents: Pick<AgentStore, 'connected'>;
-    settings: Pick<SettingsStore, 'all' | 'get'>;
+    databases: Pick<DatabaseStore, 'byName' | 'markScheduled' | 'dueIn' | 'setDue' | 'catchUpDue'>;
+    agents: Pick<AgentStore, 'list'>;
+    settings: Pick<SettingsStore, 'get'>;
     backups: Pick<BackupStore, 'startedSince' | 'latestStarted'>;
   };
   backups: Pick<Backups, 'startScheduled'>;
@@ -63,37 +73,70 @@ export function scheduler(deps: {
 }) {
   const { stores, hourMs } = deps;
   zeroSchedulerSkips();
-  const inGrace = (db: { createdAt: Date }, now: Date) =>
-    firstAutoBackupAt(db.createdAt, deps.firstBackupGraceMinutes, hourMs) > now;
+  const graceEnd = (db: { createdAt: Date }) =>
+    firstAutoBackupAt(db.createdAt, deps.firstBackupGraceMinutes, hourMs);
+  const dueAgain = (db: DatabaseRecord, at: Date | null) => stores.databases.setDue(db.userId, db.name, at);
+  const visitor = dueVisitor<DueRow & { db: DatabaseRecord }>({
+    page: async (bucket, after, limit) =>
+      (await stores.databases.dueIn(bucket, after, limit)).map((db) => ({
+        key: db.id,
+        dueAt: db.dueAt ?? null,
+        dueBucket: db.dueBucket ?? null,
+        db,
+      })),
+    catchUp: (now) => stores.databases.catchUpDue(now),
+    refile: ({ db }, now) => dueAgain(db, now),
+  });
 
   return {
     /** Enqueues the due slots; returns how many it published. */
     async tick(): Promise<number> {
       const now = deps.now();
-      const dbs = await stores.databases.enabled();
-      if (!dbs.length) return 0;
-      const [agents, settings] = await Promise.all([stores.agents.connected(), stores.settings.all()]);
-      const reported = new Map<string, Set<string>>();
-      for (const a of agents) {
-        if (agentStatus(a, now, deps.heartbeatTimeoutMs) !== 'active') continue;
-        const names = reported.get(a.userId) ?? new Set<string>();
-        for (const n of a.databases) names.add(n);
-        reported.set(a.userId, names);
-      }
+      // Read once per user and tick: a user's databases come due together.
+      const agentsOf = perTick((userId) => stores.agents.list(userId));
+      const settingsOf = perTick((userId) => stores.settings.get(userId));
       let published = 0;
-      for (const db of dbs) {
-        if (!reported.get(db.userId)?.has(db.name) || inGrace(db, now)) continue;
-        const frequency = settings.get(db.userId)?.frequency ?? DEFAULT_SETTINGS.frequency;
-        const { slot, start } = scheduleSlot(now, frequency, hourMs);
-        if (db.lastScheduledSlot === autoSlotKey(frequency, slot)) continue;
-        if ((await stores.backups.startedSince(db.userId, db.name, start)).length) continue;
-        await deps.events.publish(
-          'backup.schedule.due',
-          { userId: db.userId, databaseName: db.name, slot },
-          { id: scheduleMessageId(db.userId, db.name, slot) },
-        );
-        published++;
-      }
+      await visitor.visit(
+        now,
+        async ({ db }): Promise<DueVerdict> => {
+          const reporting = (await agentsOf(db.userId)).filter(
+            (a) => a.connected && a.databases.includes(db.name),
+          );
+          // Disabled, or no agent to back it up: nothing to do until a toggle or a registration.
+          if (!db.enabled || !reporting.length) {
+            await dueAgain(db, null);
+            return 'handled';
+          }
+          if (!reporting.some((a) => agentStatus(a, now, deps.heartbeatTimeoutMs) === 'active'))
+            return 'waiting';
+          if (graceEnd(db) > now) {
+            await dueAgain(db, graceEnd(db));
+            return 'handled';
+          }
+          const frequency = (await settingsOf(db.userId))?.frequency ?? DEFAULT_SETTINGS.frequency;
+          const { slot, start, end } = scheduleSlot(now, frequency, hourMs);
+          if (db.lastScheduledSlot === autoSlotKey(frequency, slot)) {
+            await dueAgain(db, end);
+            return 'handled';
+          }
+          const started = await stores.backups.startedSince(db.userId, db.name, start);
+          if (started.length) {
+            // One still running may yet fail (then the slot needs its auto backup): looked at again.
+            if (!started.every((b) => b.status === 'completed')) return 'waiting';
+            await dueAgain(db, end);
+            return 'handled';
+          }
+          await deps.events.publish(
+            'backup.schedule.due',
+            { userId: db.userId, databaseName: db.name, slot },
+            { id: scheduleMessageId(db.userId, db.name, slot) },
+          );
+          published++;
+          // The worker marks the slot handled and files the next one; until then it stays due.
+          return 'waiting';
+        },
+        () => true,
+      );
       return published;
     },
 
@@ -102,16 +145,16 @@ export function scheduler(deps: {
       const { userId, databaseName } = data;
       const now = deps.now();
       const { frequency } = (await stores.settings.get(userId)) ?? DEFAULT_SETTINGS;
-      const { slot, start } = scheduleSlot(now, frequency, hourMs);
+      const { slot, start, end } = scheduleSlot(now, frequency, hourMs);
       // A slot that passed (or a schedule that changed) is left to the next tick.
       if (data.slot !== slot) return 'stale';
       const key = autoSlotKey(frequency, slot);
       const db = await stores.databases.byName(userId, databaseName);
       if (!db || !db.enabled) return 'no-database';
       // Not marked: the slot is enqueued again once the grace has passed.
-      if (inGrace(db, now)) return 'new-database';
+      if (graceEnd(db) > now) return 'new-database';
       if (db.lastScheduledSlot === key) return 'already-handled';
-      const handled = () => stores.databases.markScheduled(userId, databaseName, key);
+      const handled = () => stores.databases.markScheduled(userId, databaseName, key, end);
 
       if ((await stores.backups.startedSince(userId, databaseName, start)).length) {
         await handled();
@@ -157,3 +200,13 @@ export function scheduler(deps: {
   };
 }
 export type Scheduler = ReturnType<typeof scheduler>;
+
+/** A per-user read cached for one tick. */
+function perTick<T>(read: (userId: string) => Promise<T>): (userId: string) => Promise<T> {
+  const seen = new Map<string, Promise<T>>();
+  return (userId) => {
+    let p = seen.get(userId);
+    if (!p) seen.set(userId, (p = read(userId)));
+    return p;
+  };
+}

@@ -4,6 +4,7 @@
 import { isDuplicateKeyError } from '@coffer/common';
 import { ferretDbPerCase } from '@coffer/common/testing';
 import { OTHER_USER_ID as OTHER, TEST_USER_ID as USER } from '@coffer/local-stack';
+import { dueBucket } from '../domain/due-bucket';
 import { orchestratorModels } from '../model';
 import { agentRegistration } from '../test-world';
 import { fakeStores } from './fake';
@@ -183,11 +184,84 @@ describe.each([
         [USER, 'crm'],
         [OTHER, 'shop'],
       ]);
-      await stores.databases.markScheduled(USER, 'crm', 'auto:24h:7');
-      expect(await stores.databases.byName(USER, 'crm')).toMatchObject({ lastScheduledSlot: 'auto:24h:7' });
+      await stores.databases.markScheduled(USER, 'crm', 'auto:24h:7', hours(24));
+      expect(await stores.databases.byName(USER, 'crm')).toMatchObject({
+        lastScheduledSlot: 'auto:24h:7',
+        dueAt: hours(24),
+        dueBucket: dueBucket(hours(24)),
+      });
       await stores.databases.removeByUser(USER);
       expect(await stores.databases.list(USER)).toEqual([]);
       expect(await stores.databases.list(OTHER)).toHaveLength(1);
+    });
+
+    it('files databases by the minute they are due, answers one minute at a time, paged by id', async () => {
+      await stores.databases.ensure(USER, ['a', 'b', 'c'], t0);
+      await stores.databases.ensure(OTHER, ['a'], t0);
+      const due = async (at: Date, after: string | null = null, limit = 10) =>
+        (await stores.databases.dueIn(dueBucket(at), after, limit)).map((d) => [d.userId, d.name]);
+      // New databases are due at once (the scheduler decides what comes next).
+      expect(await due(t0)).toHaveLength(4);
+      await stores.databases.setDue(USER, 'a', hours(1));
+      await stores.databases.setDue(USER, 'b', null);
+      expect(await due(t0)).toEqual([
+        [USER, 'c'],
+        [OTHER, 'a'],
+      ]);
+      expect(await due(hours(1))).toEqual([[USER, 'a']]);
+      const [first] = await stores.databases.dueIn(dueBucket(t0), null, 1);
+      expect(await due(t0, first!.id)).toEqual([[OTHER, 'a']]);
+      // A schedule change makes all of the user's databases due, parked ones included; not another user's.
+      await stores.databases.dueAllOf(USER, hours(2));
+      expect((await due(hours(2))).sort()).toEqual([
+        [USER, 'a'],
+        [USER, 'b'],
+        [USER, 'c'],
+      ]);
+      expect(await due(t0)).toEqual([[OTHER, 'a']]);
+      // Catch-up: what is overdue in an earlier minute moves to now's; a future or parked one stays.
+      await stores.databases.setDue(USER, 'b', null);
+      await stores.databases.setDue(USER, 'c', hours(9));
+      await stores.databases.catchUpDue(hours(3));
+      expect((await due(hours(3))).sort()).toEqual(
+        [
+          [OTHER, 'a'],
+          [USER, 'a'],
+        ].sort(),
+      );
+      expect(await due(hours(9))).toEqual([[USER, 'c']]);
+      expect(await stores.databases.byName(USER, 'b')).toMatchObject({ dueAt: null, dueBucket: null });
+      // An agent's registration wakes the parked one only.
+      await stores.databases.wakeParked(USER, hours(4));
+      expect(await due(hours(4))).toEqual([[USER, 'b']]);
+      expect(await due(hours(9))).toEqual([[USER, 'c']]);
+    });
+  });
+
+  describe('retention passes', () => {
+    it('files accounts by the minute of their next pass; migration files only the missing ones', async () => {
+      const due = async (at: Date) =>
+        (await stores.retentionDue.dueIn(dueBucket(at), null, 10)).map((r) => r.userId);
+      await stores.retentionDue.mark(USER, hours(5));
+      await stores.retentionDue.markMissing([USER, OTHER, OTHER], t0);
+      expect(await due(t0)).toEqual([OTHER]);
+      expect(await due(hours(5))).toEqual([USER]);
+      await stores.retentionDue.mark(OTHER, null);
+      expect(await due(t0)).toEqual([]);
+      await stores.retentionDue.markMissing([OTHER], t0);
+      expect(await due(t0)).toEqual([]);
+      await stores.retentionDue.catchUpDue(hours(6));
+      expect(await due(hours(6))).toEqual([USER]);
+      expect((await stores.retentionDue.dueIn(dueBucket(hours(6)), USER, 10)).length).toBe(0);
+      await stores.retentionDue.remove(USER);
+      expect(await due(hours(6))).toEqual([]);
+      // The one-off filing is recorded once done, and its record is never due.
+      expect(await stores.retentionDue.migrated()).toBe(false);
+      await stores.retentionDue.setMigrated();
+      await stores.retentionDue.setMigrated();
+      expect(await stores.retentionDue.migrated()).toBe(true);
+      await stores.retentionDue.catchUpDue(hours(7));
+      expect(await due(hours(7))).toEqual([]);
     });
   });
 

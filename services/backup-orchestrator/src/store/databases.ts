@@ -3,6 +3,7 @@ import { isDuplicateKeyError } from '@coffer/common';
 import type { OrchestratorModels } from '../model.js';
 import type { DatabaseRecord, DatabaseStore } from './types.js';
 import { withId, type Lean } from './shape.js';
+import { dueBucket, dueFields } from '../domain/due-bucket.js';
 
 export function databaseStore({ Database }: Pick<OrchestratorModels, 'Database'>): DatabaseStore {
   const validId = (id: string) => Types.ObjectId.isValid(id) && id.length === 24;
@@ -17,7 +18,8 @@ export function databaseStore({ Database }: Pick<OrchestratorModels, 'Database'>
       for (const name of names) {
         if (known.has(name)) continue;
         try {
-          await Database.create({ userId, name, enabled: true, createdAt: now });
+          // Due at once: the scheduler decides (the first-backup grace, an agent reporting it).
+          await Database.create({ userId, name, enabled: true, createdAt: now, ...dueFields(now) });
         } catch (err) {
           // Another agent of the same user reported it at the same moment.
           if (!isDuplicateKeyError(err)) throw err;
@@ -51,8 +53,42 @@ export function databaseStore({ Database }: Pick<OrchestratorModels, 'Database'>
       const docs = await Database.find({ enabled: true }).sort({ createdAt: 1, _id: 1 }).lean<Lean[]>();
       return docs.map(shape);
     },
-    async markScheduled(userId, name, slotKey) {
-      await Database.updateOne({ userId, name }, { $set: { lastScheduledSlot: slotKey } });
+    async markScheduled(userId, name, slotKey, nextDueAt) {
+      await Database.updateOne(
+        { userId, name },
+        { $set: { lastScheduledSlot: slotKey, ...dueFields(nextDueAt) } },
+      );
+    },
+    async dueIn(bucket, afterId, limit) {
+      const docs = await Database.find({
+        dueBucket: bucket,
+        ...(afterId ? { _id: { $gt: new Types.ObjectId(afterId) } } : {}),
+      })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .lean<Lean[]>();
+      return docs.map(shape);
+    },
+    async setDue(userId, name, at) {
+      await Database.updateOne({ userId, name }, { $set: dueFields(at) });
+    },
+    async dueAllOf(userId, at) {
+      await Database.updateMany({ userId }, { $set: dueFields(at) });
+    },
+    async wakeParked(userId, at) {
+      // A null filter is FerretDB's to evaluate, over the user's rows only (the equality on userId).
+      await Database.updateMany({ userId, dueAt: null }, { $set: dueFields(at) });
+    },
+    async catchUpDue(now) {
+      await Database.updateMany(
+        {
+          $or: [
+            { dueBucket: { $exists: false } },
+            { dueAt: { $lte: now }, dueBucket: { $lt: dueBucket(now) } },
+          ],
+        },
+        { $set: dueFields(now) },
+      );
     },
     async removeByUser(userId) {
       await Database.deleteMany({ userId });

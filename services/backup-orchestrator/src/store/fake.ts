@@ -12,6 +12,8 @@ import type {
   RestoreStore,
   VerificationRecord,
   VerificationStore,
+  RetentionDueRecord,
+  RetentionDueStore,
   RetentionLockRecord,
   SettingsRecord,
   SettingsStore,
@@ -24,6 +26,8 @@ import {
   nextHexId as hexId,
 } from '@coffer/common/testing';
 import { lockHolds } from '../domain/retention-lock.js';
+import { dueBucket, dueFields } from '../domain/due-bucket.js';
+import { MIGRATED } from './retention-due.js';
 
 // In-memory stores for unit tests, with the same unique keys, orderings and conditional updates as
 // the mongoose ones. Records are copied in and out, as a database would.
@@ -320,7 +324,15 @@ export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, Databas
       for (const name of names) {
         if (find(userId, name)) continue;
         const id = hexId();
-        rows.set(id, { id, userId, name, enabled: true, createdAt: now, lastScheduledSlot: null });
+        rows.set(id, {
+          id,
+          userId,
+          name,
+          enabled: true,
+          createdAt: now,
+          lastScheduledSlot: null,
+          ...dueFields(now),
+        });
       }
     },
     async list(userId) {
@@ -355,9 +367,32 @@ export function fakeDatabaseStore(): DatabaseStore & { rows: Map<string, Databas
         .sort(byCreated)
         .map(copy);
     },
-    async markScheduled(userId, name, slotKey) {
+    async markScheduled(userId, name, slotKey, nextDueAt) {
       const d = find(userId, name);
-      if (d) rows.set(d.id, { ...d, lastScheduledSlot: slotKey });
+      if (d) rows.set(d.id, { ...d, lastScheduledSlot: slotKey, ...dueFields(nextDueAt) });
+    },
+    async dueIn(bucket, afterId, limit) {
+      return all()
+        .filter((d) => d.dueBucket === bucket && (!afterId || d.id > afterId))
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .slice(0, limit)
+        .map(copy);
+    },
+    async setDue(userId, name, at) {
+      const d = find(userId, name);
+      if (d) rows.set(d.id, { ...d, ...dueFields(at) });
+    },
+    async dueAllOf(userId, at) {
+      for (const d of all()) if (d.userId === userId) rows.set(d.id, { ...d, ...dueFields(at) });
+    },
+    async wakeParked(userId, at) {
+      for (const d of all()) if (d.userId === userId && !d.dueAt) rows.set(d.id, { ...d, ...dueFields(at) });
+    },
+    async catchUpDue(now) {
+      for (const d of all()) {
+        const overdue = !!d.dueAt && d.dueAt <= now && (d.dueBucket ?? 0) < dueBucket(now);
+        if (d.dueBucket === undefined || overdue) rows.set(d.id, { ...d, ...dueFields(now) });
+      }
     },
     async removeByUser(userId) {
       for (const d of all()) if (d.userId === userId) rows.delete(d.id);
@@ -483,6 +518,40 @@ export function fakeVerificationStore(): VerificationStore & { rows: Map<string,
   };
 }
 
+export function fakeRetentionDueStore(): RetentionDueStore & { rows: Map<string, RetentionDueRecord> } {
+  const rows = new Map<string, RetentionDueRecord>();
+  return {
+    rows,
+    async mark(userId, at) {
+      rows.set(userId, { userId, ...dueFields(at) });
+    },
+    async markMissing(userIds, at) {
+      for (const userId of userIds) if (!rows.has(userId)) rows.set(userId, { userId, ...dueFields(at) });
+    },
+    async dueIn(bucket, afterUserId, limit) {
+      return [...rows.values()]
+        .filter((r) => r.dueBucket === bucket && (!afterUserId || r.userId > afterUserId))
+        .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))
+        .slice(0, limit)
+        .map(copy);
+    },
+    async catchUpDue(now) {
+      for (const r of rows.values())
+        if (r.dueAt && r.dueAt <= now && (r.dueBucket ?? 0) < dueBucket(now))
+          rows.set(r.userId, { userId: r.userId, ...dueFields(now) });
+    },
+    async remove(userId) {
+      rows.delete(userId);
+    },
+    async migrated() {
+      return rows.has(MIGRATED);
+    },
+    async setMigrated() {
+      rows.set(MIGRATED, { userId: MIGRATED, dueAt: null, dueBucket: null });
+    },
+  };
+}
+
 export type FakeStores = {
   leases: ReturnType<typeof fakeLeaseStore>;
   agents: ReturnType<typeof fakeAgentStore>;
@@ -491,6 +560,7 @@ export type FakeStores = {
   restores: ReturnType<typeof fakeRestoreStore>;
   verifications: ReturnType<typeof fakeVerificationStore>;
   settings: ReturnType<typeof fakeSettingsStore>;
+  retentionDue: ReturnType<typeof fakeRetentionDueStore>;
 } & Stores;
 
 export function fakeStores(): FakeStores {
@@ -502,5 +572,6 @@ export function fakeStores(): FakeStores {
     restores: fakeRestoreStore(),
     verifications: fakeVerificationStore(),
     settings: fakeSettingsStore(),
+    retentionDue: fakeRetentionDueStore(),
   };
 }

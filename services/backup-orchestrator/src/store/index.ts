@@ -4,6 +4,7 @@ import { agentStore } from './agents.js';
 import { databaseStore } from './databases.js';
 import { backupStore, restoreStore } from './jobs.js';
 import { leaseStore } from './leases.js';
+import { retentionDueStore } from './retention-due.js';
 import { settingsStore } from './settings.js';
 import { verificationStore } from './verifications.js';
 
@@ -17,5 +18,6 @@ export function mongoStores(models: OrchestratorModels): Stores {
     restores: restoreStore(models),
     verifications: verificationStore(models),
     settings: settingsStore(models),
+    retentionDue: retentionDueStore(models),
   };
 }

@@ -48,6 +48,13 @@ export interface DatabaseRecord {
   lastScheduledSlot: string | null;
   /** Verified backups (absent on older records: off). */
   verify?: VerifyMode;
+  /**
+   * When the scheduler looks at it next (jobs/scheduler.ts) and the minute that is filed under
+   * (domain/due-bucket.ts); null: parked until an agent reports it again. Absent on records from
+   * before it existed: the scheduler's catch-up files them.
+   */
+  dueAt?: Date | null;
+  dueBucket?: number | null;
 }
 
 /** Where a page of a list starts (services/common/src/paging.ts). */
@@ -289,9 +296,20 @@ export interface DatabaseStore {
   setEnabled(userId: string, databaseId: string, enabled: boolean): Promise<boolean>;
   /** Verified backups for the database; false when it is not the user's. */
   setVerify(userId: string, databaseId: string, verify: VerifyMode): Promise<boolean>;
-  /** Every enabled database of every user (scheduler). */
+  /** Every enabled database of every user (the overdue gauge). */
   enabled(): Promise<DatabaseRecord[]>;
-  markScheduled(userId: string, name: string, slotKey: string): Promise<void>;
+  /** The slot the scheduler handled, and when the database is due next. */
+  markScheduled(userId: string, name: string, slotKey: string, nextDueAt: Date): Promise<void>;
+  /** Databases filed under `bucket` (enabled or not), by id after `afterId`. */
+  dueIn(bucket: number, afterId: string | null, limit: number): Promise<DatabaseRecord[]>;
+  /** Files one database under its next due time; null parks it until something wakes it. */
+  setDue(userId: string, name: string, at: Date | null): Promise<void>;
+  /** Every database of the user due at `at`: its schedule, a toggle or the plan changed. */
+  dueAllOf(userId: string, at: Date): Promise<void>;
+  /** The user's parked databases due at `at` (an agent registered); the others keep their time. */
+  wakeParked(userId: string, at: Date): Promise<void>;
+  /** Files the databases never filed, and those overdue in an earlier bucket, under `now`. */
+  catchUpDue(now: Date): Promise<void>;
   removeByUser(userId: string): Promise<void>;
 }
 
@@ -322,6 +340,29 @@ export interface SettingsStore {
   gfsUsers(): Promise<string[]>;
 }
 
+/** An account's next retention pass (jobs/retention.ts), filed like a database's schedule. */
+export interface RetentionDueRecord {
+  userId: string;
+  /** Null: parked, nothing of the account can expire until a backup finishes or its policy changes. */
+  dueAt: Date | null;
+  dueBucket: number | null;
+}
+
+export interface RetentionDueStore {
+  /** Files the account's next pass (null parks it). */
+  mark(userId: string, at: Date | null): Promise<void>;
+  /** Files these accounts at `at` unless they are filed already (migration; idempotent). */
+  markMissing(userIds: string[], at: Date): Promise<void>;
+  /** Accounts filed under `bucket`, by user id after `afterUserId`. */
+  dueIn(bucket: number, afterUserId: string | null, limit: number): Promise<RetentionDueRecord[]>;
+  /** Files the accounts overdue in an earlier bucket under `now`. */
+  catchUpDue(now: Date): Promise<void>;
+  remove(userId: string): Promise<void>;
+  /** Whether the accounts with backups from before passes were filed have been filed (once). */
+  migrated(): Promise<boolean>;
+  setMigrated(): Promise<void>;
+}
+
 export interface LeaseStore {
   /**
    * Takes the lease `key` for `holder` until `until`: true when it was free or had expired by `now`
@@ -340,4 +381,5 @@ export interface Stores {
   restores: RestoreStore;
   verifications: VerificationStore;
   settings: SettingsStore;
+  retentionDue: RetentionDueStore;
 }

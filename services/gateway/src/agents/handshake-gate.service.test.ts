@@ -32,6 +32,7 @@ const gate = (over: Partial<HandshakeLimits> = {}) =>
   handshakeGate({
     rateLimit: rateLimiter(redis, 60),
     limits: {
+      concurrentTotal: 100,
       concurrentPerKey: 2,
       concurrentPerAddress: 2,
       perKeyPerMinute: 1000,
@@ -115,6 +116,20 @@ describe('agent handshake gate', () => {
     // The one that gave up took no turn with it.
     for (const end of held) end();
     (await g.admit(other, address(), soon()))();
+  });
+
+  it('works on a bounded number of handshakes at once whatever their keys; the rest wait, past the per-key waiting bound', async () => {
+    const g = gate({ concurrentTotal: 2 });
+    const held = await Promise.all([g.admit(key(), address(), soon()), g.admit(key(), address(), soon())]);
+    // A storm: many more than any per-key bound, each of its own key and address, all wait their turn.
+    const waiting = Array.from({ length: 60 }, () => g.admit(key(), address(), soon()));
+    expect(await settled(waiting[0]!)).toBe(false);
+    held[0]!();
+    const next = await waiting[0]!;
+    expect(await settled(waiting[1]!)).toBe(false);
+    next();
+    held[1]!();
+    for (const w of waiting.slice(1)) (await w)();
   });
 
   it('limits new handshakes per key and per address per minute, on all gateways together', async () => {

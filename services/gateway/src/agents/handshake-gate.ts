@@ -5,6 +5,13 @@ import type { RateLimiter } from '../http/rate-limit.js';
 
 /** The gateway's bounds on agents' handshakes (GatewayConfig's AGENT_HANDSHAKE* settings). */
 export interface HandshakeLimits {
+  /**
+   * Handshakes this gateway works on at once, all keys together; more wait for a turn. After a
+   * gateway restart every agent reconnects at once: each handshake is a registration in the
+   * orchestrator, and taken a few dozen at a time they leave its database room for everyone
+   * else's requests (bench/load, part "storm").
+   */
+  concurrentTotal: number;
   /** Handshakes of one API key this gateway works on at once; more wait for a turn. */
   concurrentPerKey: number;
   /** Handshakes from one client address this gateway works on at once; more wait for a turn. */
@@ -22,6 +29,8 @@ export const HANDSHAKE_BUSY_MESSAGE =
 export const HANDSHAKE_TIMEOUT_MESSAGE =
   'The agent connection waited too long for its turn; the agent will try again';
 
+/** The slot every handshake on this gateway takes (HandshakeLimits.concurrentTotal). */
+const ALL = 'all';
 /** Handshakes that may wait for a turn per key or address; more are refused at once. */
 const MAX_WAITING = LIMITS.agentsPerAccount;
 
@@ -43,7 +52,11 @@ export function handshakeGate(deps: { rateLimit: RateLimiter; limits: HandshakeL
   const waiting: Waiter[] = [];
 
   const limitOf = (slot: string) =>
-    slot.startsWith('key:') ? limits.concurrentPerKey : limits.concurrentPerAddress;
+    slot === ALL
+      ? limits.concurrentTotal
+      : slot.startsWith('key:')
+        ? limits.concurrentPerKey
+        : limits.concurrentPerAddress;
   const fits = (slots: string[]) => slots.every((s) => (running.get(s) ?? 0) < limitOf(s));
   const take = (slots: string[]) => slots.forEach((s) => running.set(s, (running.get(s) ?? 0) + 1));
 
@@ -81,7 +94,7 @@ export function handshakeGate(deps: { rateLimit: RateLimiter; limits: HandshakeL
         ],
         HANDSHAKE_RATE_MESSAGE,
       );
-      const slots = [`key:${keyId}`, `addr:${address}`];
+      const slots = [ALL, `key:${keyId}`, `addr:${address}`];
       let ended = false;
       const end = () => {
         if (ended) return;
@@ -92,7 +105,8 @@ export function handshakeGate(deps: { rateLimit: RateLimiter; limits: HandshakeL
         take(slots);
         return end;
       }
-      if (slots.some((s) => waiting.filter((w) => w.slots.includes(s)).length >= MAX_WAITING))
+      // The shared turn is bounded by the deadline alone: a storm's agents wait rather than retry.
+      if (slots.some((s) => s !== ALL && waiting.filter((w) => w.slots.includes(s)).length >= MAX_WAITING))
         throw limitReached(HANDSHAKE_BUSY_MESSAGE, 'RATE_LIMITED');
       await new Promise<void>((resolve, reject) => {
         const waiter: Waiter = {
