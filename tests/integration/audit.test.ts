@@ -4,15 +4,12 @@ import type { GetAuditLogsApiResponse } from '../../web/src/api/generated-types'
 import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
 import {
   backupCompleted,
-  cleanupAll,
+  customerDbForFile,
   requestRestore,
-  requirePrerequisites,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from './pipeline/harness';
 
 jest.setTimeout(120_000);
@@ -148,7 +145,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
   const LABEL = 'shop';
   const DB = uniqueName('auditdb_');
   const credentials = { user: uniqueName('audituser_'), password: uniqueName('audit-pw-') };
-  let customer: CustomerDb;
+  const customer = customerDbForFile();
   let owner: TestUser;
   let agent: Agent;
 
@@ -165,16 +162,10 @@ describe('audit details of the backup pipeline, databases and agents (real agent
   const entry = async (action: string) => (await entriesOnceThere(action)).find((l) => l.action === action)!;
 
   beforeAll(async () => {
-    requirePrerequisites();
-    customer = await startCustomerDb();
     owner = await newUser('audit');
-    await seedDatabase(customer.client, DB, { events: 50 });
-    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB, credentials) }]);
+    await seedDatabase(customer().client, DB, { events: 50 });
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB, credentials) }]);
   }, 120_000);
-
-  afterAll(async () => {
-    await cleanupAll();
-  });
 
   it('records a backup with its database, size and duration, and a restore with the backup it restored and its counts', async () => {
     const backup = await backupCompleted(owner.token, LABEL, agent);
@@ -299,7 +290,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
       expect(stored).toContain(owner.id);
       for (const secret of [
         owner.apiKey,
-        customer.uri(DB, credentials),
+        customer().uri(DB, credentials),
         credentials.user,
         credentials.password,
         DB,

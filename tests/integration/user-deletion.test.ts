@@ -16,15 +16,12 @@ import { adminToken, api, eventually, newUser, uniqueEmail, type TestUser } from
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
+  customerDbForFile,
   requestRestore,
-  requirePrerequisites,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from './pipeline/harness';
 
 jest.setTimeout(240_000);
@@ -44,15 +41,13 @@ const SOME_ID = 'a'.repeat(24);
 /** The bucket the test stack's storage uses on S3 (deploy/local/src/stack.ts). */
 const S3_BUCKET = 'coffer-backups';
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let mongo: MongoClient;
 let nats: NatsConnection;
 let jsm: JetStreamManager;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
   nats = await connect(natsConnectOptions(process.env.COFFER_NATS_URL!));
   jsm = await jetstreamManager(nats);
@@ -62,10 +57,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // Never leave the shared stack's consumers paused, whatever happened above.
   for (const name of HELD_BACK) await jsm?.consumers.resume('AUTH', name).catch(() => undefined);
-  await cleanupAll();
   await nats?.close();
   await mongo?.close();
-  await customer?.stop();
 });
 
 /**
@@ -141,8 +134,8 @@ async function deletionEntry(u: TestUser): Promise<any> {
 async function userWithBackup(prefix: string): Promise<{ user: TestUser; agent: Agent; backup: any }> {
   const user = await newUser(prefix);
   const dbName = uniqueName(`${prefix}_`);
-  await seedDatabase(customer.client, dbName, { events: 50 });
-  const agent = await setupAgent(user, [{ label: 'shop', uri: customer.uri(dbName) }]);
+  await seedDatabase(customer().client, dbName, { events: 50 });
+  const agent = await setupAgent(user, [{ label: 'shop', uri: customer().uri(dbName) }]);
   const backup = await backupCompleted(user.token, 'shop', agent);
   expect((await storedOf(user)).length).toBeGreaterThan(0);
   return { user, agent, backup };

@@ -95,6 +95,28 @@ export async function startCustomerDb(): Promise<CustomerDb> {
   return db;
 }
 
+/**
+ * For a test file (or describe block) that runs agents: the prerequisites checked before its
+ * tests, every agent and customer database it started stopped after them.
+ */
+export function agentsForFile(): void {
+  beforeAll(() => requirePrerequisites());
+  afterAll(() => cleanupAll());
+}
+
+/** The customer database of a test file (or describe block) that runs agents (see agentsForFile). */
+export function customerDbForFile(): () => CustomerDb {
+  let db: CustomerDb | undefined;
+  agentsForFile();
+  beforeAll(async () => {
+    db = await startCustomerDb();
+  });
+  return () => {
+    if (!db) throw new Error('the customer database starts in beforeAll: use it inside a test or hook');
+    return db;
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The agent, as a customer runs it.
 
