@@ -1,5 +1,13 @@
 import { OTHER_USER, USER, testWorld } from '../test-world';
 
+/** What the agent's reports about backup `b`'s command carry besides their outcome. */
+const reportOf = (agentId: string, b: { commandId: string; id: string }) => ({
+  userId: USER,
+  agentId,
+  commandId: b.commandId,
+  jobId: b.id,
+});
+
 async function setup(plan = {}) {
   const w = testWorld({ plan });
   const agentId = await w.connectAgent(['shop']);
@@ -10,7 +18,7 @@ async function setup(plan = {}) {
 async function running(plan = {}) {
   const { w, agentId } = await setup(plan);
   const b = await w.backups.trigger(USER, 'shop');
-  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  await w.backups.delivery({ ...reportOf(agentId, b), delivered: true });
   return { w, agentId, b };
 }
 
@@ -95,10 +103,7 @@ describe('triggering a manual backup', () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...reportOf(agentId, b),
       delivered: false,
       error: 'ack timeout',
     });
@@ -132,7 +137,7 @@ describe('the agent acknowledging a backup command', () => {
   it('starts the backup once, however often the ack is reported', async () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
-    const ack = { userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true };
+    const ack = { ...reportOf(agentId, b), delivered: true };
     await w.backups.delivery(ack);
     await w.backups.delivery(ack);
     expect(w.stores.backups.rows.get(b.id)).toMatchObject({ status: 'in-progress', startedAt: w.now() });
@@ -143,10 +148,7 @@ describe('the agent acknowledging a backup command', () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...reportOf(agentId, b),
       delivered: false,
       error: 'ack timeout',
     });
@@ -165,10 +167,7 @@ describe('the agent acknowledging a backup command', () => {
     const b = await w.backups.trigger(USER, 'shop');
     const reason = 'Refusing to back up "shop": restores and backups are turned off on this host';
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...reportOf(agentId, b),
       delivered: false,
       refused: true,
       error: reason,
@@ -179,10 +178,7 @@ describe('the agent acknowledging a backup command', () => {
   it('ignores a late "not delivered" once the job runs, and reports for another command', async () => {
     const { w, agentId, b } = await running();
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...reportOf(agentId, b),
       delivered: false,
       error: 'late',
     });
@@ -461,10 +457,7 @@ describe('listing and stats', () => {
       const b = await w.backups.trigger(USER, 'shop');
       ids.push(b.id);
       await w.backups.delivery({
-        userId: USER,
-        agentId,
-        commandId: b.commandId,
-        jobId: b.id,
+        ...reportOf(agentId, b),
         delivered: true,
       });
       await w.backups.complete({
