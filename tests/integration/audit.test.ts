@@ -5,10 +5,9 @@ import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
 import {
   backupCompleted,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
-  waitRestore,
   type Agent,
 } from './pipeline/harness';
 
@@ -184,12 +183,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
     });
     expect(backup.size).toBeGreaterThan(0);
 
-    const restore = await waitRestore(
-      owner.token,
-      (await requestRestore(owner.token, backup._id, LABEL))._id,
-      60_000,
-      agent,
-    );
+    const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
     expect(restore.status).toBe('completed');
     expect((await entry('RESTORE_REQUESTED')).details).toEqual({
       databaseName: LABEL,

@@ -17,10 +17,9 @@ import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
-  waitRestore,
   type Agent,
 } from './pipeline/harness';
 
@@ -159,11 +158,7 @@ describe('DELETE /api/admin/users/{id}', () => {
 
   it('removes everything of the user in every service and in storage; their token and API key stop at once', async () => {
     const { user, agent, backup } = await userWithBackup('doomed');
-    const restore = await waitRestore(
-      user.token,
-      (await requestRestore(user.token, backup._id, 'shop'))._id,
-      60_000,
-    );
+    const restore = await restoreEnded(user.token, backup._id, 'shop');
     expect(restore.status).toBe('completed');
     const settings = await api('PUT', '/api/settings', {
       token: user.token,

@@ -364,6 +364,18 @@ export async function waitRestore(
   }, timeoutMs);
 }
 
+/** Requests a restore of `backupId` into `databaseName` and resolves with it once it has ended. */
+export async function restoreEnded(
+  token: string,
+  backupId: string,
+  databaseName: string,
+  agent?: Agent,
+  timeoutMs = 60_000,
+): Promise<any> {
+  const requested = await requestRestore(token, backupId, databaseName);
+  return waitRestore(token, requested._id, timeoutMs, agent);
+}
+
 /** The stored files of a backup under the storage service's filesystem backend. */
 export function blobFiles(userId: string, backupId: string): string[] {
   const dir = path.join(process.env.COFFER_DATA_DIR!, 'storage', 'blobs', userId, backupId);

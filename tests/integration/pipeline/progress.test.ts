@@ -9,10 +9,9 @@ import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
-  waitRestore,
   type Agent,
 } from './harness';
 
@@ -116,10 +115,9 @@ describe('live progress of a real backup and restore', () => {
 
   it('a restore of it does the same with the exact count from the backup', async () => {
     expect(backupId).toBeDefined();
-    const requested = await requestRestore(owner.token, backupId, LABEL);
-    const restore = await waitRestore(owner.token, requested._id, 90_000, agent);
+    const restore = await restoreEnded(owner.token, backupId, LABEL, agent, 90_000);
     expect(restore).toMatchObject({ status: 'completed', documentsRestored: realCount, documentsFailed: 0 });
-    const ofRestore = () => restoreEvents.filter((e) => e.restoreId === requested._id);
+    const ofRestore = () => restoreEvents.filter((e) => e.restoreId === restore._id);
     await eventually(async () => expect(ofRestore().map((e) => e.status)).toContain('completed'));
     await eventually(async () => expect(ofRestore().some((e) => e.progress?.percentage === 100)).toBe(true));
     const readings = ofRestore().flatMap((e) => (e.progress ? [e.progress] : []));

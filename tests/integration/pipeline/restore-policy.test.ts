@@ -16,7 +16,7 @@ import {
   backupCompleted,
   blobFiles,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
   upgradeToPro,
@@ -74,8 +74,7 @@ afterAll(async () => {
 const blobs = () => service.db('coffer_storage').collection('blobs');
 
 async function restoreAndWait(backupId: string, label: string, confirm?: string[]): Promise<any> {
-  if (!confirm)
-    return waitRestore(owner.token, (await requestRestore(owner.token, backupId, label))._id, 60_000, agent);
+  if (!confirm) return restoreEnded(owner.token, backupId, label, agent);
   const res = await api('POST', `/api/backups/${backupId}/restore`, {
     token: owner.token,
     body: { databaseName: label, confirm: confirm as ['empty-backup'] },

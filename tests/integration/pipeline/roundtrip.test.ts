@@ -20,10 +20,9 @@ import {
   backupCompleted,
   customerDbForFile,
   REPO,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
-  waitRestore,
   type Agent,
 } from './harness';
 
@@ -90,8 +89,7 @@ describe('backup and restore through the service', () => {
       await mutate(customer().client, SRC);
       expect(await snapshot(customer().client, SRC)).not.toEqual(original);
 
-      const requested = await requestRestore(owner.token, backup._id, LABEL);
-      const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
+      const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
       expect(restore).toMatchObject({ status: 'completed', documentsFailed: 0 });
       expect(restore.error).toBeUndefined();
       expect(restore.documentsRestored).toBe(documentCount(original));
@@ -118,12 +116,12 @@ describe('backup and restore through the service', () => {
         });
       }
       await eventually(async () =>
-        expect(mine.events.filter((e) => e.restoreId === requested._id).map((e) => e.status)).toContain(
+        expect(mine.events.filter((e) => e.restoreId === restore._id).map((e) => e.status)).toContain(
           'completed',
         ),
       );
       // …and another user sees nothing of it.
-      expect(theirs.events.filter((e) => e.backupId === backup._id || e.restoreId === requested._id)).toEqual(
+      expect(theirs.events.filter((e) => e.backupId === backup._id || e.restoreId === restore._id)).toEqual(
         [],
       );
     } finally {

@@ -14,10 +14,9 @@ import {
   agentCli,
   backupCompleted,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
-  waitRestore,
   type Agent,
 } from './harness';
 
@@ -68,12 +67,7 @@ const found = (haystack: Buffer, needles: Map<string, Buffer>) =>
 it('no connection string, database name, credential or master key reaches the service side', async () => {
   const backup = await backupCompleted(owner.token, LABEL, agent);
   await mutate(customer().client, DB);
-  const restore = await waitRestore(
-    owner.token,
-    (await requestRestore(owner.token, backup._id, LABEL))._id,
-    60_000,
-    agent,
-  );
+  const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
   expect(restore.status).toBe('completed');
   await nats.flush();
 

@@ -10,11 +10,10 @@ import {
   backupCompleted,
   blobFiles,
   customerDbForFile,
-  requestRestore,
+  restoreEnded,
   setupAgent,
   uniqueName,
   upgradeToPro,
-  waitRestore,
   type Agent,
 } from './harness';
 
@@ -81,8 +80,7 @@ async function restoreAltered(bytes: Buffer, opts: { recordSize?: boolean } = {}
   fs.writeFileSync(blob, bytes);
   if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: bytes.length } });
   try {
-    const requested = await requestRestore(owner.token, backup._id, LABEL);
-    return await waitRestore(owner.token, requested._id, 60_000, agent);
+    return await restoreEnded(owner.token, backup._id, LABEL, agent);
   } finally {
     fs.writeFileSync(blob, original);
     if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: original.length } });
@@ -152,8 +150,7 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     const other = await agentCli(['key', 'import', '-', '--force'], agent.config, keyText());
     expect(other.code).toBe(0);
     await agent.start();
-    const requested = await requestRestore(owner.token, backup._id, LABEL);
-    const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
+    const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
     await expectFailedUntouched(
       restore,
       // Refused in the command's acknowledgement, before anything is downloaded (restore anywhere).
