@@ -1,7 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import type { GetAuditLogsApiResponse } from '../../web/src/api/generated-types';
-import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
+import { adminToken, api, eventually, newUser, planId, type TestUser } from './helpers';
 import {
   backupCompleted,
   customerDbForFile,
@@ -96,13 +96,9 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
   it('record a plan change with the plan name, and filter by action', async () => {
     const admin = await adminToken();
     const u = await newUser();
-    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-      _id: string;
-      name: string;
-    }>;
-    const pro = plans.find((p) => p.name === 'Pro')!;
+    const pro = await planId('Pro');
     expect(
-      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro._id } })).status,
+      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro } })).status,
     ).toBe(200);
     expect((await api('POST', '/api/settings/regenerate-api-key', { token: u.token })).status).toBe(200);
     await untilTotal(u, 2);

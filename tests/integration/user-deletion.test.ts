@@ -12,7 +12,7 @@ import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectOptions } from '@coffer/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { adminToken, api, eventually, newUser, uniqueEmail, type TestUser } from './helpers';
+import { adminToken, api, eventually, newUser, planId, uniqueEmail, type TestUser } from './helpers';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
@@ -276,13 +276,11 @@ describe("admin actions on an account, in the admin's audit log", () => {
 
   it('records role, status, plan, ban and unban with the admin as actor and the user by e-mail', async () => {
     const u = await newUser('managed');
-    const plans = await api('GET', '/api/admin/plans', { token: admin.token });
-    const pro = plans.body.find((p) => p.name === 'Pro')!;
-    expect(pro).toBeDefined();
+    const pro = await planId('Pro');
     const put = (body: object) => api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body });
     expect((await put({ role: 'admin' })).status).toBe(200);
     expect((await put({ status: 'inactive' })).status).toBe(200);
-    expect((await put({ plan: pro._id })).status).toBe(200);
+    expect((await put({ plan: pro })).status).toBe(200);
     const ban = (body: object) => api('PUT', `/api/admin/users/${u.id}/ban`, { token: admin.token, body });
     expect((await ban({ isBanned: true, banReason: 'Chargeback' })).status).toBe(200);
     expect((await ban({ isBanned: false })).status).toBe(200);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { MongoClient, type Collection, type Filter } from 'mongodb';
 import { startFerretDb } from '@coffer/local-stack';
 import { TEST_STACK_ENV } from '../stack-env';
-import { adminToken, api, baseUrl, eventually, type TestUser } from '../helpers';
+import { adminToken, api, baseUrl, eventually, planId, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
@@ -389,12 +389,10 @@ export function blobFiles(userId: string, backupId: string): string[] {
 /** Moves `user` to the Pro plan, for tests whose agent reports several databases (Free has one). */
 export async function upgradeToPro(user: TestUser): Promise<void> {
   const admin = await adminToken();
-  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-    _id: string;
-    name: string;
-  }>;
-  const pro = plans.find((p) => p.name === 'Pro')!;
-  await api('PUT', `/api/admin/users/${user.id}`, { token: admin.token, body: { plan: pro._id } });
+  await api('PUT', `/api/admin/users/${user.id}`, {
+    token: admin.token,
+    body: { plan: await planId('Pro') },
+  });
 }
 
 export async function profile(token: string): Promise<any> {
