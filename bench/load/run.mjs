@@ -134,36 +134,32 @@ const instanceId = () => `bench-${crypto.randomBytes(8).toString('hex')}`;
 
 /** A socket.io client speaking the agent handshake (docs/agent-protocol.md), without the real agent. */
 function agentSocket(base, apiKey, { reconnection = false } = {}) {
-  return io(`${base}/agents`, {
-    path: PATH,
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 2000,
-    auth: {
-      apiKey,
-      instanceId: instanceId(),
-      name: 'bench-load',
-      hostname: 'bench',
-      // Each its own configuration file: one host's agents, not one agent set up again and again.
-      configId: crypto.randomBytes(16).toString('hex'),
-      platform: 'linux',
-      version: '',
-      databases: [],
-    },
+  return socketTo(`${base}/agents`, reconnection, {
+    apiKey,
+    instanceId: instanceId(),
+    name: 'bench-load',
+    hostname: 'bench',
+    // Each its own configuration file: one host's agents, not one agent set up again and again.
+    configId: crypto.randomBytes(16).toString('hex'),
+    platform: 'linux',
+    version: '',
+    databases: [],
   });
 }
 /** A browser's socket: the session token, the web app's path. */
 function browserSocket(base, token, { reconnection = false } = {}) {
-  return io(base, {
+  return socketTo(base, reconnection, { token });
+}
+/** A socket of its own (no shared manager) to `url` on the stack's Socket.IO path, over WebSocket. */
+function socketTo(url, reconnection, auth) {
+  return io(url, {
     path: PATH,
     transports: ['websocket'],
     forceNew: true,
     reconnection,
     reconnectionDelay: 500,
     reconnectionDelayMax: 2000,
-    auth: { token },
+    auth,
   });
 }
 /** Resolves once the socket is usable (agents: `registered`), rejects on a refusal. */
