@@ -249,18 +249,25 @@ export async function timedBackup(base, user, label, agent, timeoutMs) {
       load0 = loadavg();
     },
   });
-  const id = backup._id;
-  const done = await backupDone(base, user, id, timeoutMs);
-  const ms = performance.now() - started;
+  const done = await backupDone(base, user, backup._id, timeoutMs);
+  return measuredJob('backup', done, { started, cpu0, load0 }, agent);
+}
+
+/**
+ * A timed job's figures once it ended (it must have completed): the wall time and the agent's CPU
+ * since `from`, the load average over the job, the agent's memory.
+ */
+function measuredJob(kind, done, from, agent) {
+  const ms = performance.now() - from.started;
   if (done.status !== 'completed')
-    throw new Error(`backup ${id} failed: ${done.error}; see ${agent.dir}/agent.log`);
+    throw new Error(`${kind} ${done._id} failed: ${done.error}; see ${agent.dir}/agent.log`);
   const cpu1 = agent.cpu();
   return {
-    id,
+    id: done._id,
     ms,
     record: done,
-    load: (load0 + loadavg()) / 2,
-    ...cpuDelta(cpu0, cpu1),
+    load: (from.load0 + loadavg()) / 2,
+    ...cpuDelta(from.cpu0, cpu1),
     memory: agent.memory(),
   };
 }
@@ -285,18 +292,7 @@ export async function timedRestore(base, user, backupId, label, agent, timeoutMs
     },
     timeoutMs,
   );
-  const ms = performance.now() - started;
-  if (done.status !== 'completed')
-    throw new Error(`restore ${id} failed: ${done.error}; see ${agent.dir}/agent.log`);
-  const cpu1 = agent.cpu();
-  return {
-    id,
-    ms,
-    record: done,
-    load: (load0 + loadavg()) / 2,
-    ...cpuDelta(cpu0, cpu1),
-    memory: agent.memory(),
-  };
+  return measuredJob('restore', done, { started, cpu0, load0 }, agent);
 }
 
 /** Bytes on disk of a backup's stored blob under the filesystem storage backend (any file whose path names the backup). */

@@ -138,19 +138,10 @@ const instanceId = () => `bench-${crypto.randomBytes(8).toString('hex')}`;
 
 /** A socket.io client speaking the agent handshake (docs/agent-protocol.md), without the real agent. */
 function agentSocket(base, apiKey, { reconnection = false, address, agentTiming = false } = {}) {
-  return io(`${base}/agents`, {
-    path: PATH,
-    transports: ['websocket'],
-    forceNew: true,
+  return socketTo(
+    `${base}/agents`,
     reconnection,
-    // The agent's own timing (agent/src/daemon/connection.ts) when asked, else quick for the bench.
-    ...(agentTiming
-      ? { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, timeout: 20_000 }
-      : { reconnectionDelay: 500, reconnectionDelayMax: 2000 }),
-    // The gateway trusts the loopback proxy's header (TRUST_PROXY): each agent its own host, so the
-    // per-address handshake bounds apply as they would to agents spread over many machines.
-    ...(address ? { extraHeaders: { 'x-forwarded-for': address } } : {}),
-    auth: {
+    {
       apiKey,
       instanceId: instanceId(),
       name: 'bench-load',
@@ -161,18 +152,32 @@ function agentSocket(base, apiKey, { reconnection = false, address, agentTiming 
       version: '',
       databases: [],
     },
-  });
+    {
+      // The agent's own timing (agent/src/daemon/connection.ts) when asked, else quick for the bench.
+      ...(agentTiming
+        ? { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, timeout: 20_000 }
+        : {}),
+      // The gateway trusts the loopback proxy's header (TRUST_PROXY): each agent its own host, so the
+      // per-address handshake bounds apply as they would to agents spread over many machines.
+      ...(address ? { extraHeaders: { 'x-forwarded-for': address } } : {}),
+    },
+  );
 }
 /** A browser's socket: the session token, the web app's path. */
 function browserSocket(base, token, { reconnection = false } = {}) {
-  return io(base, {
+  return socketTo(base, reconnection, { token });
+}
+/** A socket of its own (no shared manager) to `url` on the stack's Socket.IO path, over WebSocket. */
+function socketTo(url, reconnection, auth, options = {}) {
+  return io(url, {
     path: PATH,
     transports: ['websocket'],
     forceNew: true,
     reconnection,
     reconnectionDelay: 500,
     reconnectionDelayMax: 2000,
-    auth: { token },
+    ...options,
+    auth,
   });
 }
 /** Resolves once the socket is usable (agents: `registered`), rejects on a refusal. */

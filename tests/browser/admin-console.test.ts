@@ -4,13 +4,13 @@
 // finally deletes the user (product §5 confirmation text), who is then gone from the list and can no
 // longer sign in. The server's refusal to let an admin ban themselves shows under the spec's
 // inline message; the console fits a 375 px phone; a non-admin is turned away from /admin.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
-import { cleanupAll, requirePrerequisites, setupAgent, type Agent } from '../integration/pipeline/harness';
+import { agentsForFile, setupAgent, type Agent } from '../integration/pipeline/harness';
 import {
   adminToken,
   api,
-  launch,
+  browserForFile,
   newSession,
   registeredUser,
   signIn,
@@ -23,7 +23,8 @@ jest.setTimeout(120_000);
 
 const adminEmail = () => process.env.COFFER_ADMIN_EMAIL!;
 
-let browser: Browser;
+const browser = browserForFile();
+agentsForFile();
 let target: TestUser;
 let agent: Agent;
 // Sign-ins per e-mail are rate limited (10 per window) and other browser tests sign in as the
@@ -31,17 +32,10 @@ let agent: Agent;
 let adminApiToken: string;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  browser = await launch();
   adminApiToken = (await adminToken()).token;
   target = await newUser('admin-console');
   // A real agent of the target user, connected: the console lists it and deletes it.
   agent = await setupAgent(target, []);
-});
-
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
 });
 
 /** Searches the user list (for the e-mail unless told) and opens the one matching row's detail panel. */
@@ -65,8 +59,8 @@ async function adminView(id: string) {
 
 describe('admin console', () => {
   it('finds a user, changes plan and role, bans, unbans, deletes their agent, then deletes them', async () => {
-    const { page, context, errors } = await newSession(browser);
-    const user = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
+    const user = await newSession(browser());
     try {
       await signIn(user.page, target);
       await signInAsAdmin(page);
@@ -213,7 +207,7 @@ describe('admin console', () => {
 
   it('turns a non-admin away from /admin to the dashboard', async () => {
     const someone = await registeredUser('not-admin');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, someone);
       await page.goto('/admin');

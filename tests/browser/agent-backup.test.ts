@@ -1,20 +1,11 @@
 // A backup triggered from the dashboard and carried out by the real `coffer-agent` (issue 9): the
 // browser sees the new row, the agent's own live progress (agent → gateway → NATS → Socket.IO →
 // browser; nothing is injected here) and finally 'Completed' with a size, all without a reload.
-import type { Browser } from 'playwright-core';
 import { formatBytes, formatCount } from '../../web/src/lib/format';
 import { newUser, type TestUser } from '../integration/helpers';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
-import {
-  cleanupAll,
-  requirePrerequisites,
-  setupAgent,
-  startCustomerDb,
-  uniqueName,
-  type Agent,
-  type CustomerDb,
-} from '../integration/pipeline/harness';
-import { api, launch, newSession, signIn, visible } from './helpers';
+import { customerDbForFile, setupAgent, uniqueName, type Agent } from '../integration/pipeline/harness';
+import { api, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -26,24 +17,17 @@ const DB = uniqueName('shop_');
 // documents, not all, rather than for a percentage above zero.
 const EVENTS = 48_000;
 
-let browser: Browser;
-let customer: CustomerDb;
+const browser = browserForFile();
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  [browser, customer] = await Promise.all([launch(), startCustomerDb()]);
   owner = await newUser('agent-web');
-  await seedDatabase(customer.client, DB, { events: EVENTS });
+  await seedDatabase(customer().client, DB, { events: EVENTS });
   // The scheduler leaves a new database's first backup to the user: nothing to clear away first.
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
 }, 180_000);
-
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
-});
 
 /** What the page showed in backup rows' progress blocks, recorded in the page as it changes. */
 declare global {
@@ -55,7 +39,7 @@ declare global {
 
 describe('dashboard backup with a real agent', () => {
   it('triggers a backup, shows the agent’s live progress, then Completed with a size', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     const agentLog = () =>
       `\nagent output:\n${agent.output.slice(-3000)}\nbrowser errors:\n${errors.join('\n')}`;
     try {

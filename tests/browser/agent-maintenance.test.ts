@@ -1,30 +1,21 @@
 // Settings → Agents with a real `coffer-agent` (issue 21, walk): what the Maintenance and Security
 // actions tell the user about the agent they act on.
-import type { Browser } from 'playwright-core';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
 import {
   agentCli,
-  cleanupAll,
-  requirePrerequisites,
+  agentsForFile,
   setupAgent,
   waitAgentActive,
   type Agent,
 } from '../integration/pipeline/harness';
-import { api, appUrl, inViewport, launch, newSession, signIn, visible } from './helpers';
+import { api, appUrl, inViewport, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(120_000);
 
 const RESET_SENT = 'Reset command sent to agent. You may need to reconfigure the agent with new credentials.';
 
-let browser: Browser;
-beforeAll(async () => {
-  requirePrerequisites();
-  browser = await launch();
-});
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
-});
+const browser = browserForFile();
+agentsForFile();
 
 describe('Reset Connection', () => {
   let owner: TestUser;
@@ -36,7 +27,7 @@ describe('Reset Connection', () => {
 
   for (const width of [1280, 375]) {
     it(`keeps its success text on screen after the agent's card gives way (${width} px)`, async () => {
-      const { page, context, errors } = await newSession(browser);
+      const { page, context, errors } = await newSession(browser());
       try {
         await page.setViewportSize({ width, height: 800 });
         const { id } = await waitAgentActive(owner.token, agent.name);
@@ -71,7 +62,7 @@ describe('Regenerate API Key', () => {
   it("says on the dashboard that the agent's key was replaced and shows the command that gives it the new one", async () => {
     const owner = await newUser('rekey-web');
     const agent = await setupAgent(owner, []);
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       await visible(page.getByText(agent.name));
@@ -120,7 +111,7 @@ describe('Remove Agent', () => {
     const owner = await newUser('remove-web');
     const agent = await setupAgent(owner, []);
     const { id } = await waitAgentActive(owner.token, agent.name);
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       await page.goto(`/settings?tab=agents&agent=${id}`);

@@ -3,47 +3,37 @@
 // Backup selector, a backup the page did not start shows its row while it runs, System Status
 // follows the agent going and coming back, and Check for Updates answers on the agent's card.
 // Nothing is injected: every change starts at the agent or the API, as a customer's would.
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
 import {
   agentCli,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   triggerBackup,
   uniqueName,
   waitAgentActive,
   waitBackup,
   type Agent,
-  type CustomerDb,
 } from '../integration/pipeline/harness';
-import { api, auditRow, launch, newSession, signIn, visible } from './helpers';
+import { api, auditRow, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(180_000);
 
 const LABEL = 'orders-db';
 const DB = uniqueName('orders_');
 
-let browser: Browser;
-let customer: CustomerDb;
+const browser = browserForFile();
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  [browser, customer] = await Promise.all([launch(), startCustomerDb()]);
   owner = await newUser('follow-web');
-  await seedDatabase(customer.client, DB, { events: 2_000 });
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }], { start: false });
+  await seedDatabase(customer().client, DB, { events: 2_000 });
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }], { start: false });
   await startAgent();
 }, 180_000);
-
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
-});
 
 declare global {
   interface Window {
@@ -83,7 +73,7 @@ const stillSameDocument = async (page: Page) =>
 
 describe('the open dashboard follows the agent', () => {
   it('shows a database added with `coffer-agent db add` in the Trigger Backup selector', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       const select = page.getByLabel('Database', { exact: true });
@@ -94,7 +84,7 @@ describe('the open dashboard follows the agent', () => {
       const added = await agentCli(
         ['db', 'add', 'invoices-db', '--uri', '-'],
         agent.config,
-        `${customer.uri(DB)}\n`,
+        `${customer().uri(DB)}\n`,
       );
       expect(added.code).toBe(0);
       await select.locator('option[value="invoices-db"]').waitFor({ state: 'attached', timeout: 60_000 });
@@ -106,7 +96,7 @@ describe('the open dashboard follows the agent', () => {
   });
 
   it('shows the progress row of a backup it did not start while it runs (a scheduled one)', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       await visible(page.getByText('No backups found. Trigger a backup to protect your data.'));
@@ -114,7 +104,7 @@ describe('the open dashboard follows the agent', () => {
 
       // Started elsewhere (as the scheduler does), with the customer's database frozen so that the
       // backup is still running when its row must show.
-      customer.pause();
+      customer().pause();
       let backupId: string;
       try {
         backupId = (await triggerBackup(owner.token, LABEL))._id;
@@ -124,7 +114,7 @@ describe('the open dashboard follows the agent', () => {
         await visible(row, 60_000);
         await visible(row.getByTestId('progress-block'));
       } finally {
-        customer.resume();
+        customer().resume();
       }
       expect((await waitBackup(owner.token, backupId, 120_000, agent)).status).toBe('completed');
       const done = page
@@ -139,7 +129,7 @@ describe('the open dashboard follows the agent', () => {
   });
 
   it('System Status follows the agent as it stops and comes back, with the 30 s poll held still', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await page.clock.install();
       await signIn(page, owner);
@@ -163,7 +153,7 @@ describe('the open dashboard follows the agent', () => {
 
 describe('Check for Updates answers on the agent card', () => {
   it('shows why the update failed, and the audit log has it', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       if (agent.child?.exitCode !== null || agent.child?.signalCode !== null) await startAgent();
       const { id } = await waitAgentActive(owner.token, agent.name);

@@ -4,7 +4,15 @@
 import crypto from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { LIST_NEWEST } from '@coffer/contracts';
-import { newSession, registeredUser, signIn, visible, browserForFile, stackMongoForFile } from './helpers';
+import {
+  newSession,
+  registeredUser,
+  signIn,
+  visible,
+  browserForFile,
+  stackMongoForFile,
+  type RegisteredUser,
+} from './helpers';
 import { eventually } from '../integration/helpers';
 
 jest.setTimeout(600_000);
@@ -31,18 +39,25 @@ async function scrollUntilAll(page: Page, rows: Locator, total: number) {
   );
 }
 
-it('loads older backups as the list scrolls to its end, until there are none', async () => {
-  const user = await registeredUser('paging');
-  const total = LIST_NEWEST.backups + OLDER;
-  const t0 = Date.now() - total * 60_000;
+/**
+ * `count` rows of the user's in the orchestrator's `collection`, a minute apart up to now, each a
+ * run that completed: `fields` adds what the kind of row holds beside that.
+ */
+async function seedCompletedRuns(
+  collection: 'backups' | 'restores',
+  userId: string,
+  count: number,
+  fields: (at: Date, i: number) => Record<string, unknown>,
+) {
+  const t0 = Date.now() - count * 60_000;
   await mongo()
     .db('coffer_orchestrator')
-    .collection('backups')
+    .collection(collection)
     .insertMany(
-      Array.from({ length: total }, (_, i) => {
+      Array.from({ length: count }, (_, i) => {
         const at = new Date(t0 + i * 60_000);
         return {
-          userId: user.id,
+          userId,
           databaseName: 'shop',
           agentId: crypto.randomBytes(12).toString('hex'),
           createdAt: at,
@@ -53,68 +68,52 @@ it('loads older backups as the list scrolls to its end, until there are none', a
           absentSince: null,
           status: 'completed',
           error: null,
-          type: 'auto',
-          size: 1000 + i,
-          keyFingerprint: null,
-          scheduleSlot: `manual:${crypto.randomUUID()}`,
-          deletingSince: null,
-          lockedUntil: null,
+          ...fields(at, i),
         };
       }),
     );
+}
+
+/** Signs `user` in, opens `tab` if given, and scrolls its list of `rowTestId` rows until all `total` show. */
+async function scrollsToAll(user: RegisteredUser, rowTestId: string, total: number, tab?: string) {
   const { page, errors } = await newSession(browser());
   try {
     await signIn(page, user);
-    const rows = page.getByTestId('backup-row');
-    await eventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(LIST_NEWEST.backups));
+    if (tab) await page.getByRole('tab', { name: tab }).click();
+    const rows = page.getByTestId(rowTestId);
+    await eventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(total - OLDER));
     // Scrolling to the end loads the next pages (the button stands for the same, and goes once
-    // the last page was short): every backup once, the newest 500, then two pages (50, 20).
+    // the last page was short): every row once, the newest ones, then two pages (50, 20).
     await scrollUntilAll(page, rows, total);
     await visible(rows.last());
     expect(errors).toEqual([]);
   } finally {
     await page.context().close();
   }
+}
+
+it('loads older backups as the list scrolls to its end, until there are none', async () => {
+  const user = await registeredUser('paging');
+  const total = LIST_NEWEST.backups + OLDER;
+  await seedCompletedRuns('backups', user.id, total, (_at, i) => ({
+    type: 'auto',
+    size: 1000 + i,
+    keyFingerprint: null,
+    scheduleSlot: `manual:${crypto.randomUUID()}`,
+    deletingSince: null,
+    lockedUntil: null,
+  }));
+  await scrollsToAll(user, 'backup-row', total);
 });
 
 it('loads older restores in the restore history the same way', async () => {
   const user = await registeredUser('paging');
   const total = LIST_NEWEST.restores + OLDER;
-  const t0 = Date.now() - total * 60_000;
-  await mongo()
-    .db('coffer_orchestrator')
-    .collection('restores')
-    .insertMany(
-      Array.from({ length: total }, (_, i) => {
-        const at = new Date(t0 + i * 60_000);
-        return {
-          userId: user.id,
-          backupId: crypto.randomBytes(12).toString('hex'),
-          backupTimestamp: at,
-          databaseName: 'shop',
-          agentId: crypto.randomBytes(12).toString('hex'),
-          createdAt: at,
-          commandId: crypto.randomUUID(),
-          commandSentAt: at,
-          startedAt: at,
-          completedAt: at,
-          absentSince: null,
-          status: 'completed',
-          error: null,
-          documentsRestored: i,
-          documentsFailed: 0,
-        };
-      }),
-    );
-  const { page, errors } = await newSession(browser());
-  try {
-    await signIn(page, user);
-    await page.getByRole('tab', { name: 'Restore History' }).click();
-    const rows = page.getByTestId('restore-row');
-    await eventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(LIST_NEWEST.restores));
-    await scrollUntilAll(page, rows, total);
-    expect(errors).toEqual([]);
-  } finally {
-    await page.context().close();
-  }
+  await seedCompletedRuns('restores', user.id, total, (at, i) => ({
+    backupId: crypto.randomBytes(12).toString('hex'),
+    backupTimestamp: at,
+    documentsRestored: i,
+    documentsFailed: 0,
+  }));
+  await scrollsToAll(user, 'restore-row', total, 'Restore History');
 });

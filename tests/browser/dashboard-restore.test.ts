@@ -2,46 +2,36 @@
 // backup's row shows the restore while it runs and how it ended, a toast says it completed, and
 // Restore History names the backup restored (its timestamp) with the documents restored and failed,
 // none of it cut off.
-import type { Browser } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { formatBackupDate } from '../../web/src/lib/format';
 import { newUser, type TestUser } from '../integration/helpers';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from '../integration/pipeline/harness';
-import { api, launch, newSession, signIn, toast, visible } from './helpers';
+import { api, browserForFile, newSession, signIn, toast, visible } from './helpers';
 
 jest.setTimeout(150_000);
 
 const LABEL = 'crm-db';
 const DB = uniqueName('crm_');
 
-let browser: Browser;
-let customer: CustomerDb;
+const browser = browserForFile();
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 let backup: { _id: string; timestamp: string };
 
 beforeAll(async () => {
-  requirePrerequisites();
-  [browser, customer] = await Promise.all([launch(), startCustomerDb()]);
   owner = await newUser('restore-web');
-  await seedDatabase(customer.client, DB, { events: 2_000 });
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  await seedDatabase(customer().client, DB, { events: 2_000 });
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
   backup = await backupCompleted(owner.token, LABEL, agent);
-});
-
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
 });
 
 declare global {
@@ -50,11 +40,43 @@ declare global {
   }
 }
 
+/**
+ * Restores the backup of LABEL from its row through the three-step confirmation; resolves with the
+ * restore's line under that row once it shows.
+ */
+async function restoreFromRow(page: Page): Promise<Locator> {
+  await page
+    .getByTestId('backup-row')
+    .filter({ hasText: LABEL })
+    .getByRole('button', { name: 'Restore backup' })
+    .click();
+  const dialog = page.getByTestId('restore-dialog');
+  await dialog.getByRole('button', { name: 'I understand, continue' }).click();
+  await dialog.getByRole('button', { name: 'Continue with restore' }).click();
+  await dialog.getByPlaceholder(LABEL).fill(LABEL);
+  await dialog.getByRole('button', { name: 'Restore database' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const restoreRow = page.getByTestId('backup-restore');
+  await visible(restoreRow);
+  return restoreRow;
+}
+
+/** The text of the toast titled `title`, read as soon as it shows (it goes after 5 s). */
+async function toastText(page: Page, title: string, timeoutMs: number, errors: string[]): Promise<string> {
+  const shown = toast(page, title);
+  try {
+    await visible(shown, timeoutMs);
+  } catch (err) {
+    throw new Error(
+      `no '${title}' toast: ${(err as Error).message}\nagent output:\n${agent.output.slice(-3000)}\nbrowser errors:\n${errors.join('\n')}`,
+    );
+  }
+  return shown.innerText();
+}
+
 describe('restore feedback on the dashboard', () => {
   it('shows the restore on the backup row, a toast when it completes, and the details in Restore History', async () => {
-    const { page, context, errors } = await newSession(browser);
-    const agentLog = () =>
-      `\nagent output:\n${agent.output.slice(-3000)}\nbrowser errors:\n${errors.join('\n')}`;
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       const row = page.getByTestId('backup-row').filter({ hasText: LABEL });
@@ -72,26 +94,9 @@ describe('restore feedback on the dashboard', () => {
         }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       });
 
-      // The three-step confirmation.
-      await row.getByRole('button', { name: 'Restore backup' }).click();
-      const dialog = page.getByTestId('restore-dialog');
-      await dialog.getByRole('button', { name: 'I understand, continue' }).click();
-      await dialog.getByRole('button', { name: 'Continue with restore' }).click();
-      await dialog.getByPlaceholder(LABEL).fill(LABEL);
-      await dialog.getByRole('button', { name: 'Restore database' }).click();
-      await dialog.waitFor({ state: 'detached' });
-
       // The restore shows under its backup's row at once, then how it ended, with a toast.
-      const restoreRow = page.getByTestId('backup-restore');
-      await visible(restoreRow);
-      const done = toast(page, 'Restore completed');
-      try {
-        await visible(done, 60_000);
-      } catch (err) {
-        throw new Error(`no 'Restore completed' toast: ${(err as Error).message}${agentLog()}`);
-      }
-      // Read at once: the toast goes after 5 s.
-      const toastText = await done.innerText();
+      const restoreRow = await restoreFromRow(page);
+      const shown = await toastText(page, 'Restore completed', 60_000, errors);
       const listed = await api('GET', '/api/backups/restores/all', { token: owner.token });
       const restore = await waitRestore(owner.token, (listed.body as Array<{ _id: string }>)[0]!._id);
       expect(restore).toMatchObject({ status: 'completed', backupId: backup._id, documentsFailed: 0 });
@@ -99,7 +104,7 @@ describe('restore feedback on the dashboard', () => {
       expect(restore.backupTimestamp).toBe(backup.timestamp);
       const counts = `${restore.documentsRestored.toLocaleString('en-US')} documents restored, 0 failed`;
       const backupDate = formatBackupDate(backup.timestamp);
-      expect(toastText).toContain(`${LABEL} was restored from the backup of ${backupDate}. ${counts}.`);
+      expect(shown).toContain(`${LABEL} was restored from the backup of ${backupDate}. ${counts}.`);
       // Once done, the row says what the restore did.
       await visible(restoreRow.filter({ hasText: 'Restore completed' }));
       expect(await restoreRow.getAttribute('data-status')).toBe('completed');
@@ -134,39 +139,21 @@ describe('restore feedback on the dashboard', () => {
 
   it('says on the row and in a toast why a restore failed', async () => {
     // The customer's database server is gone: the agent cannot restore into it.
-    await customer.stop();
-    const { page, context, errors } = await newSession(browser);
-    const agentLog = () =>
-      `\nagent output:\n${agent.output.slice(-3000)}\nbrowser errors:\n${errors.join('\n')}`;
+    await customer().stop();
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
-      const row = page.getByTestId('backup-row').filter({ hasText: LABEL });
-      await row.getByRole('button', { name: 'Restore backup' }).click();
-      const dialog = page.getByTestId('restore-dialog');
-      await dialog.getByRole('button', { name: 'I understand, continue' }).click();
-      await dialog.getByRole('button', { name: 'Continue with restore' }).click();
-      await dialog.getByPlaceholder(LABEL).fill(LABEL);
-      await dialog.getByRole('button', { name: 'Restore database' }).click();
-      await dialog.waitFor({ state: 'detached' });
-
-      const restoreRow = page.getByTestId('backup-restore');
-      await visible(restoreRow);
-      const failed = toast(page, 'Restore failed');
-      try {
-        await visible(failed, 90_000);
-      } catch (err) {
-        throw new Error(`no 'Restore failed' toast: ${(err as Error).message}${agentLog()}`);
-      }
-      const toastText = await failed.innerText();
+      const restoreRow = await restoreFromRow(page);
+      const shown = await toastText(page, 'Restore failed', 90_000, errors);
       const listed = await api('GET', '/api/backups/restores/all', { token: owner.token });
       const restore = (listed.body as Array<{ status: string; error?: string }>)[0]!;
       expect(restore.status).toBe('failed');
       expect(restore.error).toBeTruthy();
       // The toast and the row give the agent's reason.
-      expect(toastText).toContain(
+      expect(shown).toContain(
         `Restoring ${LABEL} from the backup of ${formatBackupDate(backup.timestamp)} failed.`,
       );
-      expect(toastText).toContain(restore.error!.replace(/\.$/, ''));
+      expect(shown).toContain(restore.error!.replace(/\.$/, ''));
       await visible(restoreRow.filter({ hasText: 'Restore failed' }));
       expect(await restoreRow.getAttribute('data-status')).toBe('failed');
       await visible(restoreRow.getByText(restore.error!, { exact: true }));

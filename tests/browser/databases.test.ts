@@ -2,32 +2,18 @@
 // leaves no stand-in name in the selector, the dashboard says how to add one and Trigger Backup
 // waits for it; Settings → Databases shows the server's reason for a refused Enable (plan limit)
 // and, when disabling the active database lets another one in, says which.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { eventually, newUser, type TestUser } from '../integration/helpers';
-import {
-  agentCli,
-  cleanupAll,
-  requirePrerequisites,
-  setupAgent,
-  type Agent,
-} from '../integration/pipeline/harness';
-import { api, launch, newSession, signIn, visible } from './helpers';
+import { agentCli, agentsForFile, setupAgent, type Agent } from '../integration/pipeline/harness';
+import { api, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(120_000);
 
 // Names only matter here: `--no-check` adds them without a database server behind the URI.
 const NOWHERE = 'mongodb://127.0.0.1:9/unused';
 
-let browser: Browser;
-beforeAll(async () => {
-  requirePrerequisites();
-  browser = await launch();
-});
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
-});
-
+const browser = browserForFile();
+agentsForFile();
 async function optionValues(page: Page): Promise<string[]> {
   return page
     .getByLabel('Database', { exact: true })
@@ -44,7 +30,7 @@ describe('an agent connected with no database', () => {
   });
 
   it('shows how to add one, disables Trigger Backup, then offers the database the agent adds', async () => {
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       await visible(page.getByText(agent.name));
@@ -97,7 +83,7 @@ describe('the plan limit in Settings → Databases', () => {
     }>;
     const active = listed.find((d) => d.isActive)!.name;
     const inactive = listed.find((d) => !d.isActive)!.name;
-    const { page, context, errors } = await newSession(browser);
+    const { page, context, errors } = await newSession(browser());
     try {
       await signIn(page, owner);
       await visible(page.getByTestId('database-limit-alert'));

@@ -3,22 +3,18 @@
 // import the key) and its collection checklist; the typed confirmation is the target's name; the
 // real agent restores only the chosen collections into the chosen database, and Restore History
 // shows source and target.
-import type { Browser } from 'playwright-core';
 import { newUser, type TestUser } from '../integration/helpers';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   upgradeToPro,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from '../integration/pipeline/harness';
-import { api, launch, newSession, signIn, visible } from './helpers';
+import { api, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -28,24 +24,24 @@ const COPY = 'shop-copy';
 const COPY_DB = uniqueName('copy_');
 const OTHER = 'elsewhere';
 
-let browser: Browser;
-let customer: CustomerDb;
+const browser = browserForFile();
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 let stray: Agent;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  [browser, customer] = await Promise.all([launch(), startCustomerDb()]);
   owner = await newUser('restore-anywhere');
   await upgradeToPro(owner);
-  await seedDatabase(customer.client, SHOP_DB, { events: 20 });
+  await seedDatabase(customer().client, SHOP_DB, { events: 20 });
   agent = await setupAgent(owner, [
-    { label: SHOP, uri: customer.uri(SHOP_DB) },
-    { label: COPY, uri: customer.uri(COPY_DB), check: false },
+    { label: SHOP, uri: customer().uri(SHOP_DB) },
+    { label: COPY, uri: customer().uri(COPY_DB), check: false },
   ]);
   // An agent of the same account with its own key: it cannot restore this backup.
-  stray = await setupAgent(owner, [{ label: OTHER, uri: customer.uri(uniqueName('other_')), check: false }]);
+  stray = await setupAgent(owner, [
+    { label: OTHER, uri: customer().uri(uniqueName('other_')), check: false },
+  ]);
   const backup = await backupCompleted(owner.token, SHOP, agent);
   // The checklist comes from the collections the agent reports once the backup is stored.
   for (let i = 0; i < 100; i++) {
@@ -55,13 +51,8 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
-});
-
 it('restores chosen collections into another database, and the history shows source and target', async () => {
-  const { page, context, errors } = await newSession(browser);
+  const { page, context, errors } = await newSession(browser());
   try {
     await signIn(page, owner);
     const row = page.getByTestId('backup-row').filter({ hasText: SHOP }).first();
@@ -104,11 +95,11 @@ it('restores chosen collections into another database, and the history shows sou
     const done = await waitRestore(owner.token, list[0]._id, 60_000, agent);
     expect(done).toMatchObject({ status: 'completed', databaseName: COPY, sourceDatabaseName: SHOP });
     expect(done).toMatchObject({ documentsRestored: 44, documentsFailed: 0 }); // 40 + 2 + 0 + 2
-    const restored = (await customer.client.db(COPY_DB).listCollections().toArray())
+    const restored = (await customer().client.db(COPY_DB).listCollections().toArray())
       .map((c) => c.name)
       .sort();
     expect(restored).toEqual(['customers', 'dots.in.name', 'empty', 'with space']);
-    expect(await customer.client.db(SHOP_DB).collection('events').countDocuments()).toBe(20);
+    expect(await customer().client.db(SHOP_DB).collection('events').countDocuments()).toBe(20);
 
     await page.getByRole('tab', { name: 'Restore History' }).click();
     const history = page.getByTestId('restore-row').first();

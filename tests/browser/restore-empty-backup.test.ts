@@ -2,44 +2,34 @@
 // (issue 19): the real agent refuses it and Restore History shows why; "Restore anyway…" on that
 // row opens the restore dialog again, whose last step asks the user to confirm exactly that case,
 // and the confirmed restore empties the database.
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { newUser, type TestUser } from '../integration/helpers';
 import { insertEvents } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from '../integration/pipeline/harness';
-import { api, launch, newSession, signIn, visible } from './helpers';
+import { api, browserForFile, newSession, signIn, visible } from './helpers';
 
 jest.setTimeout(180_000);
 
 const LABEL = 'fresh-db';
 const DB = uniqueName('fresh_');
 
-let browser: Browser;
-let customer: CustomerDb;
+const browser = browserForFile();
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  [browser, customer] = await Promise.all([launch(), startCustomerDb()]);
   owner = await newUser('restore-empty');
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
   await backupCompleted(owner.token, LABEL, agent); // of the database while it is still empty
-  await insertEvents(customer.client, DB, 30);
-});
-
-afterAll(async () => {
-  await cleanupAll();
-  await browser?.close();
+  await insertEvents(customer().client, DB, 30);
 });
 
 const latestRestore = async () =>
@@ -54,7 +44,7 @@ async function throughTheSteps(dialog: Locator) {
 }
 
 it('refuses the empty backup with its reason, then restores it once the user confirms that case', async () => {
-  const { page, context, errors } = await newSession(browser);
+  const { page, context, errors } = await newSession(browser());
   try {
     await signIn(page, owner);
     const row = page.getByTestId('backup-row').filter({ hasText: LABEL });
@@ -70,7 +60,7 @@ it('refuses the empty backup with its reason, then restores it once the user con
     const refused = await waitRestore(owner.token, (await latestRestore())._id, 60_000, agent);
     expect(refused.status).toBe('failed');
     expect(refused.error).toMatch(/^Refusing to restore "fresh-db": this backup holds no documents/);
-    expect(await customer.client.db(DB).collection('events').countDocuments()).toBe(30);
+    expect(await customer().client.db(DB).collection('events').countDocuments()).toBe(30);
 
     await page.getByRole('tab', { name: 'Restore History' }).click();
     const history = page.getByTestId('restore-row').first();
@@ -91,7 +81,7 @@ it('refuses the empty backup with its reason, then restores it once the user con
 
     const confirmed = await waitRestore(owner.token, (await latestRestore())._id, 60_000, agent);
     expect(confirmed).toMatchObject({ status: 'completed', documentsRestored: 0, documentsFailed: 0 });
-    expect(await customer.client.db(DB).listCollections().toArray()).toEqual([]);
+    expect(await customer().client.db(DB).listCollections().toArray()).toEqual([]);
     expect(errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
   } finally {
     await context.close();

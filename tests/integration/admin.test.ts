@@ -1,4 +1,4 @@
-import { adminToken, api, newUser } from './helpers';
+import { adminToken, api, newUser, planId } from './helpers';
 
 describe('admin user management', () => {
   it('is for admins only', async () => {
@@ -66,14 +66,10 @@ describe('admin user management', () => {
   it('changes role, status, plan and e-mail, and validates each', async () => {
     const admin = await adminToken();
     const u = await newUser();
-    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-      _id: string;
-      name: string;
-    }>;
-    const pro = plans.find((p) => p.name === 'Pro')!;
-    const res = await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro._id } });
+    const pro = await planId('Pro');
+    const res = await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro } });
     expect(res.status).toBe(200);
-    expect(res.body.plan).toBe(pro._id);
+    expect(res.body.plan).toBe(pro);
     expect(
       (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { role: 'admin' } })).body
         .role,

@@ -1,18 +1,14 @@
 import { MongoClient } from 'mongodb';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import type { GetAuditLogsApiResponse } from '../../web/src/api/generated-types';
-import { adminToken, api, eventually, newUser, type TestUser } from './helpers';
+import { adminToken, api, eventually, newUser, planId, type TestUser } from './helpers';
 import {
   backupCompleted,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './pipeline/harness';
 
 jest.setTimeout(120_000);
@@ -100,13 +96,9 @@ describe('GET /api/user/audit-logs and /api/user/audit-actions', () => {
   it('record a plan change with the plan name, and filter by action', async () => {
     const admin = await adminToken();
     const u = await newUser();
-    const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-      _id: string;
-      name: string;
-    }>;
-    const pro = plans.find((p) => p.name === 'Pro')!;
+    const pro = await planId('Pro');
     expect(
-      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro._id } })).status,
+      (await api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: pro } })).status,
     ).toBe(200);
     expect((await api('POST', '/api/settings/regenerate-api-key', { token: u.token })).status).toBe(200);
     await untilTotal(u, 2);
@@ -148,7 +140,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
   const LABEL = 'shop';
   const DB = uniqueName('auditdb_');
   const credentials = { user: uniqueName('audituser_'), password: uniqueName('audit-pw-') };
-  let customer: CustomerDb;
+  const customer = customerDbForFile();
   let owner: TestUser;
   let agent: Agent;
 
@@ -165,16 +157,10 @@ describe('audit details of the backup pipeline, databases and agents (real agent
   const entry = async (action: string) => (await entriesOnceThere(action)).find((l) => l.action === action)!;
 
   beforeAll(async () => {
-    requirePrerequisites();
-    customer = await startCustomerDb();
     owner = await newUser('audit');
-    await seedDatabase(customer.client, DB, { events: 50 });
-    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB, credentials) }]);
+    await seedDatabase(customer().client, DB, { events: 50 });
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB, credentials) }]);
   }, 120_000);
-
-  afterAll(async () => {
-    await cleanupAll();
-  });
 
   it('records a backup with its database, size and duration, and a restore with the backup it restored and its counts', async () => {
     const backup = await backupCompleted(owner.token, LABEL, agent);
@@ -193,12 +179,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
     });
     expect(backup.size).toBeGreaterThan(0);
 
-    const restore = await waitRestore(
-      owner.token,
-      (await requestRestore(owner.token, backup._id, LABEL))._id,
-      60_000,
-      agent,
-    );
+    const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
     expect(restore.status).toBe('completed');
     expect((await entry('RESTORE_REQUESTED')).details).toEqual({
       databaseName: LABEL,
@@ -299,7 +280,7 @@ describe('audit details of the backup pipeline, databases and agents (real agent
       expect(stored).toContain(owner.id);
       for (const secret of [
         owner.apiKey,
-        customer.uri(DB, credentials),
+        customer().uri(DB, credentials),
         credentials.user,
         credentials.password,
         DB,

@@ -103,6 +103,15 @@ export async function adminToken(): Promise<{ id: string; token: string }> {
   return { id: user.id, token };
 }
 
+/** The id of the plan called `name` (Free, Pro, …) in the admin's plan list. */
+export async function planId(name: string): Promise<string> {
+  const admin = await adminToken();
+  const res = await api('GET', '/api/admin/plans', { token: admin.token });
+  const plan = res.body.find((p) => p.name === name);
+  if (!plan) throw new Error(`no plan called ${name}: ${JSON.stringify(res.body)}`);
+  return plan._id;
+}
+
 /** Retries an assertion until it passes or the time is up (events are asynchronous). */
 export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, intervalMs = 200): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -3,16 +3,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectOptions } from '@coffer/common';
 import { api, adminToken, eventually, mailsTo, newUser, randomIp, uniqueEmail, waitForMail } from './helpers';
-import {
-  cleanupAll,
-  requirePrerequisites,
-  setupAgent,
-  startCustomerDb,
-  uniqueName,
-  waitAgentActive,
-  type Agent,
-  type CustomerDb,
-} from './pipeline/harness';
+import { customerDbForFile, setupAgent, uniqueName, waitAgentActive, type Agent } from './pipeline/harness';
 
 jest.setTimeout(120_000);
 
@@ -256,19 +247,14 @@ describe('POST /api/auth/register', () => {
 });
 
 describe("a connected agent when its owner's access ends", () => {
-  let customer: CustomerDb;
-  beforeAll(async () => {
-    requirePrerequisites();
-    customer = await startCustomerDb();
-  });
-  afterAll(() => cleanupAll());
+  const customer = customerDbForFile();
 
   const closedByServer = (agent: Agent) =>
     agent.waitForLog((l) => l.msg === 'disconnected' && l.reason === 'io server disconnect', 15_000);
 
   it('is disconnected at once when the owner is banned, and its reconnect is refused', async () => {
     const owner = await newUser('ban-agent');
-    const agent = await setupAgent(owner, [{ label: 'ban-db', uri: customer.uri(uniqueName('ban_')) }]);
+    const agent = await setupAgent(owner, [{ label: 'ban-db', uri: customer().uri(uniqueName('ban_')) }]);
     await waitAgentActive(owner.token, agent.name);
     const admin = await adminToken();
     const ban = await api('PUT', `/api/admin/users/${owner.id}/ban`, {
@@ -283,7 +269,7 @@ describe("a connected agent when its owner's access ends", () => {
 
   it('is disconnected at once when the owner is set inactive, and its reconnect is refused', async () => {
     const owner = await newUser('inactive-agent');
-    const agent = await setupAgent(owner, [{ label: 'idle-db', uri: customer.uri(uniqueName('idle_')) }]);
+    const agent = await setupAgent(owner, [{ label: 'idle-db', uri: customer().uri(uniqueName('idle_')) }]);
     await waitAgentActive(owner.token, agent.name);
     const admin = await adminToken();
     const set = await api('PUT', `/api/admin/users/${owner.id}`, {
@@ -301,7 +287,7 @@ describe("a connected agent when its owner's access ends", () => {
 
   it('is disconnected at once when the owner is deleted', async () => {
     const owner = await newUser('del-agent');
-    const agent = await setupAgent(owner, [{ label: 'del-db', uri: customer.uri(uniqueName('del_')) }]);
+    const agent = await setupAgent(owner, [{ label: 'del-db', uri: customer().uri(uniqueName('del_')) }]);
     await waitAgentActive(owner.token, agent.name);
     const admin = await adminToken();
     const del = await api('DELETE', `/api/admin/users/${owner.id}`, { token: admin.token });

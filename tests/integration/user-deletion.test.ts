@@ -12,19 +12,15 @@ import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectOptions } from '@coffer/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { adminToken, api, eventually, newUser, uniqueEmail, type TestUser } from './helpers';
+import { adminToken, api, eventually, newUser, planId, uniqueEmail, type TestUser } from './helpers';
 import { seedDatabase } from '../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './pipeline/harness';
 
 jest.setTimeout(240_000);
@@ -44,15 +40,13 @@ const SOME_ID = 'a'.repeat(24);
 /** The bucket the test stack's storage uses on S3 (deploy/local/src/stack.ts). */
 const S3_BUCKET = 'coffer-backups';
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let mongo: MongoClient;
 let nats: NatsConnection;
 let jsm: JetStreamManager;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   mongo = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
   nats = await connect(natsConnectOptions(process.env.COFFER_NATS_URL!));
   jsm = await jetstreamManager(nats);
@@ -62,10 +56,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // Never leave the shared stack's consumers paused, whatever happened above.
   for (const name of HELD_BACK) await jsm?.consumers.resume('AUTH', name).catch(() => undefined);
-  await cleanupAll();
   await nats?.close();
   await mongo?.close();
-  await customer?.stop();
 });
 
 /**
@@ -141,8 +133,8 @@ async function deletionEntry(u: TestUser): Promise<any> {
 async function userWithBackup(prefix: string): Promise<{ user: TestUser; agent: Agent; backup: any }> {
   const user = await newUser(prefix);
   const dbName = uniqueName(`${prefix}_`);
-  await seedDatabase(customer.client, dbName, { events: 50 });
-  const agent = await setupAgent(user, [{ label: 'shop', uri: customer.uri(dbName) }]);
+  await seedDatabase(customer().client, dbName, { events: 50 });
+  const agent = await setupAgent(user, [{ label: 'shop', uri: customer().uri(dbName) }]);
   const backup = await backupCompleted(user.token, 'shop', agent);
   expect((await storedOf(user)).length).toBeGreaterThan(0);
   return { user, agent, backup };
@@ -166,11 +158,7 @@ describe('DELETE /api/admin/users/{id}', () => {
 
   it('removes everything of the user in every service and in storage; their token and API key stop at once', async () => {
     const { user, agent, backup } = await userWithBackup('doomed');
-    const restore = await waitRestore(
-      user.token,
-      (await requestRestore(user.token, backup._id, 'shop'))._id,
-      60_000,
-    );
+    const restore = await restoreEnded(user.token, backup._id, 'shop');
     expect(restore.status).toBe('completed');
     const settings = await api('PUT', '/api/settings', {
       token: user.token,
@@ -288,13 +276,11 @@ describe("admin actions on an account, in the admin's audit log", () => {
 
   it('records role, status, plan, ban and unban with the admin as actor and the user by e-mail', async () => {
     const u = await newUser('managed');
-    const plans = await api('GET', '/api/admin/plans', { token: admin.token });
-    const pro = plans.body.find((p) => p.name === 'Pro')!;
-    expect(pro).toBeDefined();
+    const pro = await planId('Pro');
     const put = (body: object) => api('PUT', `/api/admin/users/${u.id}`, { token: admin.token, body });
     expect((await put({ role: 'admin' })).status).toBe(200);
     expect((await put({ status: 'inactive' })).status).toBe(200);
-    expect((await put({ plan: pro._id })).status).toBe(200);
+    expect((await put({ plan: pro })).status).toBe(200);
     const ban = (body: object) => api('PUT', `/api/admin/users/${u.id}/ban`, { token: admin.token, body });
     expect((await ban({ isBanned: true, banReason: 'Chargeback' })).status).toBe(200);
     expect((await ban({ isBanned: false })).status).toBe(200);

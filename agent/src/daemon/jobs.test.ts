@@ -285,14 +285,18 @@ describe('backups', () => {
 describe('progress', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('is sent at most once a second, the newest reading last, and never after the upload ends', async () => {
+  /**
+   * A backup under fake timers whose pipeline the test drives: `report` a reading, `finish` the
+   * upload; `sent` is the readings the server was sent.
+   */
+  function backupReporting() {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-    let report!: (p: Progress) => void;
+    let report!: (p: Progress, final?: boolean) => void;
     let finish!: () => Promise<void>;
     const { runner, emitted } = setup({
       backup: (o) =>
         new Promise<BackupResult>((resolve) => {
-          report = (p) => o.onProgress!(p);
+          report = (p, final) => o.onProgress!(p, final);
           finish = async () => {
             o.sink.end();
             await finished(o.sink);
@@ -302,6 +306,18 @@ describe('progress', () => {
     });
     runner.accept(backupCmd());
     const sent = () => emitted.map((e) => (e.payload.progress as Progress).current);
+    // The pipeline starts when the runner gets to it: call through to what it set then.
+    return {
+      runner,
+      emitted,
+      report: (p: Progress, final?: boolean) => report(p, final),
+      finish: () => finish(),
+      sent,
+    };
+  }
+
+  it('is sent at most once a second, the newest reading last, and never after the upload ends', async () => {
+    const { runner, emitted, report, finish, sent } = backupReporting();
     report(progress(1));
     report(progress(2));
     report(progress(3));
@@ -323,22 +339,7 @@ describe('progress', () => {
   });
 
   it('sends the final 100 % at once, before the upload ends, even inside the interval', async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-    let report!: (p: Progress, final?: boolean) => void;
-    let finish!: () => Promise<void>;
-    const { runner, emitted } = setup({
-      backup: (o) =>
-        new Promise<BackupResult>((resolve) => {
-          report = (p, final) => o.onProgress!(p, final);
-          finish = async () => {
-            o.sink.end();
-            await finished(o.sink);
-            resolve(result());
-          };
-        }),
-    });
-    runner.accept(backupCmd());
-    const sent = () => emitted.map((e) => (e.payload.progress as Progress).current);
+    const { runner, report, finish, sent } = backupReporting();
     report(progress(1));
     report(progress(2));
     report(progress(3), true);

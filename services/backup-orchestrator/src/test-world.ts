@@ -167,3 +167,11 @@ export function testWorld(opts: { plan?: Partial<PlanLimits>; hourMs?: number } 
   };
 }
 export type TestWorld = ReturnType<typeof testWorld>;
+
+/** What every report of the agent about job `job`'s command carries besides its outcome. */
+export const commandReport = (agentId: string, job: { commandId: string; id: string }) => ({
+  userId: USER,
+  agentId,
+  commandId: job.commandId,
+  jobId: job.id,
+});

@@ -9,14 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
-import {
-  cleanupAll,
-  startCustomerDb,
-  triggerBackup,
-  uniqueName,
-  waitBackup,
-  type CustomerDb,
-} from '../pipeline/harness';
+import { customerDbForFile, triggerBackup, uniqueName, waitBackup } from '../pipeline/harness';
 import { DebianRoot, parseUnit, UnitRunner } from './debian-root';
 
 jest.setTimeout(300_000);
@@ -28,7 +21,7 @@ const DB = uniqueName('debshop_');
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 let root: DebianRoot;
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let service: UnitRunner | undefined;
 
@@ -48,14 +41,12 @@ beforeAll(async () => {
   if (!DEB) throw new Error(`${DIR} has no .deb: build with dpkg-deb installed (npm run build)`);
   root = await DebianRoot.create();
   fs.copyFileSync(path.join(DIR, DEB), root.path('root/coffer-agent.deb'));
-  customer = await startCustomerDb();
-  await seedDatabase(customer.client, DB, { events: 300 });
+  await seedDatabase(customer().client, DB, { events: 300 });
   owner = await newUser('debian');
 });
 
 afterAll(async () => {
   await service?.stop();
-  await cleanupAll();
   await root?.remove();
 });
 
@@ -88,7 +79,7 @@ describe('the .deb package', () => {
       /"tools":\["\/usr\/lib\/coffer\/tools\/mongodump \(mongodump version: v0\.0\.0-/,
     );
     const add = await root.run(['coffer-agent', 'db', 'add', 'production-db', '--uri', '-'], {
-      input: customer.uri(DB),
+      input: customer().uri(DB),
     });
     expect(add.code).toBe(0);
     await eventually(async () => {

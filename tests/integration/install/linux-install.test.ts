@@ -16,14 +16,7 @@ import { api, baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import { AGENT_EXEC_ARGV } from '../../../agent/src/runtime/exec-argv';
 import { generateKeyPair, signMessage } from '../../../agent/src/update/minisign';
-import {
-  cleanupAll,
-  startCustomerDb,
-  triggerBackup,
-  uniqueName,
-  waitBackup,
-  type CustomerDb,
-} from '../pipeline/harness';
+import { customerDbForFile, triggerBackup, uniqueName, waitBackup } from '../pipeline/harness';
 import { DebianRoot, parseUnit, UnitRunner, type UnitFile } from './debian-root';
 
 jest.setTimeout(300_000);
@@ -35,7 +28,7 @@ const served = (name: string) => path.join(process.env.COFFER_DOWNLOADS_DIR!, na
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 let root: DebianRoot;
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let unit: UnitFile;
 let service: UnitRunner;
@@ -67,14 +60,12 @@ async function auditEntries(action: string): Promise<any[]> {
 
 beforeAll(async () => {
   root = await DebianRoot.create();
-  customer = await startCustomerDb();
-  await seedDatabase(customer.client, DB, { events: 500 });
+  await seedDatabase(customer().client, DB, { events: 500 });
   owner = await newUser('installer');
 });
 
 afterAll(async () => {
   await service?.stop();
-  await cleanupAll();
   await root?.remove();
 });
 
@@ -173,7 +164,7 @@ describe('the Linux installer on a server without Node.js', () => {
 
     // The connection string goes in on stdin; the running service picks the database up.
     const add = await root.run(['coffer-agent', 'db', 'add', 'production-db', '--uri', '-'], {
-      input: customer.uri(DB),
+      input: customer().uri(DB),
     });
     expect(add.code).toBe(0);
     expect(fs.statSync(root.path('etc/coffer/agent.json')).uid).toBe(Number(uid));

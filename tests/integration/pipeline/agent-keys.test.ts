@@ -4,30 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { api, baseUrl, eventually, newUser, waitForMail, type TestUser } from '../helpers';
-import {
-  agentCli,
-  cleanupAll,
-  requirePrerequisites,
-  setupAgent,
-  startCustomerDb,
-  uniqueName,
-  waitAgentActive,
-  type Agent,
-  type CustomerDb,
-} from './harness';
+import { agentCli, customerDbForFile, setupAgent, uniqueName, waitAgentActive, type Agent } from './harness';
 
 jest.setTimeout(120_000);
 
 const LABEL = 'keys-db';
 const DB = uniqueName('keys_');
-let customer: CustomerDb;
-
-beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
-});
-
-afterAll(() => cleanupAll());
+const customer = customerDbForFile();
 
 const listed = async (user: TestUser): Promise<any[]> =>
   (await api('GET', '/api/settings/system-status', { token: user.token })).body.agents;
@@ -39,7 +22,7 @@ const closedByServer = (agent: Agent) =>
 describe('Regenerate API Key', () => {
   it("closes the old key's agent at once; the agent says what to run and takes the new key without a restart", async () => {
     const owner = await newUser('rekey');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }], { start: false });
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }], { start: false });
     // The slow retry is far away: only the config watcher can bring the new key in.
     await agent.start({ env: { COFFER_AGENT_AUTH_RETRY_MS: '600000', COFFER_AGENT_CONFIG_POLL_MS: '300' } });
     const { id } = await waitAgentActive(owner.token, agent.name);
@@ -92,7 +75,7 @@ describe('DELETE /api/agents/:agentId', () => {
 
   beforeAll(async () => {
     owner = await newUser('remove');
-    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     agentId = (await waitAgentActive(owner.token, agent.name)).id;
   });
 
@@ -128,7 +111,7 @@ describe('DELETE /api/agents/:agentId', () => {
 describe('an agent set up again on the same host', () => {
   it('replaces its old registration instead of adding an offline one', async () => {
     const owner = await newUser('reinit');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     const first = await waitAgentActive(owner.token, agent.name);
     await agent.stop();
     await eventually(async () => {

@@ -11,19 +11,16 @@ import {
   agentCli,
   backupCompleted,
   blobFiles,
-  cleanupAll,
+  customerDbForFile,
   profile,
   requestRestore,
-  requirePrerequisites,
   setupAgent,
-  startCustomerDb,
   triggerBackup,
   uniqueName,
   waitAgentActive,
   waitBackup,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(120_000);
@@ -33,14 +30,12 @@ const DB = uniqueName('big_');
 /** A database of its own for the restore that is cut short (it is left incomplete). */
 const RESTORE_LABEL = 'restore-db';
 const RESTORE_DB = uniqueName('restore_');
-let customer: CustomerDb;
+const customer = customerDbForFile();
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   // Enough data that mongodump runs for a few seconds (about 4 MB of incompressible payload).
-  await seedDatabase(customer.client, DB, { events: 16_000 });
-  await seedDatabase(customer.client, RESTORE_DB, { events: 16_000 });
+  await seedDatabase(customer().client, DB, { events: 16_000 });
+  await seedDatabase(customer().client, RESTORE_DB, { events: 16_000 });
 });
 
 /** The agent as the dashboard lists it (GET /api/settings/system-status). */
@@ -52,8 +47,6 @@ async function listed(token: string, name: string): Promise<any> {
 
 const noAgentFor = (label: string) =>
   `No connected agent reports database '${label}'. Check that the agent is running and configured for this database.`;
-
-afterAll(() => cleanupAll());
 
 /**
  * Starts a backup and resolves while the agent is dumping it: a second into the dump (which takes
@@ -75,7 +68,7 @@ async function backupUnderWay(user: TestUser, agent: Agent): Promise<string> {
 describe('an agent that goes away during a backup', () => {
   it('killed (SIGKILL): the backup fails with a reason, storage keeps nothing, usage unchanged', async () => {
     const owner = await newUser('killed');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     const usedBefore = (await profile(owner.token)).storageUsed;
     const id = await backupUnderWay(owner, agent);
     expect(await agent.stop('SIGKILL')).toBeNull();
@@ -91,7 +84,7 @@ describe('an agent that goes away during a backup', () => {
 
   it("stopped (SIGTERM): the agent reports 'Agent stopped' before it exits cleanly", async () => {
     const owner = await newUser('stopped');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     const id = await backupUnderWay(owner, agent);
     expect(await agent.stop('SIGTERM')).toBe(0);
 
@@ -111,7 +104,7 @@ describe('an agent that goes away during a backup', () => {
 
   it('killed (SIGKILL) during a restore: the restore fails with the reason once the agent does not come back', async () => {
     const owner = await newUser('killed-restore');
-    const agent = await setupAgent(owner, [{ label: RESTORE_LABEL, uri: customer.uri(RESTORE_DB) }]);
+    const agent = await setupAgent(owner, [{ label: RESTORE_LABEL, uri: customer().uri(RESTORE_DB) }]);
     const backup = await backupCompleted(owner.token, RESTORE_LABEL, agent);
     const restore = await requestRestore(owner.token, backup._id, RESTORE_LABEL);
     // Under way on both sides: the server has it in progress and the agent lists it.
@@ -137,7 +130,7 @@ describe('an agent that goes away during a backup', () => {
 describe('an agent that stops', () => {
   it('SIGTERM: the server shows it offline at once and refuses Trigger Backup with the reason', async () => {
     const owner = await newUser('leaving');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     expect((await listed(owner.token, agent.name)).status).toBe('active');
     expect(await agent.stop('SIGTERM')).toBe(0);
 
@@ -185,10 +178,10 @@ describe('two agents whose configs share a folder', () => {
 
   it('under the host’s one name, stay two when one restarts while the other is away', async () => {
     const owner = await newUser('same-name');
-    const first = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const first = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     const secondConfig = path.join(first.dir, 'second.json');
     await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', first.name], secondConfig);
-    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
+    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer().uri(DB) + '\n');
     const agents = async () =>
       ((await api('GET', '/api/settings/system-status', { token: owner.token })).body.agents as any[]).filter(
         (a) => a.name === first.name,
@@ -220,11 +213,11 @@ describe('two agents whose configs share a folder', () => {
 
   it('keep a status file and an identity each, and `status --config` reads its own', async () => {
     const owner = await newUser('shared-folder');
-    const first = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    const first = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     const secondConfig = path.join(first.dir, 'second.json');
     const secondName = uniqueName('e2e-second-');
     await cli(['init', '--server', baseUrl(), '--api-key', owner.apiKey, '--name', secondName], secondConfig);
-    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer.uri(DB) + '\n');
+    await cli(['db', 'add', 'other-db', '--uri', '-'], secondConfig, customer().uri(DB) + '\n');
 
     const second = runConfig(secondConfig);
     try {
@@ -290,7 +283,7 @@ describe('a connection the server refuses', () => {
 
   it('a wrong API key or a suspended account is logged clearly and retried slowly', async () => {
     const owner = await newUser('refused');
-    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }], { start: false });
+    const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }], { start: false });
     // A key that is not (or no longer) valid.
     expect(
       (await agentCli(['init', '--server', baseUrl(), '--api-key', 'cof_not_a_key'], agent.config)).code,
@@ -336,7 +329,7 @@ describe('agent commands from the dashboard', () => {
 
   beforeAll(async () => {
     owner = await newUser('commands');
-    agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+    agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
     agentId = (await waitAgentActive(owner.token, agent.name)).id;
   });
 

@@ -5,15 +5,12 @@
 // first backup to the user for FIRST_BACKUP_GRACE_MINUTES.
 import { api, newUser } from '../helpers';
 import {
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   triggerBackup,
   uniqueName,
   waitAgentActive,
   waitBackup,
-  type CustomerDb,
 } from './harness';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 
@@ -24,19 +21,15 @@ const DB = uniqueName('first_');
 /** The test stack's scheduler tick (global-setup.ts sets SCHEDULER_TICK_MS). */
 const TICK_MS = Number(process.env.COFFER_SCHEDULER_TICK_MS ?? 30_000);
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
-  await seedDatabase(customer.client, DB, { events: 100 });
+  await seedDatabase(customer().client, DB, { events: 100 });
 });
-
-afterAll(() => cleanupAll());
 
 it('accepts the first Trigger Backup of a new database after the scheduler has looked at it', async () => {
   const owner = await newUser('first-backup');
-  const agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  const agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
   await waitAgentActive(owner.token, agent.name);
   // The scheduler's absence can only be shown by letting it run: three ticks of each of the two
   // orchestrators pass while the database is listed as active (before the fix, the first of them

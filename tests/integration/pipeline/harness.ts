@@ -9,7 +9,7 @@ import path from 'node:path';
 import { MongoClient, type Collection, type Filter } from 'mongodb';
 import { startFerretDb } from '@coffer/local-stack';
 import { TEST_STACK_ENV } from '../stack-env';
-import { adminToken, api, baseUrl, eventually, type TestUser } from '../helpers';
+import { adminToken, api, baseUrl, eventually, planId, type TestUser } from '../helpers';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const AGENT_BIN = path.join(REPO, 'agent/bin/coffer-agent');
@@ -93,6 +93,28 @@ export async function startCustomerDb(): Promise<CustomerDb> {
   };
   cleanups.push(() => db.stop());
   return db;
+}
+
+/**
+ * For a test file (or describe block) that runs agents: the prerequisites checked before its
+ * tests, every agent and customer database it started stopped after them.
+ */
+export function agentsForFile(): void {
+  beforeAll(() => requirePrerequisites());
+  afterAll(() => cleanupAll());
+}
+
+/** The customer database of a test file (or describe block) that runs agents (see agentsForFile). */
+export function customerDbForFile(): () => CustomerDb {
+  let db: CustomerDb | undefined;
+  agentsForFile();
+  beforeAll(async () => {
+    db = await startCustomerDb();
+  });
+  return () => {
+    if (!db) throw new Error('the customer database starts in beforeAll: use it inside a test or hook');
+    return db;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,6 +364,18 @@ export async function waitRestore(
   }, timeoutMs);
 }
 
+/** Requests a restore of `backupId` into `databaseName` and resolves with it once it has ended. */
+export async function restoreEnded(
+  token: string,
+  backupId: string,
+  databaseName: string,
+  agent?: Agent,
+  timeoutMs = 60_000,
+): Promise<any> {
+  const requested = await requestRestore(token, backupId, databaseName);
+  return waitRestore(token, requested._id, timeoutMs, agent);
+}
+
 /** The stored files of a backup under the storage service's filesystem backend. */
 export function blobFiles(userId: string, backupId: string): string[] {
   const dir = path.join(process.env.COFFER_DATA_DIR!, 'storage', 'blobs', userId, backupId);
@@ -355,12 +389,10 @@ export function blobFiles(userId: string, backupId: string): string[] {
 /** Moves `user` to the Pro plan, for tests whose agent reports several databases (Free has one). */
 export async function upgradeToPro(user: TestUser): Promise<void> {
   const admin = await adminToken();
-  const plans = (await api('GET', '/api/admin/plans', { token: admin.token })).body as Array<{
-    _id: string;
-    name: string;
-  }>;
-  const pro = plans.find((p) => p.name === 'Pro')!;
-  await api('PUT', `/api/admin/users/${user.id}`, { token: admin.token, body: { plan: pro._id } });
+  await api('PUT', `/api/admin/users/${user.id}`, {
+    token: admin.token,
+    body: { plan: await planId('Pro') },
+  });
 }
 
 export async function profile(token: string): Promise<any> {

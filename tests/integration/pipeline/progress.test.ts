@@ -8,15 +8,11 @@ import { baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   backupCompleted,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(180_000);
@@ -27,7 +23,7 @@ const DB = uniqueName('progress_');
 // small collections are done within the first second: readings exist between 0 and 100 %.
 const EVENTS = 40_000;
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 let realCount: number;
@@ -36,15 +32,13 @@ const backupEvents: BackupProgressEvent[] = [];
 const restoreEvents: RestoreProgressEvent[] = [];
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   owner = await newUser('progress');
-  await seedDatabase(customer.client, DB, { events: EVENTS });
-  const d = customer.client.db(DB);
+  await seedDatabase(customer().client, DB, { events: EVENTS });
+  const d = customer().client.db(DB);
   realCount = 0;
   for (const c of await d.listCollections({}, { nameOnly: true }).toArray())
     realCount += await d.collection(c.name).countDocuments();
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB) }]);
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB) }]);
   socket = io(baseUrl(), { path: '/api/socket.io', auth: { token: owner.token }, transports: ['websocket'] });
   socket.on('backupProgress', (e: BackupProgressEvent) => backupEvents.push(e));
   socket.on('restoreProgress', (e: RestoreProgressEvent) => restoreEvents.push(e));
@@ -56,7 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   socket?.close();
-  await cleanupAll();
 });
 
 /**
@@ -102,7 +95,7 @@ describe('live progress of a real backup and restore', () => {
     // The final reading travels apart from the completion: wait for it too.
     await eventually(async () => expect(ofBackup().some((e) => e.progress?.percentage === 100)).toBe(true));
     const readings = ofBackup().flatMap((e) => (e.progress ? [e.progress] : []));
-    const names = await customer.client.db(DB).listCollections({}, { nameOnly: true }).toArray();
+    const names = await customer().client.db(DB).listCollections({}, { nameOnly: true }).toArray();
     expectTruthful(
       readings,
       names.map((c) => c.name),
@@ -122,14 +115,13 @@ describe('live progress of a real backup and restore', () => {
 
   it('a restore of it does the same with the exact count from the backup', async () => {
     expect(backupId).toBeDefined();
-    const requested = await requestRestore(owner.token, backupId, LABEL);
-    const restore = await waitRestore(owner.token, requested._id, 90_000, agent);
+    const restore = await restoreEnded(owner.token, backupId, LABEL, agent, 90_000);
     expect(restore).toMatchObject({ status: 'completed', documentsRestored: realCount, documentsFailed: 0 });
-    const ofRestore = () => restoreEvents.filter((e) => e.restoreId === requested._id);
+    const ofRestore = () => restoreEvents.filter((e) => e.restoreId === restore._id);
     await eventually(async () => expect(ofRestore().map((e) => e.status)).toContain('completed'));
     await eventually(async () => expect(ofRestore().some((e) => e.progress?.percentage === 100)).toBe(true));
     const readings = ofRestore().flatMap((e) => (e.progress ? [e.progress] : []));
-    const names = await customer.client.db(DB).listCollections({}, { nameOnly: true }).toArray();
+    const names = await customer().client.db(DB).listCollections({}, { nameOnly: true }).toArray();
     expectTruthful(
       readings,
       names.map((c) => c.name),

@@ -13,14 +13,12 @@ import { baseUrl, eventually, newUser, type TestUser } from '../helpers';
 import { seedDatabase } from '../../../agent/src/testing/database-fixtures';
 import {
   agentCli,
-  cleanupAll,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   triggerBackup,
   uniqueName,
   waitBackup,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(180_000);
@@ -32,7 +30,7 @@ let proxy: ChildProcess;
 let proxyLog: string;
 let proxyUrl: string;
 let server: string;
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 
@@ -147,13 +145,11 @@ beforeAll(async () => {
     10_000,
   );
 
-  customer = await startCustomerDb();
-  await seedDatabase(customer.client, DB, { events: 200 });
+  await seedDatabase(customer().client, DB, { events: 200 });
   owner = await newUser('proxied');
 });
 
 afterAll(async () => {
-  await cleanupAll();
   proxy?.kill('SIGTERM');
   await new Promise((r) => front?.close(r));
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -161,7 +157,7 @@ afterAll(async () => {
 
 describe('the agent behind a forward proxy, with a private CA', () => {
   it('connects, backs up and checks for updates through the proxy', async () => {
-    agent = await setupAgent(owner, [{ label: 'proxied-db', uri: customer.uri(DB) }], {
+    agent = await setupAgent(owner, [{ label: 'proxied-db', uri: customer().uri(DB) }], {
       start: false,
       server,
       initArgs: ['--ca-file', path.join(dir, 'ca.pem')],

@@ -7,15 +7,12 @@ import { mutate, seedDatabase, snapshot } from '../../../agent/src/testing/datab
 import {
   agentCli,
   backupCompleted,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   upgradeToPro,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(240_000);
@@ -31,26 +28,20 @@ const DR_DB = uniqueName('dr_');
 const STRAY = 'stray';
 const STRAY_DB = uniqueName('stray_');
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let main: Agent;
 let backup: any;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   owner = await newUser('anywhere');
-  await seedDatabase(customer.client, SHOP_DB, { events: 30 });
+  await seedDatabase(customer().client, SHOP_DB, { events: 30 });
   await upgradeToPro(owner);
   main = await setupAgent(owner, [
-    { label: SHOP, uri: customer.uri(SHOP_DB) },
-    { label: COPY, uri: customer.uri(COPY_DB), check: false },
+    { label: SHOP, uri: customer().uri(SHOP_DB) },
+    { label: COPY, uri: customer().uri(COPY_DB), check: false },
   ]);
   backup = await backupCompleted(owner.token, SHOP, main);
-});
-
-afterAll(async () => {
-  await cleanupAll();
 });
 
 async function restore(body: Record<string, unknown>, agent: Agent): Promise<any> {
@@ -83,26 +74,26 @@ it("records the backup's collections, which the restore dialog offers", async ()
 });
 
 it('restores into another database label of the same agent, leaving the source untouched', async () => {
-  const source = await snapshot(customer.client, SHOP_DB);
+  const source = await snapshot(customer().client, SHOP_DB);
   const r = await restore({ targetDatabaseName: COPY }, main);
   expect(r).toMatchObject({ status: 'completed', databaseName: COPY, sourceDatabaseName: SHOP });
   expect(r).toMatchObject({ documentsRestored: 75, documentsFailed: 0 });
   expect(r.sourceAgent).toBe(main.name);
   expect(r.targetAgent).toBe(main.name);
-  const copied = await snapshot(customer.client, COPY_DB);
+  const copied = await snapshot(customer().client, COPY_DB);
   expect(copied.documents).toEqual(source.documents);
   expect(copied.indexes).toEqual(source.indexes);
-  expect(await snapshot(customer.client, SHOP_DB)).toEqual(source);
+  expect(await snapshot(customer().client, SHOP_DB)).toEqual(source);
 });
 
 it('restores only the chosen collections, leaving the others as they are', async () => {
-  const backedUp = await snapshot(customer.client, SHOP_DB);
-  await mutate(customer.client, COPY_DB); // customers and events change, 'with space' is dropped
-  const before = await snapshot(customer.client, COPY_DB);
+  const backedUp = await snapshot(customer().client, SHOP_DB);
+  await mutate(customer().client, COPY_DB); // customers and events change, 'with space' is dropped
+  const before = await snapshot(customer().client, COPY_DB);
   const r = await restore({ targetDatabaseName: COPY, collections: ['customers', 'with space'] }, main);
   expect(r).toMatchObject({ status: 'completed', collections: ['customers', 'with space'] });
   expect(r).toMatchObject({ documentsRestored: 42, documentsFailed: 0 });
-  const after = await snapshot(customer.client, COPY_DB);
+  const after = await snapshot(customer().client, COPY_DB);
   expect(docsOf(after, 'customers')).toEqual(docsOf(backedUp, 'customers'));
   expect(docsOf(after, 'with space')).toEqual(docsOf(backedUp, 'with space'));
   // Not chosen: still as mutated, and a collection the backup lacks is not dropped.
@@ -127,7 +118,7 @@ it('refuses a collection the backup does not hold, and targets that are not the 
   const stranger = await newUser('stranger');
   await upgradeToPro(stranger);
   const theirs = await setupAgent(stranger, [
-    { label: COPY, uri: customer.uri(uniqueName('x_')), check: false },
+    { label: COPY, uri: customer().uri(uniqueName('x_')), check: false },
   ]);
   const status = await api('GET', '/api/settings/system-status', { token: stranger.token });
   const theirAgent = (status.body as any).agents.find((a: any) => a.name === theirs.name);
@@ -149,14 +140,14 @@ describe('onto another agent', () => {
   beforeAll(async () => {
     // The new server's agent runs with a key of its own; the key that made the backups leaves the
     // first agent's host as a file and is imported there while it runs.
-    dr = await setupAgent(owner, [{ label: DR, uri: customer.uri(DR_DB), check: false }], { start: false });
+    dr = await setupAgent(owner, [{ label: DR, uri: customer().uri(DR_DB), check: false }], { start: false });
     await dr.start({ env: { COFFER_AGENT_CONFIG_POLL_MS: '300' } });
     expect((await agentId(dr)).keyFingerprint).not.toBe(backup.keyFingerprint);
     const exported = await agentCli(['key', 'export'], main.config);
     expect(exported.code).toBe(0);
     const imported = await agentCli(['key', 'import', '-', '--force'], dr.config, exported.stdout);
     expect(imported.code).toBe(0);
-    stray = await setupAgent(owner, [{ label: STRAY, uri: customer.uri(STRAY_DB), check: false }]);
+    stray = await setupAgent(owner, [{ label: STRAY, uri: customer().uri(STRAY_DB), check: false }]);
   });
 
   it('reports which agents hold the key the backup was made with (a running agent reports an imported key)', async () => {
@@ -170,7 +161,7 @@ describe('onto another agent', () => {
   });
 
   it('restores onto a second agent that imported the same key', async () => {
-    const source = await snapshot(customer.client, SHOP_DB);
+    const source = await snapshot(customer().client, SHOP_DB);
     const target = await agentId(dr);
     const r = await restore({ targetDatabaseName: DR, targetAgentId: target.id }, dr);
     expect(r).toMatchObject({
@@ -180,7 +171,7 @@ describe('onto another agent', () => {
       sourceAgent: main.name,
       targetAgent: dr.name,
     });
-    expect((await snapshot(customer.client, DR_DB)).documents).toEqual(source.documents);
+    expect((await snapshot(customer().client, DR_DB)).documents).toEqual(source.documents);
     // The audit log names both sides.
     const entry = await eventually(async () => {
       const res = await api('GET', '/api/user/audit-logs?action=RESTORE_COMPLETED', { token: owner.token });
@@ -202,7 +193,7 @@ describe('onto another agent', () => {
     expect(r.error).toContain('coffer-agent key import FILE');
     expect(stray.logs().some((l) => l.msg === 'backup file downloaded')).toBe(false);
     expect(stray.logs().some((l) => l.msg === 'restore started')).toBe(false);
-    const names = await customer.client.db(STRAY_DB).listCollections().toArray();
+    const names = await customer().client.db(STRAY_DB).listCollections().toArray();
     expect(names).toEqual([]);
   });
 });

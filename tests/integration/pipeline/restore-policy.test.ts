@@ -15,16 +15,13 @@ import {
   agentCli,
   backupCompleted,
   blobFiles,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   upgradeToPro,
   waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(180_000);
@@ -37,7 +34,7 @@ const BRAVO_DB = uniqueName('bravo_');
 const BLANK = 'blank';
 const BLANK_DB = uniqueName('blank_');
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let service: MongoClient;
 let owner: TestUser;
 let agent: Agent;
@@ -46,20 +43,18 @@ let bravoBackup: any;
 let blankBackup: any;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   service = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
   owner = await newUser('policy');
-  await seedDatabase(customer.client, ALPHA_DB, { events: 20 });
-  await seedDatabase(customer.client, BRAVO_DB, { events: 20 });
+  await seedDatabase(customer().client, ALPHA_DB, { events: 20 });
+  await seedDatabase(customer().client, BRAVO_DB, { events: 20 });
   // Three databases need a plan with room for them (Free has one).
   await upgradeToPro(owner);
   agent = await setupAgent(
     owner,
     [
-      { label: ALPHA, uri: customer.uri(ALPHA_DB) },
-      { label: BRAVO, uri: customer.uri(BRAVO_DB) },
-      { label: BLANK, uri: customer.uri(BLANK_DB) },
+      { label: ALPHA, uri: customer().uri(ALPHA_DB) },
+      { label: BRAVO, uri: customer().uri(BRAVO_DB) },
+      { label: BLANK, uri: customer().uri(BLANK_DB) },
     ],
     { start: false },
   );
@@ -74,14 +69,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close();
-  await cleanupAll();
 });
 
 const blobs = () => service.db('coffer_storage').collection('blobs');
 
 async function restoreAndWait(backupId: string, label: string, confirm?: string[]): Promise<any> {
-  if (!confirm)
-    return waitRestore(owner.token, (await requestRestore(owner.token, backupId, label))._id, 60_000, agent);
+  if (!confirm) return restoreEnded(owner.token, backupId, label, agent);
   const res = await api('POST', `/api/backups/${backupId}/restore`, {
     token: owner.token,
     body: { databaseName: label, confirm: confirm as ['empty-backup'] },
@@ -112,8 +105,8 @@ it("refuses a backup of another database handed over as this one's, and leaves t
   const [alphaBlob] = blobFiles(owner.id, alphaBackup._id);
   const original = fs.readFileSync(bravoBlob!);
   const foreign = fs.readFileSync(alphaBlob!);
-  await mutate(customer.client, BRAVO_DB);
-  const before = await snapshot(customer.client, BRAVO_DB);
+  await mutate(customer().client, BRAVO_DB);
+  const before = await snapshot(customer().client, BRAVO_DB);
   fs.writeFileSync(bravoBlob!, foreign);
   await blobs().updateOne({ blobId: bravoBackup._id }, { $set: { size: foreign.length } });
   try {
@@ -126,23 +119,23 @@ it("refuses a backup of another database handed over as this one's, and leaves t
     fs.writeFileSync(bravoBlob!, original);
     await blobs().updateOne({ blobId: bravoBackup._id }, { $set: { size: original.length } });
   }
-  expect(await snapshot(customer.client, BRAVO_DB)).toEqual(before);
+  expect(await snapshot(customer().client, BRAVO_DB)).toEqual(before);
 });
 
 it('refuses an empty-database backup over a database that holds data, then restores it once the user confirms', async () => {
-  await insertEvents(customer.client, BLANK_DB, 50);
-  const before = await snapshot(customer.client, BLANK_DB);
+  await insertEvents(customer().client, BLANK_DB, 50);
+  const before = await snapshot(customer().client, BLANK_DB);
 
   const refused = await restoreAndWait(blankBackup._id, BLANK);
   expect(refused.status).toBe('failed');
   expect(refused.error).toMatch(
     /^Refusing to restore "blank": this backup holds no documents \(it is a backup of an empty database\), and "blank" holds about \d+ document\(s\) now: restoring it would delete them all\. Nothing was changed\./,
   );
-  expect(await snapshot(customer.client, BLANK_DB)).toEqual(before);
+  expect(await snapshot(customer().client, BLANK_DB)).toEqual(before);
 
   const confirmed = await restoreAndWait(blankBackup._id, BLANK, ['empty-backup']);
   expect(confirmed).toMatchObject({ status: 'completed', documentsRestored: 0, documentsFailed: 0 });
-  expect(await customer.client.db(BLANK_DB).listCollections().toArray()).toEqual([]);
+  expect(await customer().client.db(BLANK_DB).listCollections().toArray()).toEqual([]);
 });
 
 it('refuses every restore, before downloading, while the host has turned restores off', async () => {
@@ -150,7 +143,7 @@ it('refuses every restore, before downloading, while the host has turned restore
   expect(deny).toMatchObject({ code: 0 });
   expect(deny.stdout).toContain('Restores from the dashboard: refused');
   await agent.waitForLog((l) => l.msg === 'the restore policy changed in the config' && l.allowed === false);
-  const before = await snapshot(customer.client, ALPHA_DB);
+  const before = await snapshot(customer().client, ALPHA_DB);
   const restore = await restoreAndWait(alphaBackup._id, ALPHA);
   expect(restore.status).toBe('failed');
   expect(restore.error).toBe(
@@ -158,7 +151,7 @@ it('refuses every restore, before downloading, while the host has turned restore
       'Nothing was changed. To allow them, run on the database host: coffer-agent restores allow',
   );
   expect(agent.logs().some((l) => l.msg === 'backup file downloaded' && l.jobId === restore._id)).toBe(false);
-  expect(await snapshot(customer.client, ALPHA_DB)).toEqual(before);
+  expect(await snapshot(customer().client, ALPHA_DB)).toEqual(before);
 
   expect((await agentCli(['restores', 'allow'], agent.config)).code).toBe(0);
   await agent.waitForLog((l) => l.msg === 'the restore policy changed in the config' && l.allowed === true);
@@ -176,8 +169,8 @@ it('refuses an older, unbound (version 1) backup until the host allows unbound b
   const unbound = await through(createEncryptor({ masterKey }).stream, fs.readFileSync(archive));
   expect(unbound[6]).toBe(1);
 
-  await mutate(customer.client, ALPHA_DB);
-  const before = await snapshot(customer.client, ALPHA_DB);
+  await mutate(customer().client, ALPHA_DB);
+  const before = await snapshot(customer().client, ALPHA_DB);
   fs.writeFileSync(alphaBlob!, unbound);
   await blobs().updateOne({ blobId: alphaBackup._id }, { $set: { size: unbound.length } });
   try {
@@ -188,7 +181,7 @@ it('refuses an older, unbound (version 1) backup until the host allows unbound b
         'its database, and this agent restores only backups bound to the database being restored. ' +
         'Nothing was changed. To restore older backups, run on the database host: coffer-agent restores binding optional',
     );
-    expect(await snapshot(customer.client, ALPHA_DB)).toEqual(before);
+    expect(await snapshot(customer().client, ALPHA_DB)).toEqual(before);
 
     expect((await agentCli(['restores', 'binding', 'optional'], agent.config)).code).toBe(0);
     await agent.waitForLog(
@@ -196,7 +189,7 @@ it('refuses an older, unbound (version 1) backup until the host allows unbound b
     );
     const restored = await restoreAndWait(alphaBackup._id, ALPHA);
     expect(restored.status).toBe('completed');
-    expect(await snapshot(customer.client, ALPHA_DB)).not.toEqual(before);
+    expect(await snapshot(customer().client, ALPHA_DB)).not.toEqual(before);
   } finally {
     await agentCli(['restores', 'binding', 'required'], agent.config);
     fs.writeFileSync(alphaBlob!, original);

@@ -18,38 +18,31 @@ import {
 import {
   agentCli,
   backupCompleted,
-  cleanupAll,
+  customerDbForFile,
   REPO,
-  requestRestore,
-  requirePrerequisites,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(120_000);
 
 const LABEL = 'shop-db';
 const SRC = uniqueName('shop_');
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 let tmp: string;
 
 beforeAll(async () => {
-  requirePrerequisites();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-roundtrip-'));
-  customer = await startCustomerDb();
   owner = await newUser('pipeline');
-  await seedDatabase(customer.client, SRC);
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(SRC) }]);
+  await seedDatabase(customer().client, SRC);
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(SRC) }]);
 });
 
 afterAll(async () => {
-  await cleanupAll();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -84,7 +77,7 @@ describe('backup and restore through the service', () => {
     const theirs = listen(stranger.token);
     try {
       await Promise.all([mine.ready, theirs.ready]);
-      original = await snapshot(customer.client, SRC);
+      original = await snapshot(customer().client, SRC);
       expect(original.collections).toEqual(
         expect.arrayContaining(['customers', 'empty', 'with space', 'dots.in.name', 'ünïcode', 'events']),
       );
@@ -93,16 +86,15 @@ describe('backup and restore through the service', () => {
       expect(backup).toMatchObject({ databaseName: LABEL, status: 'completed' });
       expect(backup.size).toBeGreaterThan(100_000); // 1000 incompressible events, encrypted
 
-      await mutate(customer.client, SRC);
-      expect(await snapshot(customer.client, SRC)).not.toEqual(original);
+      await mutate(customer().client, SRC);
+      expect(await snapshot(customer().client, SRC)).not.toEqual(original);
 
-      const requested = await requestRestore(owner.token, backup._id, LABEL);
-      const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
+      const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
       expect(restore).toMatchObject({ status: 'completed', documentsFailed: 0 });
       expect(restore.error).toBeUndefined();
       expect(restore.documentsRestored).toBe(documentCount(original));
 
-      const restored = await snapshot(customer.client, SRC);
+      const restored = await snapshot(customer().client, SRC);
       expect(restored.collections).toEqual(original.collections);
       expect(restored.indexes).toEqual(original.indexes);
       for (const name of original.collections)
@@ -124,12 +116,12 @@ describe('backup and restore through the service', () => {
         });
       }
       await eventually(async () =>
-        expect(mine.events.filter((e) => e.restoreId === requested._id).map((e) => e.status)).toContain(
+        expect(mine.events.filter((e) => e.restoreId === restore._id).map((e) => e.status)).toContain(
           'completed',
         ),
       );
       // …and another user sees nothing of it.
-      expect(theirs.events.filter((e) => e.backupId === backup._id || e.restoreId === requested._id)).toEqual(
+      expect(theirs.events.filter((e) => e.backupId === backup._id || e.restoreId === restore._id)).toEqual(
         [],
       );
     } finally {
@@ -183,14 +175,14 @@ describe('backup and restore through the service', () => {
     execFileSync(
       'mongorestore',
       [
-        `--uri=mongodb://127.0.0.1:${customer.port}/`,
+        `--uri=mongodb://127.0.0.1:${customer().port}/`,
         `--archive=${archive}`,
         `--nsFrom=${SRC}.*`,
         `--nsTo=${other}.*`,
       ],
       { stdio: 'pipe' },
     );
-    const copy = await snapshot(customer.client, other);
+    const copy = await snapshot(customer().client, other);
     expect(copy.collections).toEqual(original.collections);
     for (const name of original.collections) expect(copy.documents[name]).toEqual(original.documents[name]);
     expect(copy.indexes).toEqual(original.indexes);

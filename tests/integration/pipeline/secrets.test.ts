@@ -13,15 +13,11 @@ import { mutate, seedDatabase } from '../../../agent/src/testing/database-fixtur
 import {
   agentCli,
   backupCompleted,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(120_000);
@@ -30,17 +26,15 @@ const LABEL = 'crm';
 const DB = uniqueName('zkdb_');
 const credentials = { user: uniqueName('zkuser_'), password: uniqueName('zk-pw-') };
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 let nats: NatsConnection;
 const captured: Array<{ subject: string; bytes: Buffer }> = [];
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   owner = await newUser('secrets');
-  await seedDatabase(customer.client, DB, { events: 300 });
+  await seedDatabase(customer().client, DB, { events: 300 });
   nats = await connect(natsConnectOptions(process.env.COFFER_NATS_URL!));
   nats.subscribe('>', {
     callback: (_err, msg) => {
@@ -52,12 +46,11 @@ beforeAll(async () => {
     },
   });
   await nats.flush();
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(DB, credentials) }]);
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(DB, credentials) }]);
 });
 
 afterAll(async () => {
   await nats?.close();
-  await cleanupAll();
 });
 
 function filesUnder(dir: string): string[] {
@@ -73,13 +66,8 @@ const found = (haystack: Buffer, needles: Map<string, Buffer>) =>
 
 it('no connection string, database name, credential or master key reaches the service side', async () => {
   const backup = await backupCompleted(owner.token, LABEL, agent);
-  await mutate(customer.client, DB);
-  const restore = await waitRestore(
-    owner.token,
-    (await requestRestore(owner.token, backup._id, LABEL))._id,
-    60_000,
-    agent,
-  );
+  await mutate(customer().client, DB);
+  const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
   expect(restore.status).toBe('completed');
   await nats.flush();
 
@@ -87,7 +75,7 @@ it('no connection string, database name, credential or master key reaches the se
   const keyLine = keyFile.split('\n').find((l) => l.startsWith('coffer-key-v1:'))!;
   const raw = Buffer.from(keyLine.slice('coffer-key-v1:'.length), 'base64url');
   expect(raw).toHaveLength(32);
-  const uri = customer.uri(DB, credentials);
+  const uri = customer().uri(DB, credentials);
   const needles = new Map<string, Buffer>(
     Object.entries({
       'connection string': uri,
@@ -107,7 +95,9 @@ it('no connection string, database name, credential or master key reaches the se
   expect(found(fs.readFileSync(agent.config), needles)).toEqual(
     expect.arrayContaining(['connection string', 'master key (text form)']),
   );
-  expect(filesUnder(customer.dir).some((f) => f.includes(DB) || fs.readFileSync(f).includes(DB))).toBe(true);
+  expect(filesUnder(customer().dir).some((f) => f.includes(DB) || fs.readFileSync(f).includes(DB))).toBe(
+    true,
+  );
 
   // NATS: every message published while the backup and the restore ran.
   expect(captured.some((m) => m.subject.startsWith('backup.'))).toBe(true);
@@ -119,7 +109,7 @@ it('no connection string, database name, credential or master key reaches the se
   // Every file the service side keeps. Redis writes its data on SAVE; logs are flushed by now.
   execFileSync('redis-cli', ['-u', process.env.COFFER_REDIS_URL!, 'SAVE'], { stdio: 'pipe' });
   const dataDir = process.env.COFFER_DATA_DIR!;
-  expect(path.relative(dataDir, customer.dir).startsWith('..')).toBe(true);
+  expect(path.relative(dataDir, customer().dir).startsWith('..')).toBe(true);
   const files = filesUnder(dataDir);
   const names = files.map((f) => path.relative(dataDir, f));
   expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^logs\/gateway/)]));

@@ -9,16 +9,12 @@ import {
   agentCli,
   backupCompleted,
   blobFiles,
-  cleanupAll,
-  requestRestore,
-  requirePrerequisites,
+  customerDbForFile,
+  restoreEnded,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   upgradeToPro,
-  waitRestore,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(120_000);
@@ -32,7 +28,7 @@ const OTHER_DB = uniqueName('scratch_');
 const HEADER = 67 + 1 + LABEL.length + 1 + 24;
 const CHUNK = 4 + 64 * 1024 + 16; // a full chunk as written: length word, 64 KiB, tag
 
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let service: MongoClient;
 let owner: TestUser;
 let agent: Agent;
@@ -43,17 +39,15 @@ let original: Buffer;
 let before: Snapshot;
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   service = await MongoClient.connect(process.env.COFFER_MONGO_URL!);
   owner = await newUser('tamper');
-  await seedDatabase(customer.client, DB, { events: 1500 }); // several 64 KiB chunks
-  await seedDatabase(customer.client, OTHER_DB, { events: 10 });
+  await seedDatabase(customer().client, DB, { events: 1500 }); // several 64 KiB chunks
+  await seedDatabase(customer().client, OTHER_DB, { events: 10 });
   // Two databases need a plan with room for both (Free has one).
   await upgradeToPro(owner);
   agent = await setupAgent(owner, [
-    { label: LABEL, uri: customer.uri(DB) },
-    { label: OTHER_LABEL, uri: customer.uri(OTHER_DB) },
+    { label: LABEL, uri: customer().uri(DB) },
+    { label: OTHER_LABEL, uri: customer().uri(OTHER_DB) },
   ]);
   // Both first backups, triggered together.
   [backup, foreign] = await Promise.all([
@@ -67,13 +61,12 @@ beforeAll(async () => {
   expect(original.length).toBe(backup.size);
   expect(original.length).toBeGreaterThan(HEADER + 3 * CHUNK);
   // The database moves on after the backup: a restore that ran would visibly change it back.
-  await mutate(customer.client, DB);
-  before = await snapshot(customer.client, DB);
+  await mutate(customer().client, DB);
+  before = await snapshot(customer().client, DB);
 });
 
 afterAll(async () => {
   await service?.close();
-  await cleanupAll();
 });
 
 const blobs = () => service.db('coffer_storage').collection('blobs');
@@ -87,8 +80,7 @@ async function restoreAltered(bytes: Buffer, opts: { recordSize?: boolean } = {}
   fs.writeFileSync(blob, bytes);
   if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: bytes.length } });
   try {
-    const requested = await requestRestore(owner.token, backup._id, LABEL);
-    return await waitRestore(owner.token, requested._id, 60_000, agent);
+    return await restoreEnded(owner.token, backup._id, LABEL, agent);
   } finally {
     fs.writeFileSync(blob, original);
     if (opts.recordSize) await blobs().updateOne({ blobId: backup._id }, { $set: { size: original.length } });
@@ -98,7 +90,7 @@ async function restoreAltered(bytes: Buffer, opts: { recordSize?: boolean } = {}
 async function expectFailedUntouched(restore: any, reason: RegExp): Promise<void> {
   expect(restore.status).toBe('failed');
   expect(restore.error).toMatch(reason);
-  expect(await snapshot(customer.client, DB)).toEqual(before);
+  expect(await snapshot(customer().client, DB)).toEqual(before);
 }
 
 describe('a restore refuses an altered or foreign backup and leaves the database as it was', () => {
@@ -158,8 +150,7 @@ describe('a restore refuses an altered or foreign backup and leaves the database
     const other = await agentCli(['key', 'import', '-', '--force'], agent.config, keyText());
     expect(other.code).toBe(0);
     await agent.start();
-    const requested = await requestRestore(owner.token, backup._id, LABEL);
-    const restore = await waitRestore(owner.token, requested._id, 60_000, agent);
+    const restore = await restoreEnded(owner.token, backup._id, LABEL, agent);
     await expectFailedUntouched(
       restore,
       // Refused in the command's acknowledgement, before anything is downloaded (restore anywhere).

@@ -10,26 +10,23 @@ import { mutate, seedDatabase } from '../../../agent/src/testing/database-fixtur
 import {
   backupCompleted,
   blobFiles,
-  cleanupAll,
-  requirePrerequisites,
+  customerDbForFile,
   setupAgent,
-  startCustomerDb,
   uniqueName,
   upgradeToPro,
   type Agent,
-  type CustomerDb,
 } from './harness';
 
 jest.setTimeout(180_000);
 
 const LABEL = 'verified-db';
 const SRC = uniqueName('verified_');
-let customer: CustomerDb;
+const customer = customerDbForFile();
 let owner: TestUser;
 let agent: Agent;
 
 const scratchDatabases = async () => {
-  const { databases } = await customer.client.db('admin').admin().listDatabases({ nameOnly: true });
+  const { databases } = await customer().client.db('admin').admin().listDatabases({ nameOnly: true });
   return databases.map((d) => d.name).filter((n) => n.startsWith('coffer_verify_'));
 };
 
@@ -51,16 +48,10 @@ const auditActions = async () => {
 };
 
 beforeAll(async () => {
-  requirePrerequisites();
-  customer = await startCustomerDb();
   owner = await newUser('verified');
   await upgradeToPro(owner); // several backups in a row
-  await seedDatabase(customer.client, SRC, { events: 300 });
-  agent = await setupAgent(owner, [{ label: LABEL, uri: customer.uri(SRC) }]);
-});
-
-afterAll(async () => {
-  await cleanupAll();
+  await seedDatabase(customer().client, SRC, { events: 300 });
+  agent = await setupAgent(owner, [{ label: LABEL, uri: customer().uri(SRC) }]);
 });
 
 describe('verified backups', () => {
@@ -107,14 +98,14 @@ describe('verified backups', () => {
     const backup = (list.body as Array<{ _id: string; status: string }>).find(
       (b) => b.status === 'completed',
     )!;
-    await mutate(customer.client, SRC);
+    await mutate(customer().client, SRC);
     const res = await api('POST', `/api/backups/${backup._id}/verify`, { token: owner.token });
     expect(res.status).toBe(202);
     const again = await verificationOf(backup._id);
     expect(again.verification.status).toBe('verified');
     expect(await scratchDatabases()).toEqual([]);
     // and nothing was restored over the database itself
-    expect(await customer.client.db(SRC).collection('added-later').countDocuments()).toBe(1);
+    expect(await customer().client.db(SRC).collection('added-later').countDocuments()).toBe(1);
   });
 
   it('a damaged stored file fails verification with the reason: mailed, audited, nothing deleted', async () => {
@@ -140,7 +131,7 @@ describe('verified backups', () => {
     // Nothing deleted: the backup, its file and the database are all still there.
     expect(failed.status).toBe('completed');
     expect(blobFiles(owner.id, backup._id)).toHaveLength(1);
-    expect(await customer.client.db(SRC).collection('events').countDocuments()).toBeGreaterThan(0);
+    expect(await customer().client.db(SRC).collection('events').countDocuments()).toBeGreaterThan(0);
 
     const mail = await waitForMail(owner.email, (m) => m.subject === 'Backup verification failed', 30_000);
     expect(mail.text).toContain(LABEL);

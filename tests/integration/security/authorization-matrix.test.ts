@@ -34,7 +34,7 @@ import {
   setupAgent,
   startCustomerDb,
   uniqueName,
-  waitRestore,
+  restoreEnded,
   type Agent,
 } from '../pipeline/harness';
 
@@ -454,8 +454,7 @@ beforeAll(async () => {
   const databaseLabel = 'matrix-db';
   realAgent = await setupAgent(ownerUser, [{ label: databaseLabel, uri: customer.uri(dbName) }]);
   const backup = await backupCompleted(ownerUser.token, databaseLabel, realAgent);
-  const restore = await requestRestore(ownerUser.token, backup._id, databaseLabel);
-  const restored = await waitRestore(ownerUser.token, restore._id, 60_000, realAgent);
+  const restored = await restoreEnded(ownerUser.token, backup._id, databaseLabel, realAgent);
   expect(restored.status).toBe('completed');
 
   // The owner's protocol agent: one completed backup, then a restore of it and another backup

@@ -1,4 +1,4 @@
-import { OTHER_USER, USER, testWorld } from '../test-world';
+import { OTHER_USER, USER, testWorld, commandReport } from '../test-world';
 import { accountCleanup } from './account-cleanup';
 
 const quiet = { info() {} };
@@ -10,7 +10,7 @@ describe('a deleted account', () => {
     await w.connectAgent(['erp'], OTHER_USER, 'other');
     await w.settings.update(USER, { retention: 168 });
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 1, keyFingerprint: 'fp' });
     await w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop' });
     const theirs = await w.backups.trigger(OTHER_USER, 'erp');
@@ -35,10 +35,7 @@ describe('a deleted account', () => {
     const agentId = await w.connectAgent(['shop']);
     const running = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: running.commandId,
-      jobId: running.id,
+      ...commandReport(agentId, running),
       delivered: true,
     });
 

@@ -1,4 +1,4 @@
-import { OTHER_USER, USER, testWorld } from '../test-world';
+import { OTHER_USER, USER, testWorld, commandReport } from '../test-world';
 
 async function setup(plan = {}) {
   const w = testWorld({ plan });
@@ -10,7 +10,7 @@ async function setup(plan = {}) {
 async function running(plan = {}) {
   const { w, agentId } = await setup(plan);
   const b = await w.backups.trigger(USER, 'shop');
-  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
   return { w, agentId, b };
 }
 
@@ -95,10 +95,7 @@ describe('triggering a manual backup', () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...commandReport(agentId, b),
       delivered: false,
       error: 'ack timeout',
     });
@@ -132,7 +129,7 @@ describe('the agent acknowledging a backup command', () => {
   it('starts the backup once, however often the ack is reported', async () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
-    const ack = { userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true };
+    const ack = { ...commandReport(agentId, b), delivered: true };
     await w.backups.delivery(ack);
     await w.backups.delivery(ack);
     expect(w.stores.backups.rows.get(b.id)).toMatchObject({ status: 'in-progress', startedAt: w.now() });
@@ -143,10 +140,7 @@ describe('the agent acknowledging a backup command', () => {
     const { w, agentId } = await setup();
     const b = await w.backups.trigger(USER, 'shop');
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...commandReport(agentId, b),
       delivered: false,
       error: 'ack timeout',
     });
@@ -165,10 +159,7 @@ describe('the agent acknowledging a backup command', () => {
     const b = await w.backups.trigger(USER, 'shop');
     const reason = 'Refusing to back up "shop": restores and backups are turned off on this host';
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...commandReport(agentId, b),
       delivered: false,
       refused: true,
       error: reason,
@@ -179,10 +170,7 @@ describe('the agent acknowledging a backup command', () => {
   it('ignores a late "not delivered" once the job runs, and reports for another command', async () => {
     const { w, agentId, b } = await running();
     await w.backups.delivery({
-      userId: USER,
-      agentId,
-      commandId: b.commandId,
-      jobId: b.id,
+      ...commandReport(agentId, b),
       delivered: false,
       error: 'late',
     });
@@ -461,10 +449,7 @@ describe('listing and stats', () => {
       const b = await w.backups.trigger(USER, 'shop');
       ids.push(b.id);
       await w.backups.delivery({
-        userId: USER,
-        agentId,
-        commandId: b.commandId,
-        jobId: b.id,
+        ...commandReport(agentId, b),
         delivered: true,
       });
       await w.backups.complete({

@@ -1,5 +1,5 @@
 import { metricsRegistry } from '@coffer/common';
-import { USER, testWorld } from '../test-world';
+import { USER, testWorld, commandReport } from '../test-world';
 
 // The orchestrator's job metrics count each job once, where it moved to its end: a repeated
 // report from the agent (a reconnect, a retry) republishes the event but is not counted again.
@@ -17,7 +17,7 @@ async function running() {
   const w = testWorld();
   const agentId = await w.connectAgent(['shop']);
   const b = await w.backups.trigger(USER, 'shop');
-  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
   return { w, agentId, b };
 }
 

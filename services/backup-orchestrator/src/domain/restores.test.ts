@@ -1,4 +1,4 @@
-import { OTHER_USER, USER, testWorld } from '../test-world';
+import { OTHER_USER, USER, testWorld, commandReport } from '../test-world';
 import { toBackup } from '../views';
 
 /** A world with one completed backup of 'shop'. */
@@ -6,7 +6,7 @@ async function withBackup(plan = {}) {
   const w = testWorld({ plan });
   const agentId = await w.connectAgent(['shop']);
   const b = await w.backups.trigger(USER, 'shop');
-  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
   await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
   return { w, agentId, backupId: b.id };
 }
@@ -23,7 +23,7 @@ describe('restoring anywhere', () => {
     const w = testWorld({ plan: { dbLimit: 5 } });
     const agentId = await w.connectAgent(['shop', 'copy']);
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 2048, keyFingerprint: 'fp' });
     const collections = [
       { name: 'customers', documents: 40 },
@@ -48,7 +48,7 @@ describe('restoring anywhere', () => {
     const w = testWorld();
     const agentId = await w.connectAgent(['shop']);
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     const digest = 'a'.repeat(64);
     await w.verifications.recordSummary({
       userId: USER,
@@ -264,10 +264,7 @@ describe('running a restore', () => {
   it('moves to in-progress on the ack (RESTORE_INITIATED) and grants the download', async () => {
     const { w, agentId, backupId, r } = await requested();
     await w.restores.delivery({
-      userId: USER,
-      agentId,
-      commandId: r.commandId,
-      jobId: r.id,
+      ...commandReport(agentId, r),
       delivered: true,
     });
     expect(w.events.of('restore.restore.initiated')).toHaveLength(1);
@@ -285,10 +282,7 @@ describe('running a restore', () => {
   it("fails with 'Agent unreachable' when the command was not delivered", async () => {
     const { w, agentId, r } = await requested();
     await w.restores.delivery({
-      userId: USER,
-      agentId,
-      commandId: r.commandId,
-      jobId: r.id,
+      ...commandReport(agentId, r),
       delivered: false,
       error: 'timeout',
     });

@@ -1,5 +1,5 @@
 import { AppError, notFound } from '@coffer/common';
-import { USER, testWorld, type TestWorld } from '../test-world';
+import { USER, testWorld, type TestWorld, commandReport } from '../test-world';
 import { lockHolds, lockStateAt } from './retention-lock';
 
 const HOUR = 3_600_000;
@@ -9,7 +9,7 @@ const WEEK = 7 * DAY;
 /** A completed manual backup of 'shop' taken now. */
 async function completedBackup(w: TestWorld, agentId: string) {
   const b = await w.backups.trigger(USER, 'shop');
-  await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+  await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
   await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 10, keyFingerprint: 'fp' });
   return (await w.stores.backups.get(b.id))!;
 }
@@ -155,7 +155,7 @@ describe('backups under the retention lock', () => {
   it('a failed backup stays with the file storage may have locked for it, until its date', async () => {
     const { w, agentId } = await lockedWorld();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.backups.fail({ userId: USER, agentId, backupId: b.id, error: 'mongodump exited with 1' });
     await expect(w.backups.remove(USER, b.id)).rejects.toMatchObject({ code: 'BACKUP_LOCKED' });
     w.clock.set(b.lockedUntil!);

@@ -1,5 +1,5 @@
 import { gfsVerdicts } from './gfs.js';
-import { USER, testWorld } from '../test-world';
+import { USER, testWorld, commandReport } from '../test-world';
 import { verificationDue, WEEKLY_MS } from './verification.js';
 
 const summary = [
@@ -15,7 +15,7 @@ async function world(verify: 'off' | 'each' | 'weekly') {
   /** A backup that completes with the summary the agent reported before its upload ended. */
   const backup = async () => {
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.verifications.recordSummary({ userId: USER, agentId, backupId: b.id, collections: summary });
     const done = await w.backups.complete({
       userId: USER,
@@ -68,10 +68,7 @@ describe('verifications', () => {
     const v = first.verification!;
     const sel = { userId: USER, agentId, verificationId: v.id };
     await w.verifications.delivery({
-      userId: USER,
-      agentId,
-      commandId: v.commandId,
-      jobId: v.id,
+      ...commandReport(agentId, v),
       delivered: true,
     });
     await w.verifications.beginDownload(sel);
@@ -87,10 +84,7 @@ describe('verifications', () => {
     const second = await backup();
     const s = second.verification!;
     await w.verifications.delivery({
-      userId: USER,
-      agentId,
-      commandId: s.commandId,
-      jobId: s.id,
+      ...commandReport(agentId, s),
       delivered: true,
     });
     const difference = { collection: 'orders', what: 'documents' as const, expected: '2', found: '1' };

@@ -1,4 +1,4 @@
-import { USER, testWorld } from '../test-world';
+import { USER, testWorld, commandReport } from '../test-world';
 import { judgeHeartbeat, judgeRunning, RECONNECT_GRACE_MS } from './watchdog';
 
 const limits = { commandTimeoutMs: 60_000, heartbeatTimeoutMs: 60_000, jobMaxHours: 24 };
@@ -97,7 +97,7 @@ describe('the watchdog', () => {
   it('fails running jobs of an agent that stopped responding', async () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     const lastSeen = w.now();
     w.clock.advance(30_000);
     await w.watchdog.tick();
@@ -140,7 +140,7 @@ describe('the watchdog', () => {
   it('fails the running job of an agent that vanished once the reconnect grace has passed', async () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.agents.disconnected(USER, agentId);
     w.clock.advance(RECONNECT_GRACE_MS);
     await expect(w.watchdog.tick()).resolves.toBe(0);
@@ -156,7 +156,7 @@ describe('the watchdog', () => {
   it('keeps the job of an agent that reconnects within the grace', async () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.agents.disconnected(USER, agentId);
     w.clock.advance(3_000);
     expect(await w.connectAgent(['shop'])).toBe(agentId); // the same instance registers again
@@ -169,7 +169,7 @@ describe('the watchdog', () => {
   it('watches restores the same way', async () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     await w.backups.complete({ userId: USER, agentId, backupId: b.id, size: 1, keyFingerprint: 'fp' });
     const r = await w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop' });
     w.clock.advance(61_000);
@@ -184,7 +184,7 @@ describe('the watchdog', () => {
   it('says a restore cut off half-way may have left the database partly restored, and which backup to restore again', async () => {
     const { w, agentId } = await world();
     const b = await w.backups.trigger(USER, 'shop');
-    await w.backups.delivery({ userId: USER, agentId, commandId: b.commandId, jobId: b.id, delivered: true });
+    await w.backups.delivery({ ...commandReport(agentId, b), delivered: true });
     const done = await w.backups.complete({
       userId: USER,
       agentId,
@@ -194,10 +194,7 @@ describe('the watchdog', () => {
     });
     const r = await w.restores.request({ userId: USER, backupId: b.id, databaseName: 'shop' });
     await w.restores.delivery({
-      userId: USER,
-      agentId,
-      commandId: r.commandId,
-      jobId: r.id,
+      ...commandReport(agentId, r),
       delivered: true,
     });
     await w.agents.disconnected(USER, agentId);
