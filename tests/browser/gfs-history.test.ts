@@ -170,3 +170,28 @@ describe.each([
     }
   });
 });
+
+it('brings the GFS suggestion within the plan when the plan arrives after GFS was chosen', async () => {
+  const user = await registeredUser('gfslate');
+  const { page, context, errors } = await newSession(browser());
+  try {
+    await signIn(page, user);
+    // The plan's answer is held until GFS is chosen (a slow network, or a loaded server).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/user/plan', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/settings');
+    await page.getByTestId('retention-mode').selectOption('gfs');
+    await visible(page.getByTestId('gfs-fields'));
+    release();
+    // The Free plan keeps no monthly backups: the suggestion's 12 comes down to 0.
+    await eventually(async () => expect(await page.getByTestId('gfs-monthly').inputValue()).toBe('0'));
+    expect(await page.getByTestId('gfs-daily').inputValue()).toBe('7');
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,4 +1,5 @@
 // Settings → General (product §2, §5): backup frequency and retention, limited by the user's plan.
+import { useEffect, useRef } from 'react';
 import { Button, Card, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { clampGfs, formatFrequency, formatRetention } from '@coffer/contracts';
 import type { Plan } from '../../api/generated';
@@ -23,6 +24,14 @@ interface GeneralTabProps {
 }
 
 export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed }: GeneralTabProps) {
+  // GFS chosen before the plan arrived: its suggestion is brought within the plan once it does.
+  const clampWhenPlanArrives = useRef(false);
+  useEffect(() => {
+    if (!plan || !clampWhenPlanArrives.current) return;
+    clampWhenPlanArrives.current = false;
+    if (form.retentionMode === 'gfs') onChange({ gfs: clampGfs(form.gfs, plan.gfsLimits) });
+  }, [plan, form.retentionMode, form.gfs, onChange]);
+
   return (
     <Card.Root maxW="2xl">
       <Card.Header>
@@ -66,6 +75,7 @@ export function GeneralTab({ form, plan, onChange, onSave, saving, saved, failed
                 onChange={(e) => {
                   const mode = e.currentTarget.value === 'gfs' ? 'gfs' : 'days';
                   // The suggestion shown before any save may be beyond a small plan: bring it within.
+                  clampWhenPlanArrives.current = mode === 'gfs' && !plan;
                   onChange({
                     retentionMode: mode,
                     gfs: mode === 'gfs' && plan ? clampGfs(form.gfs, plan.gfsLimits) : form.gfs,
