@@ -8,5 +8,5 @@ rm -rf src/gen && mkdir -p src/gen
 protoc \
   --plugin="protoc-gen-ts_proto=$root/node_modules/.bin/protoc-gen-ts_proto" \
   --ts_proto_out=src/gen \
-  --ts_proto_opt=outputServices=grpc-js,esModuleInterop=true,env=node,forceLong=number,useOptionals=none,importSuffix=.js,useExactTypes=false,stringEnums=true,outputJsonMethods=false,outputPartialMethods=false \
+  --ts_proto_opt=outputServices=grpc-js,esModuleInterop=true,env=node,forceLong=number,useOptionals=none,importSuffix=.js,useExactTypes=false,stringEnums=true,outputJsonMethods=false \
   -I . coffer/*.proto grpc/health/v1/health.proto

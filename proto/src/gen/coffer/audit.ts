@@ -178,6 +178,19 @@ export const ListLogsRequest: MessageFns<ListLogsRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ListLogsRequest>): ListLogsRequest {
+    return ListLogsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListLogsRequest>): ListLogsRequest {
+    const message = createBaseListLogsRequest();
+    message.userId = object.userId ?? "";
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.action = object.action ?? undefined;
+    message.before = object.before ?? undefined;
+    return message;
+  },
 };
 
 function createBaseLogDetails(): LogDetails {
@@ -358,6 +371,26 @@ export const LogDetails: MessageFns<LogDetails> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<LogDetails>): LogDetails {
+    return LogDetails.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogDetails>): LogDetails {
+    const message = createBaseLogDetails();
+    message.name = object.name ?? undefined;
+    message.hostname = object.hostname ?? undefined;
+    message.type = object.type ?? undefined;
+    message.databaseName = object.databaseName ?? undefined;
+    message.error = object.error ?? undefined;
+    message.value = object.value ?? undefined;
+    message.size = object.size ?? undefined;
+    message.durationMs = object.durationMs ?? undefined;
+    message.backupTimestamp = object.backupTimestamp ?? undefined;
+    message.documentsRestored = object.documentsRestored ?? undefined;
+    message.documentsFailed = object.documentsFailed ?? undefined;
+    message.rule = object.rule ?? undefined;
+    return message;
+  },
 };
 
 function createBaseLogEntry(): LogEntry {
@@ -470,6 +503,23 @@ export const LogEntry: MessageFns<LogEntry> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<LogEntry>): LogEntry {
+    return LogEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogEntry>): LogEntry {
+    const message = createBaseLogEntry();
+    message.id = object.id ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.action = object.action ?? "";
+    message.entity = object.entity ?? "";
+    message.entityId = object.entityId ?? undefined;
+    message.details = (object.details !== undefined && object.details !== null)
+      ? LogDetails.fromPartial(object.details)
+      : undefined;
+    message.actor = object.actor ?? "";
+    return message;
+  },
 };
 
 function createBasePagination(): Pagination {
@@ -538,6 +588,17 @@ export const Pagination: MessageFns<Pagination> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Pagination>): Pagination {
+    return Pagination.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Pagination>): Pagination {
+    const message = createBasePagination();
+    message.total = object.total ?? 0;
+    message.page = object.page ?? 0;
+    message.pages = object.pages ?? 0;
+    return message;
+  },
 };
 
 function createBaseLogPage(): LogPage {
@@ -595,6 +656,18 @@ export const LogPage: MessageFns<LogPage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<LogPage>): LogPage {
+    return LogPage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogPage>): LogPage {
+    const message = createBaseLogPage();
+    message.logs = object.logs?.map((e) => LogEntry.fromPartial(e)) || [];
+    message.pagination = (object.pagination !== undefined && object.pagination !== null)
+      ? Pagination.fromPartial(object.pagination)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseActionList(): ActionList {
@@ -640,6 +713,15 @@ export const ActionList: MessageFns<ActionList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ActionList>): ActionList {
+    return ActionList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ActionList>): ActionList {
+    const message = createBaseActionList();
+    message.actions = object.actions?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -710,6 +792,14 @@ export const AuditServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -724,4 +814,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -463,6 +463,17 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<RegisterRequest>): RegisterRequest {
+    return RegisterRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegisterRequest>): RegisterRequest {
+    const message = createBaseRegisterRequest();
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
 };
 
 function createBaseLoginRequest(): LoginRequest {
@@ -519,6 +530,16 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<LoginRequest>): LoginRequest {
+    return LoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LoginRequest>): LoginRequest {
+    const message = createBaseLoginRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    return message;
   },
 };
 
@@ -652,6 +673,22 @@ export const User: MessageFns<User> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<User>): User {
+    return User.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<User>): User {
+    const message = createBaseUser();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
+    message.apiKey = object.apiKey ?? "";
+    message.isBanned = object.isBanned ?? false;
+    message.banReason = object.banReason ?? undefined;
+    message.bannedAt = object.bannedAt ?? undefined;
+    return message;
+  },
 };
 
 function createBaseAuthResult(): AuthResult {
@@ -720,6 +757,17 @@ export const AuthResult: MessageFns<AuthResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AuthResult>): AuthResult {
+    return AuthResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuthResult>): AuthResult {
+    const message = createBaseAuthResult();
+    message.token = object.token ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.challenge = object.challenge ?? undefined;
+    return message;
+  },
 };
 
 function createBaseSecondFactorLoginRequest(): SecondFactorLoginRequest {
@@ -777,6 +825,16 @@ export const SecondFactorLoginRequest: MessageFns<SecondFactorLoginRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
+    return SecondFactorLoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecondFactorLoginRequest>): SecondFactorLoginRequest {
+    const message = createBaseSecondFactorLoginRequest();
+    message.challenge = object.challenge ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
 };
 
 function createBaseSecondFactorCode(): SecondFactorCode {
@@ -833,6 +891,16 @@ export const SecondFactorCode: MessageFns<SecondFactorCode> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SecondFactorCode>): SecondFactorCode {
+    return SecondFactorCode.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecondFactorCode>): SecondFactorCode {
+    const message = createBaseSecondFactorCode();
+    message.userId = object.userId ?? "";
+    message.code = object.code ?? "";
+    return message;
   },
 };
 
@@ -902,6 +970,17 @@ export const TwoFactorStatus: MessageFns<TwoFactorStatus> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
+    return TwoFactorStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TwoFactorStatus>): TwoFactorStatus {
+    const message = createBaseTwoFactorStatus();
+    message.enabled = object.enabled ?? false;
+    message.enrolmentRequired = object.enrolmentRequired ?? false;
+    message.recoveryCodesLeft = object.recoveryCodesLeft ?? 0;
+    return message;
+  },
 };
 
 function createBaseTwoFactorEnrolment(): TwoFactorEnrolment {
@@ -970,6 +1049,17 @@ export const TwoFactorEnrolment: MessageFns<TwoFactorEnrolment> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
+    return TwoFactorEnrolment.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TwoFactorEnrolment>): TwoFactorEnrolment {
+    const message = createBaseTwoFactorEnrolment();
+    message.secret = object.secret ?? "";
+    message.otpauthUrl = object.otpauthUrl ?? "";
+    message.qrCode = object.qrCode ?? "";
+    return message;
+  },
 };
 
 function createBaseRecoveryCodes(): RecoveryCodes {
@@ -1015,6 +1105,15 @@ export const RecoveryCodes: MessageFns<RecoveryCodes> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RecoveryCodes>): RecoveryCodes {
+    return RecoveryCodes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecoveryCodes>): RecoveryCodes {
+    const message = createBaseRecoveryCodes();
+    message.codes = object.codes?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -1084,6 +1183,17 @@ export const StepUpRequest: MessageFns<StepUpRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<StepUpRequest>): StepUpRequest {
+    return StepUpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepUpRequest>): StepUpRequest {
+    const message = createBaseStepUpRequest();
+    message.userId = object.userId ?? "";
+    message.sessionId = object.sessionId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
 };
 
 function createBaseStepUpToken(): StepUpToken {
@@ -1141,6 +1251,16 @@ export const StepUpToken: MessageFns<StepUpToken> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<StepUpToken>): StepUpToken {
+    return StepUpToken.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepUpToken>): StepUpToken {
+    const message = createBaseStepUpToken();
+    message.token = object.token ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
 };
 
 function createBaseSecuritySettings(): SecuritySettings {
@@ -1186,6 +1306,15 @@ export const SecuritySettings: MessageFns<SecuritySettings> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SecuritySettings>): SecuritySettings {
+    return SecuritySettings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecuritySettings>): SecuritySettings {
+    const message = createBaseSecuritySettings();
+    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
+    return message;
   },
 };
 
@@ -1244,6 +1373,16 @@ export const AdminIdentity: MessageFns<AdminIdentity> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AdminIdentity>): AdminIdentity {
+    return AdminIdentity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminIdentity>): AdminIdentity {
+    const message = createBaseAdminIdentity();
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
 };
 
 function createBaseAdminSecuritySettingsRequest(): AdminSecuritySettingsRequest {
@@ -1290,6 +1429,15 @@ export const AdminSecuritySettingsRequest: MessageFns<AdminSecuritySettingsReque
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
+    return AdminSecuritySettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminSecuritySettingsRequest>): AdminSecuritySettingsRequest {
+    const message = createBaseAdminSecuritySettingsRequest();
+    message.requireAdminTwoFactor = object.requireAdminTwoFactor ?? false;
+    return message;
+  },
 };
 
 function createBaseRequestPasswordResetRequest(): RequestPasswordResetRequest {
@@ -1335,6 +1483,15 @@ export const RequestPasswordResetRequest: MessageFns<RequestPasswordResetRequest
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RequestPasswordResetRequest>): RequestPasswordResetRequest {
+    return RequestPasswordResetRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RequestPasswordResetRequest>): RequestPasswordResetRequest {
+    const message = createBaseRequestPasswordResetRequest();
+    message.email = object.email ?? "";
+    return message;
   },
 };
 
@@ -1393,6 +1550,16 @@ export const RequestPasswordResetResponse: MessageFns<RequestPasswordResetRespon
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<RequestPasswordResetResponse>): RequestPasswordResetResponse {
+    return RequestPasswordResetResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RequestPasswordResetResponse>): RequestPasswordResetResponse {
+    const message = createBaseRequestPasswordResetResponse();
+    message.resetToken = object.resetToken ?? undefined;
+    message.resetUrl = object.resetUrl ?? undefined;
+    return message;
+  },
 };
 
 function createBaseResetTokenRequest(): ResetTokenRequest {
@@ -1438,6 +1605,15 @@ export const ResetTokenRequest: MessageFns<ResetTokenRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ResetTokenRequest>): ResetTokenRequest {
+    return ResetTokenRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResetTokenRequest>): ResetTokenRequest {
+    const message = createBaseResetTokenRequest();
+    message.token = object.token ?? "";
+    return message;
   },
 };
 
@@ -1495,6 +1671,16 @@ export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
+    return ResetPasswordRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
+    const message = createBaseResetPasswordRequest();
+    message.token = object.token ?? "";
+    message.password = object.password ?? "";
+    return message;
   },
 };
 
@@ -1676,6 +1862,26 @@ export const AccountState: MessageFns<AccountState> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AccountState>): AccountState {
+    return AccountState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountState>): AccountState {
+    const message = createBaseAccountState();
+    message.userId = object.userId ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
+    message.isBanned = object.isBanned ?? false;
+    message.banReason = object.banReason ?? undefined;
+    message.bannedAt = object.bannedAt ?? undefined;
+    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.sessionVersion = object.sessionVersion ?? 0;
+    message.endedSessions = object.endedSessions?.map((e) => e) || [];
+    message.twoFactorEnabled = object.twoFactorEnabled ?? undefined;
+    message.twoFactorEnrolmentRequired = object.twoFactorEnrolmentRequired ?? undefined;
+    return message;
+  },
 };
 
 function createBaseProfile(): Profile {
@@ -1777,6 +1983,20 @@ export const Profile: MessageFns<Profile> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Profile>): Profile {
+    return Profile.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Profile>): Profile {
+    const message = createBaseProfile();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.plan = object.plan ?? "";
+    message.apiKey = object.apiKey ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
+    return message;
+  },
 };
 
 function createBaseUpdateProfileRequest(): UpdateProfileRequest {
@@ -1856,6 +2076,18 @@ export const UpdateProfileRequest: MessageFns<UpdateProfileRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UpdateProfileRequest>): UpdateProfileRequest {
+    return UpdateProfileRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateProfileRequest>): UpdateProfileRequest {
+    const message = createBaseUpdateProfileRequest();
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? undefined;
+    message.email = object.email ?? undefined;
+    message.currentPassword = object.currentPassword ?? undefined;
+    return message;
+  },
 };
 
 function createBaseChangePasswordRequest(): ChangePasswordRequest {
@@ -1924,6 +2156,17 @@ export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
+    return ChangePasswordRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
+    const message = createBaseChangePasswordRequest();
+    message.userId = object.userId ?? "";
+    message.currentPassword = object.currentPassword ?? "";
+    message.newPassword = object.newPassword ?? "";
+    return message;
+  },
 };
 
 function createBaseChangePasswordResult(): ChangePasswordResult {
@@ -1970,6 +2213,15 @@ export const ChangePasswordResult: MessageFns<ChangePasswordResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
+    return ChangePasswordResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangePasswordResult>): ChangePasswordResult {
+    const message = createBaseChangePasswordResult();
+    message.token = object.token ?? "";
+    return message;
+  },
 };
 
 function createBaseApiKey(): ApiKey {
@@ -2015,6 +2267,15 @@ export const ApiKey: MessageFns<ApiKey> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ApiKey>): ApiKey {
+    return ApiKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApiKey>): ApiKey {
+    const message = createBaseApiKey();
+    message.apiKey = object.apiKey ?? "";
+    return message;
   },
 };
 
@@ -2084,6 +2345,17 @@ export const EndSessionRequest: MessageFns<EndSessionRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<EndSessionRequest>): EndSessionRequest {
+    return EndSessionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EndSessionRequest>): EndSessionRequest {
+    const message = createBaseEndSessionRequest();
+    message.userId = object.userId ?? "";
+    message.sessionId = object.sessionId ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
 };
 
 function createBasePlanFeature(): PlanFeature {
@@ -2129,6 +2401,15 @@ export const PlanFeature: MessageFns<PlanFeature> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<PlanFeature>): PlanFeature {
+    return PlanFeature.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PlanFeature>): PlanFeature {
+    const message = createBasePlanFeature();
+    message.text = object.text ?? "";
+    return message;
   },
 };
 
@@ -2286,6 +2567,26 @@ export const Plan: MessageFns<Plan> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Plan>): Plan {
+    return Plan.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Plan>): Plan {
+    const message = createBasePlan();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.price = object.price ?? 0;
+    message.popular = object.popular ?? false;
+    message.dbLimit = object.dbLimit ?? 0;
+    message.retentionLimit = object.retentionLimit ?? 0;
+    message.storageLimit = object.storageLimit ?? 0;
+    message.frequencyLimit = object.frequencyLimit ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
+    message.features = object.features?.map((e) => PlanFeature.fromPartial(e)) || [];
+    message.gfsLimits = (object.gfsLimits !== undefined && object.gfsLimits !== null)
+      ? GfsCounts.fromPartial(object.gfsLimits)
+      : undefined;
+    return message;
+  },
 };
 
 function createBasePlanList(): PlanList {
@@ -2331,6 +2632,15 @@ export const PlanList: MessageFns<PlanList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<PlanList>): PlanList {
+    return PlanList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PlanList>): PlanList {
+    const message = createBasePlanList();
+    message.plans = object.plans?.map((e) => Plan.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2422,6 +2732,21 @@ export const PlanChangeResult: MessageFns<PlanChangeResult> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<PlanChangeResult>): PlanChangeResult {
+    return PlanChangeResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PlanChangeResult>): PlanChangeResult {
+    const message = createBasePlanChangeResult();
+    message.plan = (object.plan !== undefined && object.plan !== null) ? Plan.fromPartial(object.plan) : undefined;
+    message.changed = object.changed ?? false;
+    message.checkoutUrl = object.checkoutUrl ?? undefined;
+    message.effectiveAt = object.effectiveAt ?? undefined;
+    message.nextPlan = (object.nextPlan !== undefined && object.nextPlan !== null)
+      ? Plan.fromPartial(object.nextPlan)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseSubscription(): Subscription {
@@ -2512,6 +2837,19 @@ export const Subscription: MessageFns<Subscription> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Subscription>): Subscription {
+    return Subscription.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Subscription>): Subscription {
+    const message = createBaseSubscription();
+    message.planId = object.planId ?? "";
+    message.status = object.status ?? "";
+    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
+    message.currentPeriodEnd = object.currentPeriodEnd ?? undefined;
+    message.pendingPlanId = object.pendingPlanId ?? undefined;
+    return message;
+  },
 };
 
 function createBaseBillingState(): BillingState {
@@ -2568,6 +2906,18 @@ export const BillingState: MessageFns<BillingState> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BillingState>): BillingState {
+    return BillingState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingState>): BillingState {
+    const message = createBaseBillingState();
+    message.enabled = object.enabled ?? false;
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
   },
 };
 
@@ -2626,6 +2976,16 @@ export const BillingWebhookRequest: MessageFns<BillingWebhookRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
+    return BillingWebhookRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingWebhookRequest>): BillingWebhookRequest {
+    const message = createBaseBillingWebhookRequest();
+    message.payload = object.payload ?? Buffer.alloc(0);
+    message.signature = object.signature ?? "";
+    return message;
+  },
 };
 
 function createBaseBillingWebhookResult(): BillingWebhookResult {
@@ -2671,6 +3031,15 @@ export const BillingWebhookResult: MessageFns<BillingWebhookResult> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
+    return BillingWebhookResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BillingWebhookResult>): BillingWebhookResult {
+    const message = createBaseBillingWebhookResult();
+    message.duplicate = object.duplicate ?? false;
+    return message;
   },
 };
 
@@ -2728,6 +3097,16 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ChangePlanRequest>): ChangePlanRequest {
+    return ChangePlanRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangePlanRequest>): ChangePlanRequest {
+    const message = createBaseChangePlanRequest();
+    message.userId = object.userId ?? "";
+    message.planId = object.planId ?? "";
+    return message;
   },
 };
 
@@ -2885,6 +3264,24 @@ export const AdminUser: MessageFns<AdminUser> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AdminUser>): AdminUser {
+    return AdminUser.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminUser>): AdminUser {
+    const message = createBaseAdminUser();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role = object.role ?? Role.ROLE_UNSPECIFIED;
+    message.status = object.status ?? AccountStatus.ACCOUNT_STATUS_UNSPECIFIED;
+    message.plan = object.plan ?? "";
+    message.isBanned = object.isBanned ?? false;
+    message.banReason = object.banReason ?? undefined;
+    message.bannedAt = object.bannedAt ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
 };
 
 function createBaseAdminUsersPage(): AdminUsersPage {
@@ -2942,6 +3339,16 @@ export const AdminUsersPage: MessageFns<AdminUsersPage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AdminUsersPage>): AdminUsersPage {
+    return AdminUsersPage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminUsersPage>): AdminUsersPage {
+    const message = createBaseAdminUsersPage();
+    message.limit = object.limit ?? undefined;
+    message.before = object.before ?? undefined;
+    return message;
+  },
 };
 
 function createBaseAdminUserList(): AdminUserList {
@@ -2987,6 +3394,15 @@ export const AdminUserList: MessageFns<AdminUserList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AdminUserList>): AdminUserList {
+    return AdminUserList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminUserList>): AdminUserList {
+    const message = createBaseAdminUserList();
+    message.users = object.users?.map((e) => AdminUser.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3078,6 +3494,19 @@ export const AdminUpdateUserRequest: MessageFns<AdminUpdateUserRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AdminUpdateUserRequest>): AdminUpdateUserRequest {
+    return AdminUpdateUserRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminUpdateUserRequest>): AdminUpdateUserRequest {
+    const message = createBaseAdminUpdateUserRequest();
+    message.userId = object.userId ?? "";
+    message.plan = object.plan ?? undefined;
+    message.role = object.role ?? undefined;
+    message.status = object.status ?? undefined;
+    message.email = object.email ?? undefined;
+    return message;
+  },
 };
 
 function createBaseAdminSetBanRequest(): AdminSetBanRequest {
@@ -3145,6 +3574,17 @@ export const AdminSetBanRequest: MessageFns<AdminSetBanRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AdminSetBanRequest>): AdminSetBanRequest {
+    return AdminSetBanRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminSetBanRequest>): AdminSetBanRequest {
+    const message = createBaseAdminSetBanRequest();
+    message.userId = object.userId ?? "";
+    message.isBanned = object.isBanned ?? false;
+    message.banReason = object.banReason ?? undefined;
+    return message;
   },
 };
 
@@ -3214,6 +3654,17 @@ export const BanState: MessageFns<BanState> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BanState>): BanState {
+    return BanState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BanState>): BanState {
+    const message = createBaseBanState();
+    message.isBanned = object.isBanned ?? false;
+    message.banReason = object.banReason ?? undefined;
+    message.bannedAt = object.bannedAt ?? undefined;
+    return message;
+  },
 };
 
 function createBaseAdminDeleteUserRequest(): AdminDeleteUserRequest {
@@ -3259,6 +3710,15 @@ export const AdminDeleteUserRequest: MessageFns<AdminDeleteUserRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
+    return AdminDeleteUserRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminDeleteUserRequest>): AdminDeleteUserRequest {
+    const message = createBaseAdminDeleteUserRequest();
+    message.userId = object.userId ?? "";
+    return message;
   },
 };
 
@@ -4137,6 +4597,14 @@ export const AuthServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -4151,4 +4619,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

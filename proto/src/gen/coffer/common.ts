@@ -68,6 +68,15 @@ export const UserRef: MessageFns<UserRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UserRef>): UserRef {
+    return UserRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UserRef>): UserRef {
+    const message = createBaseUserRef();
+    message.userId = object.userId ?? "";
+    return message;
+  },
 };
 
 function createBaseEmpty(): Empty {
@@ -102,6 +111,14 @@ export const Empty: MessageFns<Empty> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<Empty>): Empty {
+    return Empty.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<Empty>): Empty {
+    const message = createBaseEmpty();
+    return message;
   },
 };
 
@@ -138,9 +155,27 @@ export const Ok: MessageFns<Ok> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Ok>): Ok {
+    return Ok.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<Ok>): Ok {
+    const message = createBaseOk();
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -253,6 +253,16 @@ export const Author: MessageFns<Author> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Author>): Author {
+    return Author.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Author>): Author {
+    const message = createBaseAuthor();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
 };
 
 function createBaseArticle(): Article {
@@ -420,6 +430,27 @@ export const Article: MessageFns<Article> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<Article>): Article {
+    return Article.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Article>): Article {
+    const message = createBaseArticle();
+    message.id = object.id ?? "";
+    message.title = object.title ?? "";
+    message.slug = object.slug ?? "";
+    message.content = object.content ?? "";
+    message.category = object.category ?? ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.isPublished = object.isPublished ?? false;
+    message.order = object.order ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.author = (object.author !== undefined && object.author !== null)
+      ? Author.fromPartial(object.author)
+      : undefined;
+    return message;
   },
 };
 
@@ -589,6 +620,27 @@ export const ArticleSummary: MessageFns<ArticleSummary> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ArticleSummary>): ArticleSummary {
+    return ArticleSummary.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ArticleSummary>): ArticleSummary {
+    const message = createBaseArticleSummary();
+    message.id = object.id ?? "";
+    message.title = object.title ?? "";
+    message.slug = object.slug ?? "";
+    message.excerpt = object.excerpt ?? "";
+    message.category = object.category ?? ArticleCategory.ARTICLE_CATEGORY_UNSPECIFIED;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.isPublished = object.isPublished ?? false;
+    message.order = object.order ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.author = (object.author !== undefined && object.author !== null)
+      ? Author.fromPartial(object.author)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseListArticlesRequest(): ListArticlesRequest {
@@ -679,6 +731,19 @@ export const ListArticlesRequest: MessageFns<ListArticlesRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ListArticlesRequest>): ListArticlesRequest {
+    return ListArticlesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListArticlesRequest>): ListArticlesRequest {
+    const message = createBaseListArticlesRequest();
+    message.search = object.search ?? "";
+    message.category = object.category ?? undefined;
+    message.tag = object.tag ?? undefined;
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
 };
 
 function createBasePagination(): Pagination {
@@ -747,6 +812,17 @@ export const Pagination: MessageFns<Pagination> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Pagination>): Pagination {
+    return Pagination.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Pagination>): Pagination {
+    const message = createBasePagination();
+    message.total = object.total ?? 0;
+    message.page = object.page ?? 0;
+    message.pages = object.pages ?? 0;
+    return message;
+  },
 };
 
 function createBaseArticlePage(): ArticlePage {
@@ -804,6 +880,18 @@ export const ArticlePage: MessageFns<ArticlePage> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ArticlePage>): ArticlePage {
+    return ArticlePage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ArticlePage>): ArticlePage {
+    const message = createBaseArticlePage();
+    message.articles = object.articles?.map((e) => ArticleSummary.fromPartial(e)) || [];
+    message.pagination = (object.pagination !== undefined && object.pagination !== null)
+      ? Pagination.fromPartial(object.pagination)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseArticleList(): ArticleList {
@@ -849,6 +937,15 @@ export const ArticleList: MessageFns<ArticleList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ArticleList>): ArticleList {
+    return ArticleList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ArticleList>): ArticleList {
+    const message = createBaseArticleList();
+    message.articles = object.articles?.map((e) => Article.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -907,6 +1004,16 @@ export const Count: MessageFns<Count> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Count>): Count {
+    return Count.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Count>): Count {
+    const message = createBaseCount();
+    message.id = object.id ?? "";
+    message.count = object.count ?? 0;
+    return message;
+  },
 };
 
 function createBaseCountList(): CountList {
@@ -952,6 +1059,15 @@ export const CountList: MessageFns<CountList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<CountList>): CountList {
+    return CountList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CountList>): CountList {
+    const message = createBaseCountList();
+    message.counts = object.counts?.map((e) => Count.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -1010,6 +1126,16 @@ export const GetArticleBySlugRequest: MessageFns<GetArticleBySlugRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<GetArticleBySlugRequest>): GetArticleBySlugRequest {
+    return GetArticleBySlugRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetArticleBySlugRequest>): GetArticleBySlugRequest {
+    const message = createBaseGetArticleBySlugRequest();
+    message.slug = object.slug ?? "";
+    message.includeDrafts = object.includeDrafts ?? false;
+    return message;
+  },
 };
 
 function createBaseTagList(): TagList {
@@ -1055,6 +1181,15 @@ export const TagList: MessageFns<TagList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<TagList>): TagList {
+    return TagList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TagList>): TagList {
+    const message = createBaseTagList();
+    message.tags = object.tags?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -1175,6 +1310,21 @@ export const CreateArticleRequest: MessageFns<CreateArticleRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<CreateArticleRequest>): CreateArticleRequest {
+    return CreateArticleRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateArticleRequest>): CreateArticleRequest {
+    const message = createBaseCreateArticleRequest();
+    message.title = object.title ?? "";
+    message.slug = object.slug ?? "";
+    message.content = object.content ?? "";
+    message.category = object.category ?? undefined;
+    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
+    message.isPublished = object.isPublished ?? undefined;
+    message.order = object.order ?? undefined;
+    return message;
   },
 };
 
@@ -1308,6 +1458,22 @@ export const UpdateArticleRequest: MessageFns<UpdateArticleRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UpdateArticleRequest>): UpdateArticleRequest {
+    return UpdateArticleRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateArticleRequest>): UpdateArticleRequest {
+    const message = createBaseUpdateArticleRequest();
+    message.id = object.id ?? "";
+    message.title = object.title ?? undefined;
+    message.slug = object.slug ?? undefined;
+    message.content = object.content ?? undefined;
+    message.category = object.category ?? undefined;
+    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
+    message.isPublished = object.isPublished ?? undefined;
+    message.order = object.order ?? undefined;
+    return message;
+  },
 };
 
 function createBaseDeleteArticleRequest(): DeleteArticleRequest {
@@ -1353,6 +1519,15 @@ export const DeleteArticleRequest: MessageFns<DeleteArticleRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<DeleteArticleRequest>): DeleteArticleRequest {
+    return DeleteArticleRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteArticleRequest>): DeleteArticleRequest {
+    const message = createBaseDeleteArticleRequest();
+    message.id = object.id ?? "";
+    return message;
   },
 };
 
@@ -1589,7 +1764,17 @@ export const KbServiceClient = makeGenericClientConstructor(KbServiceService, "c
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -164,6 +164,17 @@ export const TestNotificationRequest: MessageFns<TestNotificationRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<TestNotificationRequest>): TestNotificationRequest {
+    return TestNotificationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestNotificationRequest>): TestNotificationRequest {
+    const message = createBaseTestNotificationRequest();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
 };
 
 function createBasePreferences(): Preferences {
@@ -272,6 +283,20 @@ export const Preferences: MessageFns<Preferences> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Preferences>): Preferences {
+    return Preferences.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Preferences>): Preferences {
+    const message = createBasePreferences();
+    message.backupSuccess = object.backupSuccess ?? false;
+    message.backupFailure = object.backupFailure ?? false;
+    message.agentDisconnection = object.agentDisconnection ?? false;
+    message.email = object.email ?? undefined;
+    message.pendingEmail = object.pendingEmail ?? undefined;
+    message.pendingEmailExpiresAt = object.pendingEmailExpiresAt ?? undefined;
+    return message;
+  },
 };
 
 function createBaseAccountRef(): AccountRef {
@@ -339,6 +364,17 @@ export const AccountRef: MessageFns<AccountRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AccountRef>): AccountRef {
+    return AccountRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountRef>): AccountRef {
+    const message = createBaseAccountRef();
+    message.userId = object.userId ?? "";
+    message.accountEmail = object.accountEmail ?? "";
+    message.name = object.name ?? "";
+    return message;
   },
 };
 
@@ -419,6 +455,18 @@ export const EmailChangeRequest: MessageFns<EmailChangeRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
+    return EmailChangeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EmailChangeRequest>): EmailChangeRequest {
+    const message = createBaseEmailChangeRequest();
+    message.userId = object.userId ?? "";
+    message.accountEmail = object.accountEmail ?? "";
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
 };
 
 function createBaseConfirmEmailRequest(): ConfirmEmailRequest {
@@ -464,6 +512,15 @@ export const ConfirmEmailRequest: MessageFns<ConfirmEmailRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
+    return ConfirmEmailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmEmailRequest>): ConfirmEmailRequest {
+    const message = createBaseConfirmEmailRequest();
+    message.token = object.token ?? "";
+    return message;
   },
 };
 
@@ -521,6 +578,16 @@ export const ConfirmEmailResult: MessageFns<ConfirmEmailResult> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
+    return ConfirmEmailResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmEmailResult>): ConfirmEmailResult {
+    const message = createBaseConfirmEmailResult();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    return message;
   },
 };
 
@@ -618,6 +685,19 @@ export const UpdatePreferencesRequest: MessageFns<UpdatePreferencesRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UpdatePreferencesRequest>): UpdatePreferencesRequest {
+    return UpdatePreferencesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdatePreferencesRequest>): UpdatePreferencesRequest {
+    const message = createBaseUpdatePreferencesRequest();
+    message.userId = object.userId ?? "";
+    message.backupSuccess = object.backupSuccess ?? undefined;
+    message.backupFailure = object.backupFailure ?? undefined;
+    message.agentDisconnection = object.agentDisconnection ?? undefined;
+    message.email = object.email ?? undefined;
+    return message;
+  },
 };
 
 function createBasePasswordResetMail(): PasswordResetMail {
@@ -708,6 +788,19 @@ export const PasswordResetMail: MessageFns<PasswordResetMail> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<PasswordResetMail>): PasswordResetMail {
+    return PasswordResetMail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PasswordResetMail>): PasswordResetMail {
+    const message = createBasePasswordResetMail();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.resetUrl = object.resetUrl ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
 };
 
 function createBaseAccountEmailChangedMail(): AccountEmailChangedMail {
@@ -797,6 +890,19 @@ export const AccountEmailChangedMail: MessageFns<AccountEmailChangedMail> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
+    return AccountEmailChangedMail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountEmailChangedMail>): AccountEmailChangedMail {
+    const message = createBaseAccountEmailChangedMail();
+    message.userId = object.userId ?? "";
+    message.previousEmail = object.previousEmail ?? "";
+    message.newEmail = object.newEmail ?? "";
+    message.name = object.name ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
   },
 };
 
@@ -1081,7 +1187,17 @@ export const NotificationServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

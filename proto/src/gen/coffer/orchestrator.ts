@@ -822,6 +822,17 @@ export const PageRef: MessageFns<PageRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<PageRef>): PageRef {
+    return PageRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageRef>): PageRef {
+    const message = createBasePageRef();
+    message.userId = object.userId ?? "";
+    message.limit = object.limit ?? undefined;
+    message.before = object.before ?? undefined;
+    return message;
+  },
 };
 
 function createBaseBackupRef(): BackupRef {
@@ -878,6 +889,16 @@ export const BackupRef: MessageFns<BackupRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BackupRef>): BackupRef {
+    return BackupRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupRef>): BackupRef {
+    const message = createBaseBackupRef();
+    message.userId = object.userId ?? "";
+    message.backupId = object.backupId ?? "";
+    return message;
   },
 };
 
@@ -936,6 +957,16 @@ export const AgentRef: MessageFns<AgentRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AgentRef>): AgentRef {
+    return AgentRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentRef>): AgentRef {
+    const message = createBaseAgentRef();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    return message;
+  },
 };
 
 function createBaseAdminDeleteAgentRequest(): AdminDeleteAgentRequest {
@@ -981,6 +1012,15 @@ export const AdminDeleteAgentRequest: MessageFns<AdminDeleteAgentRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
+    return AdminDeleteAgentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminDeleteAgentRequest>): AdminDeleteAgentRequest {
+    const message = createBaseAdminDeleteAgentRequest();
+    message.agentId = object.agentId ?? "";
+    return message;
   },
 };
 
@@ -1049,6 +1089,17 @@ export const JobRef: MessageFns<JobRef> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<JobRef>): JobRef {
+    return JobRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<JobRef>): JobRef {
+    const message = createBaseJobRef();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.jobId = object.jobId ?? "";
+    return message;
   },
 };
 
@@ -1266,6 +1317,31 @@ export const Backup: MessageFns<Backup> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Backup>): Backup {
+    return Backup.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Backup>): Backup {
+    const message = createBaseBackup();
+    message.id = object.id ?? "";
+    message.databaseName = object.databaseName ?? "";
+    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
+    message.size = object.size ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.type = object.type ?? BackupType.BACKUP_TYPE_UNSPECIFIED;
+    message.error = object.error ?? undefined;
+    message.completedAt = object.completedAt ?? undefined;
+    message.agentId = object.agentId ?? "";
+    message.keyFingerprint = object.keyFingerprint ?? undefined;
+    message.lockedUntil = object.lockedUntil ?? undefined;
+    message.startedAt = object.startedAt ?? undefined;
+    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
+    message.verification = (object.verification !== undefined && object.verification !== null)
+      ? Verification.fromPartial(object.verification)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseVerification(): Verification {
@@ -1386,6 +1462,25 @@ export const Verification: MessageFns<Verification> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Verification>): Verification {
+    return Verification.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Verification>): Verification {
+    const message = createBaseVerification();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? undefined;
+    message.checked = (object.checked !== undefined && object.checked !== null)
+      ? VerificationChecked.fromPartial(object.checked)
+      : undefined;
+    message.difference = (object.difference !== undefined && object.difference !== null)
+      ? VerificationDifference.fromPartial(object.difference)
+      : undefined;
+    message.error = object.error ?? undefined;
+    return message;
+  },
 };
 
 function createBaseVerificationChecked(): VerificationChecked {
@@ -1453,6 +1548,17 @@ export const VerificationChecked: MessageFns<VerificationChecked> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<VerificationChecked>): VerificationChecked {
+    return VerificationChecked.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationChecked>): VerificationChecked {
+    const message = createBaseVerificationChecked();
+    message.collections = object.collections ?? 0;
+    message.documents = object.documents ?? 0;
+    message.indexes = object.indexes ?? 0;
+    return message;
   },
 };
 
@@ -1533,6 +1639,18 @@ export const VerificationDifference: MessageFns<VerificationDifference> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<VerificationDifference>): VerificationDifference {
+    return VerificationDifference.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationDifference>): VerificationDifference {
+    const message = createBaseVerificationDifference();
+    message.collection = object.collection ?? "";
+    message.what = object.what ?? "";
+    message.expected = object.expected ?? "";
+    message.found = object.found ?? "";
+    return message;
+  },
 };
 
 function createBaseCollectionSummary(): CollectionSummary {
@@ -1612,6 +1730,18 @@ export const CollectionSummary: MessageFns<CollectionSummary> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CollectionSummary>): CollectionSummary {
+    return CollectionSummary.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CollectionSummary>): CollectionSummary {
+    const message = createBaseCollectionSummary();
+    message.name = object.name ?? "";
+    message.documents = object.documents ?? 0;
+    message.digest = object.digest ?? "";
+    message.indexes = object.indexes?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseCollectionCount(): CollectionCount {
@@ -1669,6 +1799,16 @@ export const CollectionCount: MessageFns<CollectionCount> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CollectionCount>): CollectionCount {
+    return CollectionCount.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CollectionCount>): CollectionCount {
+    const message = createBaseCollectionCount();
+    message.name = object.name ?? "";
+    message.documents = object.documents ?? 0;
+    return message;
+  },
 };
 
 function createBaseBackupList(): BackupList {
@@ -1714,6 +1854,15 @@ export const BackupList: MessageFns<BackupList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BackupList>): BackupList {
+    return BackupList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupList>): BackupList {
+    const message = createBaseBackupList();
+    message.backups = object.backups?.map((e) => Backup.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -1771,6 +1920,16 @@ export const TriggerBackupRequest: MessageFns<TriggerBackupRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<TriggerBackupRequest>): TriggerBackupRequest {
+    return TriggerBackupRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TriggerBackupRequest>): TriggerBackupRequest {
+    const message = createBaseTriggerBackupRequest();
+    message.userId = object.userId ?? "";
+    message.databaseName = object.databaseName ?? "";
+    return message;
   },
 };
 
@@ -2000,6 +2159,30 @@ export const Restore: MessageFns<Restore> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Restore>): Restore {
+    return Restore.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Restore>): Restore {
+    const message = createBaseRestore();
+    message.id = object.id ?? "";
+    message.backupId = object.backupId ?? "";
+    message.databaseName = object.databaseName ?? "";
+    message.status = object.status ?? JobStatus.JOB_STATUS_UNSPECIFIED;
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? undefined;
+    message.error = object.error ?? undefined;
+    message.documentsRestored = object.documentsRestored ?? 0;
+    message.documentsFailed = object.documentsFailed ?? 0;
+    message.backupTimestamp = object.backupTimestamp ?? undefined;
+    message.sourceDatabaseName = object.sourceDatabaseName ?? "";
+    message.sourceAgentId = object.sourceAgentId ?? "";
+    message.sourceAgentName = object.sourceAgentName ?? "";
+    message.agentId = object.agentId ?? "";
+    message.agentName = object.agentName ?? "";
+    message.collections = object.collections?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseRestoreList(): RestoreList {
@@ -2045,6 +2228,15 @@ export const RestoreList: MessageFns<RestoreList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RestoreList>): RestoreList {
+    return RestoreList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestoreList>): RestoreList {
+    const message = createBaseRestoreList();
+    message.restores = object.restores?.map((e) => Restore.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2165,6 +2357,21 @@ export const RequestRestoreRequest: MessageFns<RequestRestoreRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RequestRestoreRequest>): RequestRestoreRequest {
+    return RequestRestoreRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RequestRestoreRequest>): RequestRestoreRequest {
+    const message = createBaseRequestRestoreRequest();
+    message.userId = object.userId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.databaseName = object.databaseName ?? "";
+    message.confirm = object.confirm?.map((e) => e) || [];
+    message.targetDatabaseName = object.targetDatabaseName ?? undefined;
+    message.targetAgentId = object.targetAgentId ?? undefined;
+    message.collections = object.collections?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -2334,6 +2541,25 @@ export const Agent: MessageFns<Agent> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Agent>): Agent {
+    return Agent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Agent>): Agent {
+    const message = createBaseAgent();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.hostname = object.hostname ?? "";
+    message.version = object.version ?? "";
+    message.platform = object.platform ?? "";
+    message.status = object.status ?? "";
+    message.lastSeen = object.lastSeen ?? "";
+    message.userId = object.userId ?? "";
+    message.offlineReason = object.offlineReason ?? "";
+    message.databases = object.databases?.map((e) => e) || [];
+    message.keyFingerprint = object.keyFingerprint ?? "";
+    return message;
+  },
 };
 
 function createBaseAgentList(): AgentList {
@@ -2379,6 +2605,15 @@ export const AgentList: MessageFns<AgentList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AgentList>): AgentList {
+    return AgentList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentList>): AgentList {
+    const message = createBaseAgentList();
+    message.agents = object.agents?.map((e) => Agent.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2436,6 +2671,16 @@ export const SystemStatusInfo: MessageFns<SystemStatusInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SystemStatusInfo>): SystemStatusInfo {
+    return SystemStatusInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SystemStatusInfo>): SystemStatusInfo {
+    const message = createBaseSystemStatusInfo();
+    message.agents = object.agents?.map((e) => Agent.fromPartial(e)) || [];
+    message.backupService = object.backupService ?? false;
+    return message;
   },
 };
 
@@ -2527,6 +2772,19 @@ export const Database: MessageFns<Database> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Database>): Database {
+    return Database.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Database>): Database {
+    const message = createBaseDatabase();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.isActive = object.isActive ?? false;
+    message.enabled = object.enabled ?? false;
+    message.verify = object.verify ?? "";
+    return message;
+  },
 };
 
 function createBaseDatabaseList(): DatabaseList {
@@ -2572,6 +2830,15 @@ export const DatabaseList: MessageFns<DatabaseList> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<DatabaseList>): DatabaseList {
+    return DatabaseList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DatabaseList>): DatabaseList {
+    const message = createBaseDatabaseList();
+    message.databases = object.databases?.map((e) => Database.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2641,6 +2908,17 @@ export const SetDatabaseActiveRequest: MessageFns<SetDatabaseActiveRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<SetDatabaseActiveRequest>): SetDatabaseActiveRequest {
+    return SetDatabaseActiveRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetDatabaseActiveRequest>): SetDatabaseActiveRequest {
+    const message = createBaseSetDatabaseActiveRequest();
+    message.userId = object.userId ?? "";
+    message.databaseId = object.databaseId ?? "";
+    message.isActive = object.isActive ?? false;
+    return message;
+  },
 };
 
 function createBaseSetDatabaseVerifyRequest(): SetDatabaseVerifyRequest {
@@ -2708,6 +2986,17 @@ export const SetDatabaseVerifyRequest: MessageFns<SetDatabaseVerifyRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
+    return SetDatabaseVerifyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetDatabaseVerifyRequest>): SetDatabaseVerifyRequest {
+    const message = createBaseSetDatabaseVerifyRequest();
+    message.userId = object.userId ?? "";
+    message.databaseId = object.databaseId ?? "";
+    message.verify = object.verify ?? "";
+    return message;
   },
 };
 
@@ -2805,6 +3094,21 @@ export const BackupSettings: MessageFns<BackupSettings> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BackupSettings>): BackupSettings {
+    return BackupSettings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupSettings>): BackupSettings {
+    const message = createBaseBackupSettings();
+    message.frequency = object.frequency ?? BackupFrequency.BACKUP_FREQUENCY_UNSPECIFIED;
+    message.retention = object.retention ?? 0;
+    message.retentionLock = (object.retentionLock !== undefined && object.retentionLock !== null)
+      ? RetentionLock.fromPartial(object.retentionLock)
+      : undefined;
+    message.retentionMode = object.retentionMode ?? RetentionMode.RETENTION_MODE_UNSPECIFIED;
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
+    return message;
+  },
 };
 
 function createBaseRetentionLock(): RetentionLock {
@@ -2873,6 +3177,17 @@ export const RetentionLock: MessageFns<RetentionLock> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<RetentionLock>): RetentionLock {
+    return RetentionLock.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionLock>): RetentionLock {
+    const message = createBaseRetentionLock();
+    message.enabled = object.enabled ?? false;
+    message.offAt = object.offAt ?? undefined;
+    message.offDelaySeconds = object.offDelaySeconds ?? 0;
+    return message;
+  },
 };
 
 function createBaseSetRetentionLockRequest(): SetRetentionLockRequest {
@@ -2929,6 +3244,16 @@ export const SetRetentionLockRequest: MessageFns<SetRetentionLockRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
+    return SetRetentionLockRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetRetentionLockRequest>): SetRetentionLockRequest {
+    const message = createBaseSetRetentionLockRequest();
+    message.userId = object.userId ?? "";
+    message.enabled = object.enabled ?? false;
+    return message;
   },
 };
 
@@ -3020,6 +3345,19 @@ export const UpdateSettingsRequest: MessageFns<UpdateSettingsRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UpdateSettingsRequest>): UpdateSettingsRequest {
+    return UpdateSettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateSettingsRequest>): UpdateSettingsRequest {
+    const message = createBaseUpdateSettingsRequest();
+    message.userId = object.userId ?? "";
+    message.frequency = object.frequency ?? undefined;
+    message.retention = object.retention ?? undefined;
+    message.retentionMode = object.retentionMode ?? undefined;
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
+    return message;
+  },
 };
 
 function createBasePreviewRetentionRequest(): PreviewRetentionRequest {
@@ -3076,6 +3414,16 @@ export const PreviewRetentionRequest: MessageFns<PreviewRetentionRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
+    return PreviewRetentionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PreviewRetentionRequest>): PreviewRetentionRequest {
+    const message = createBasePreviewRetentionRequest();
+    message.userId = object.userId ?? "";
+    message.gfs = (object.gfs !== undefined && object.gfs !== null) ? GfsCounts.fromPartial(object.gfs) : undefined;
+    return message;
   },
 };
 
@@ -3156,6 +3504,20 @@ export const RetentionVerdict: MessageFns<RetentionVerdict> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<RetentionVerdict>): RetentionVerdict {
+    return RetentionVerdict.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionVerdict>): RetentionVerdict {
+    const message = createBaseRetentionVerdict();
+    message.backup = (object.backup !== undefined && object.backup !== null)
+      ? Backup.fromPartial(object.backup)
+      : undefined;
+    message.keep = object.keep ?? false;
+    message.reasons = object.reasons?.map((e) => e) || [];
+    message.rule = object.rule ?? undefined;
+    return message;
+  },
 };
 
 function createBaseRetentionPreview(): RetentionPreview {
@@ -3201,6 +3563,15 @@ export const RetentionPreview: MessageFns<RetentionPreview> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RetentionPreview>): RetentionPreview {
+    return RetentionPreview.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionPreview>): RetentionPreview {
+    const message = createBaseRetentionPreview();
+    message.backups = object.backups?.map((e) => RetentionVerdict.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3270,6 +3641,17 @@ export const ManageAgentRequest: MessageFns<ManageAgentRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<ManageAgentRequest>): ManageAgentRequest {
+    return ManageAgentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ManageAgentRequest>): ManageAgentRequest {
+    const message = createBaseManageAgentRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.action = object.action ?? AgentAction.AGENT_ACTION_UNSPECIFIED;
+    return message;
+  },
 };
 
 function createBaseBackupStatsInfo(): BackupStatsInfo {
@@ -3326,6 +3708,16 @@ export const BackupStatsInfo: MessageFns<BackupStatsInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BackupStatsInfo>): BackupStatsInfo {
+    return BackupStatsInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupStatsInfo>): BackupStatsInfo {
+    const message = createBaseBackupStatsInfo();
+    message.totalCount = object.totalCount ?? 0;
+    message.totalSize = object.totalSize ?? 0;
+    return message;
   },
 };
 
@@ -3471,6 +3863,23 @@ export const RegisterAgentRequest: MessageFns<RegisterAgentRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<RegisterAgentRequest>): RegisterAgentRequest {
+    return RegisterAgentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegisterAgentRequest>): RegisterAgentRequest {
+    const message = createBaseRegisterAgentRequest();
+    message.userId = object.userId ?? "";
+    message.instanceId = object.instanceId ?? "";
+    message.name = object.name ?? "";
+    message.hostname = object.hostname ?? "";
+    message.platform = object.platform ?? "";
+    message.version = object.version ?? "";
+    message.databases = object.databases?.map((e) => e) || [];
+    message.configId = object.configId ?? "";
+    message.keyFingerprint = object.keyFingerprint ?? undefined;
+    return message;
+  },
 };
 
 function createBaseRegisterAgentResponse(): RegisterAgentResponse {
@@ -3527,6 +3936,16 @@ export const RegisterAgentResponse: MessageFns<RegisterAgentResponse> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RegisterAgentResponse>): RegisterAgentResponse {
+    return RegisterAgentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegisterAgentResponse>): RegisterAgentResponse {
+    const message = createBaseRegisterAgentResponse();
+    message.agentId = object.agentId ?? "";
+    message.databases = object.databases?.map((e) => Database.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3607,6 +4026,18 @@ export const AgentHeartbeatRequest: MessageFns<AgentHeartbeatRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AgentHeartbeatRequest>): AgentHeartbeatRequest {
+    return AgentHeartbeatRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentHeartbeatRequest>): AgentHeartbeatRequest {
+    const message = createBaseAgentHeartbeatRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.runningJobs = object.runningJobs?.map((e) => e) || [];
+    message.databases = object.databases?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseAgentDisconnectedRequest(): AgentDisconnectedRequest {
@@ -3675,6 +4106,17 @@ export const AgentDisconnectedRequest: MessageFns<AgentDisconnectedRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
+    return AgentDisconnectedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentDisconnectedRequest>): AgentDisconnectedRequest {
+    const message = createBaseAgentDisconnectedRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
 };
 
 function createBaseAgentLeavingRequest(): AgentLeavingRequest {
@@ -3742,6 +4184,17 @@ export const AgentLeavingRequest: MessageFns<AgentLeavingRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
+    return AgentLeavingRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AgentLeavingRequest>): AgentLeavingRequest {
+    const message = createBaseAgentLeavingRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.restarting = object.restarting ?? false;
+    return message;
   },
 };
 
@@ -3875,6 +4328,22 @@ export const CommandDeliveryRequest: MessageFns<CommandDeliveryRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CommandDeliveryRequest>): CommandDeliveryRequest {
+    return CommandDeliveryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CommandDeliveryRequest>): CommandDeliveryRequest {
+    const message = createBaseCommandDeliveryRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.commandId = object.commandId ?? "";
+    message.kind = object.kind ?? CommandKind.COMMAND_KIND_UNSPECIFIED;
+    message.jobId = object.jobId ?? undefined;
+    message.delivered = object.delivered ?? false;
+    message.error = object.error ?? undefined;
+    message.refused = object.refused ?? undefined;
+    return message;
+  },
 };
 
 function createBaseBeginUploadRequest(): BeginUploadRequest {
@@ -3942,6 +4411,17 @@ export const BeginUploadRequest: MessageFns<BeginUploadRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BeginUploadRequest>): BeginUploadRequest {
+    return BeginUploadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeginUploadRequest>): BeginUploadRequest {
+    const message = createBaseBeginUploadRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    return message;
   },
 };
 
@@ -4033,6 +4513,19 @@ export const UploadGrant: MessageFns<UploadGrant> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UploadGrant>): UploadGrant {
+    return UploadGrant.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UploadGrant>): UploadGrant {
+    const message = createBaseUploadGrant();
+    message.backupId = object.backupId ?? "";
+    message.storageLimit = object.storageLimit ?? 0;
+    message.databaseName = object.databaseName ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
+    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
+    return message;
+  },
 };
 
 function createBaseBlobKey(): BlobKey {
@@ -4089,6 +4582,16 @@ export const BlobKey: MessageFns<BlobKey> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BlobKey>): BlobKey {
+    return BlobKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlobKey>): BlobKey {
+    const message = createBaseBlobKey();
+    message.userId = object.userId ?? "";
+    message.blobId = object.blobId ?? "";
+    return message;
   },
 };
 
@@ -4180,6 +4683,19 @@ export const CompleteBackupRequest: MessageFns<CompleteBackupRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CompleteBackupRequest>): CompleteBackupRequest {
+    return CompleteBackupRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteBackupRequest>): CompleteBackupRequest {
+    const message = createBaseCompleteBackupRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.size = object.size ?? 0;
+    message.keyFingerprint = object.keyFingerprint ?? "";
+    return message;
+  },
 };
 
 function createBaseBackupContentsRequest(): BackupContentsRequest {
@@ -4258,6 +4774,18 @@ export const BackupContentsRequest: MessageFns<BackupContentsRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
+    return BackupContentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupContentsRequest>): BackupContentsRequest {
+    const message = createBaseBackupContentsRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.collections = object.collections?.map((e) => CollectionCount.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -4338,6 +4866,18 @@ export const FailJobRequest: MessageFns<FailJobRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<FailJobRequest>): FailJobRequest {
+    return FailJobRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FailJobRequest>): FailJobRequest {
+    const message = createBaseFailJobRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.jobId = object.jobId ?? "";
+    message.error = object.error ?? "";
+    return message;
+  },
 };
 
 function createBaseBeginDownloadRequest(): BeginDownloadRequest {
@@ -4405,6 +4945,17 @@ export const BeginDownloadRequest: MessageFns<BeginDownloadRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BeginDownloadRequest>): BeginDownloadRequest {
+    return BeginDownloadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeginDownloadRequest>): BeginDownloadRequest {
+    const message = createBaseBeginDownloadRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.restoreId = object.restoreId ?? "";
+    return message;
   },
 };
 
@@ -4496,6 +5047,19 @@ export const DownloadGrant: MessageFns<DownloadGrant> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<DownloadGrant>): DownloadGrant {
+    return DownloadGrant.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DownloadGrant>): DownloadGrant {
+    const message = createBaseDownloadGrant();
+    message.backupId = object.backupId ?? "";
+    message.databaseName = object.databaseName ?? "";
+    message.size = object.size ?? 0;
+    message.blob = (object.blob !== undefined && object.blob !== null) ? BlobKey.fromPartial(object.blob) : undefined;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
 };
 
 function createBaseCompleteRestoreRequest(): CompleteRestoreRequest {
@@ -4586,6 +5150,19 @@ export const CompleteRestoreRequest: MessageFns<CompleteRestoreRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CompleteRestoreRequest>): CompleteRestoreRequest {
+    return CompleteRestoreRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteRestoreRequest>): CompleteRestoreRequest {
+    const message = createBaseCompleteRestoreRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.restoreId = object.restoreId ?? "";
+    message.documentsRestored = object.documentsRestored ?? 0;
+    message.documentsFailed = object.documentsFailed ?? 0;
+    return message;
+  },
 };
 
 function createBaseBackupSummaryRequest(): BackupSummaryRequest {
@@ -4665,6 +5242,18 @@ export const BackupSummaryRequest: MessageFns<BackupSummaryRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
+    return BackupSummaryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BackupSummaryRequest>): BackupSummaryRequest {
+    const message = createBaseBackupSummaryRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.backupId = object.backupId ?? "";
+    message.collections = object.collections?.map((e) => CollectionSummary.fromPartial(e)) || [];
+    return message;
+  },
 };
 
 function createBaseBeginVerificationDownloadRequest(): BeginVerificationDownloadRequest {
@@ -4732,6 +5321,17 @@ export const BeginVerificationDownloadRequest: MessageFns<BeginVerificationDownl
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
+    return BeginVerificationDownloadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeginVerificationDownloadRequest>): BeginVerificationDownloadRequest {
+    const message = createBaseBeginVerificationDownloadRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.verificationId = object.verificationId ?? "";
+    return message;
   },
 };
 
@@ -4833,6 +5433,24 @@ export const CompleteVerificationRequest: MessageFns<CompleteVerificationRequest
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
+    return CompleteVerificationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteVerificationRequest>): CompleteVerificationRequest {
+    const message = createBaseCompleteVerificationRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.verificationId = object.verificationId ?? "";
+    message.verified = object.verified ?? false;
+    message.checked = (object.checked !== undefined && object.checked !== null)
+      ? VerificationChecked.fromPartial(object.checked)
+      : undefined;
+    message.difference = (object.difference !== undefined && object.difference !== null)
+      ? VerificationDifference.fromPartial(object.difference)
+      : undefined;
+    return message;
   },
 };
 
@@ -4941,6 +5559,20 @@ export const ReportAgentUpdateRequest: MessageFns<ReportAgentUpdateRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
+    return ReportAgentUpdateRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReportAgentUpdateRequest>): ReportAgentUpdateRequest {
+    const message = createBaseReportAgentUpdateRequest();
+    message.userId = object.userId ?? "";
+    message.agentId = object.agentId ?? "";
+    message.status = object.status ?? AgentUpdateStatus.AGENT_UPDATE_STATUS_UNSPECIFIED;
+    message.fromVersion = object.fromVersion ?? "";
+    message.toVersion = object.toVersion ?? "";
+    message.error = object.error ?? undefined;
+    return message;
   },
 };
 
@@ -6026,6 +6658,14 @@ export const OrchestratorServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -6040,4 +6680,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

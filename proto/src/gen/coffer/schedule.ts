@@ -166,9 +166,32 @@ export const GfsCounts: MessageFns<GfsCounts> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<GfsCounts>): GfsCounts {
+    return GfsCounts.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GfsCounts>): GfsCounts {
+    const message = createBaseGfsCounts();
+    message.hourly = object.hourly ?? 0;
+    message.daily = object.daily ?? 0;
+    message.weekly = object.weekly ?? 0;
+    message.monthly = object.monthly ?? 0;
+    message.yearly = object.yearly ?? 0;
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -138,6 +138,16 @@ export const BlobRef: MessageFns<BlobRef> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BlobRef>): BlobRef {
+    return BlobRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlobRef>): BlobRef {
+    const message = createBaseBlobRef();
+    message.userId = object.userId ?? "";
+    message.blobId = object.blobId ?? "";
+    return message;
+  },
 };
 
 function createBasePutHeader(): PutHeader {
@@ -228,6 +238,19 @@ export const PutHeader: MessageFns<PutHeader> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<PutHeader>): PutHeader {
+    return PutHeader.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutHeader>): PutHeader {
+    const message = createBasePutHeader();
+    message.userId = object.userId ?? "";
+    message.blobId = object.blobId ?? "";
+    message.storageLimit = object.storageLimit ?? 0;
+    message.keyFingerprint = object.keyFingerprint ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
+    return message;
+  },
 };
 
 function createBasePutEnd(): PutEnd {
@@ -273,6 +296,15 @@ export const PutEnd: MessageFns<PutEnd> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<PutEnd>): PutEnd {
+    return PutEnd.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutEnd>): PutEnd {
+    const message = createBasePutEnd();
+    message.size = object.size ?? 0;
+    return message;
   },
 };
 
@@ -341,6 +373,19 @@ export const PutRequest: MessageFns<PutRequest> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<PutRequest>): PutRequest {
+    return PutRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutRequest>): PutRequest {
+    const message = createBasePutRequest();
+    message.header = (object.header !== undefined && object.header !== null)
+      ? PutHeader.fromPartial(object.header)
+      : undefined;
+    message.chunk = object.chunk ?? undefined;
+    message.end = (object.end !== undefined && object.end !== null) ? PutEnd.fromPartial(object.end) : undefined;
+    return message;
   },
 };
 
@@ -454,6 +499,21 @@ export const BlobInfo: MessageFns<BlobInfo> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BlobInfo>): BlobInfo {
+    return BlobInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlobInfo>): BlobInfo {
+    const message = createBaseBlobInfo();
+    message.userId = object.userId ?? "";
+    message.blobId = object.blobId ?? "";
+    message.size = object.size ?? 0;
+    message.sha256 = object.sha256 ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.keyFingerprint = object.keyFingerprint ?? "";
+    message.lockedUntil = object.lockedUntil ?? undefined;
+    return message;
+  },
 };
 
 function createBaseGetResponse(): GetResponse {
@@ -511,6 +571,16 @@ export const GetResponse: MessageFns<GetResponse> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<GetResponse>): GetResponse {
+    return GetResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetResponse>): GetResponse {
+    const message = createBaseGetResponse();
+    message.info = (object.info !== undefined && object.info !== null) ? BlobInfo.fromPartial(object.info) : undefined;
+    message.chunk = object.chunk ?? undefined;
+    return message;
+  },
 };
 
 function createBaseUsageInfo(): UsageInfo {
@@ -567,6 +637,16 @@ export const UsageInfo: MessageFns<UsageInfo> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<UsageInfo>): UsageInfo {
+    return UsageInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UsageInfo>): UsageInfo {
+    const message = createBaseUsageInfo();
+    message.bytesUsed = object.bytesUsed ?? 0;
+    message.blobCount = object.blobCount ?? 0;
+    return message;
   },
 };
 
@@ -719,6 +799,14 @@ export const StorageServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -733,4 +821,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

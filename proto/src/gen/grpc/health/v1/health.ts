@@ -120,6 +120,15 @@ export const HealthCheckRequest: MessageFns<HealthCheckRequest> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<HealthCheckRequest>): HealthCheckRequest {
+    return HealthCheckRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<HealthCheckRequest>): HealthCheckRequest {
+    const message = createBaseHealthCheckRequest();
+    message.service = object.service ?? "";
+    return message;
+  },
 };
 
 function createBaseHealthCheckResponse(): HealthCheckResponse {
@@ -166,6 +175,15 @@ export const HealthCheckResponse: MessageFns<HealthCheckResponse> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<HealthCheckResponse>): HealthCheckResponse {
+    return HealthCheckResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<HealthCheckResponse>): HealthCheckResponse {
+    const message = createBaseHealthCheckResponse();
+    message.status = object.status ?? HealthCheckResponse_ServingStatus.UNKNOWN;
+    return message;
+  },
 };
 
 export type HealthService = typeof HealthService;
@@ -209,7 +227,17 @@ export const HealthClient = makeGenericClientConstructor(HealthService, "grpc.he
   serviceName: string;
 };
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }
