@@ -1,13 +1,14 @@
 // Admin dashboard: whether admins must use two-factor sign-in. An admin without it is then sent to
 // set it up (Profile → Security) before anything else, and the API refuses admin operations until then.
 import { useState } from 'react';
-import { Card, Stack, Switch, Text } from '@chakra-ui/react';
+import { Card } from '@chakra-ui/react';
 import {
   useAdminGetSecuritySettingsQuery,
   useAdminUpdateSecuritySettingsMutation,
 } from '../../api/generated';
 import { serverMessage } from '../../lib/errors';
 import { FormAlert } from '../shell/FormAlert';
+import { SettingSwitch } from '../shell/SettingSwitch';
 
 export function SecurityPolicyCard() {
   const { data } = useAdminGetSecuritySettingsQuery();
@@ -30,28 +31,13 @@ export function SecurityPolicyCard() {
       </Card.Header>
       <Card.Body gap="3">
         {error && <FormAlert status="error">{error}</FormAlert>}
-        <Switch.Root
+        <SettingSwitch
+          label="Require two-factor sign-in for admins"
+          description="An admin without it must set it up in Profile → Security before using the admin tools."
           checked={data?.requireAdminTwoFactor ?? false}
           disabled={!data || isLoading}
-          onCheckedChange={(d) => void onChange(d.checked)}
-          colorPalette="brand"
-          display="flex"
-          justifyContent="space-between"
-          alignItems="flex-start"
-          gap="4"
-          w="full"
-        >
-          <Stack gap="0">
-            <Switch.Label fontWeight="medium">Require two-factor sign-in for admins</Switch.Label>
-            <Text fontSize="sm" color="fg.muted">
-              An admin without it must set it up in Profile → Security before using the admin tools.
-            </Text>
-          </Stack>
-          <Switch.HiddenInput />
-          <Switch.Control>
-            <Switch.Thumb />
-          </Switch.Control>
-        </Switch.Root>
+          onChange={(checked) => void onChange(checked)}
+        />
       </Card.Body>
     </Card.Root>
   );
