@@ -197,10 +197,12 @@ function WelcomeStep() {
         </Text>
         <List.Root ps="5" gap="1" fontSize="sm" color="fg.muted">
           <List.Item>A Linux or Windows server that can reach your MongoDB database</List.Item>
-          <List.Item>The MongoDB Database Tools (mongodump and mongorestore) on that server</List.Item>
           <List.Item>Administrator (sudo) rights to install the agent</List.Item>
           <List.Item>About five minutes</List.Item>
         </List.Root>
+        <Text fontSize="sm" color="fg.muted" mt="2">
+          Nothing else to install: the agent brings its own mongodump and mongorestore.
+        </Text>
       </Box>
     </Stack>
   );
