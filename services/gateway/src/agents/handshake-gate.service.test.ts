@@ -41,7 +41,7 @@ const gate = (over: Partial<HandshakeLimits> = {}) =>
     },
   });
 const soon = () => Date.now() + 30_000;
-/** Whether the promise has settled by the time pending I/O and timers of 0 ms have run. */
+/** Whether the promise has settled after a moment (used only to show a handshake still waits). */
 const settled = async (p: Promise<unknown>) => {
   let done = false;
   void p.then(
@@ -77,9 +77,9 @@ describe('agent handshake gate', () => {
       g.admit(flooding, address(), soon()),
     ]);
     const queued = Array.from({ length: 10 }, () => g.admit(flooding, address(), soon()));
-    const other = g.admit(key(), address(), soon());
-    expect(await settled(other)).toBe(true);
-    (await other)();
+    // Admitted while the flooding key's turns are all still held: were it queued behind them, it
+    // would wait out its deadline and be refused (no timing is assumed: Redis answers when it can).
+    (await g.admit(key(), address(), soon()))();
     for (const end of ends) end();
     for (const q of queued) (await q)();
   });
