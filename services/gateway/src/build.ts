@@ -110,7 +110,15 @@ export async function startGateway(
     guard(req, res);
     app(req, res);
   });
-  const io = await startRealtime({ server, redis, identity, log });
+  const io = await startRealtime({
+    server,
+    redis,
+    identity,
+    log,
+    // An agent's connection joins its namespace only once its handshake's turn came and its
+    // registration answered; Socket.IO would close it sooner (45 s by default).
+    connectTimeoutMs: config.AGENT_HANDSHAKE_WAIT_MS + config.AGENT_HANDSHAKE_TIMEOUT_MS + 5000,
+  });
   started.io = io;
   const fanout = await startFanout(bus, io);
   const news = agentNews(io);
@@ -131,6 +139,7 @@ export async function startGateway(
       },
     }),
     addressOf: clientAddress(app),
+    handshakeWaitMs: config.AGENT_HANDSHAKE_WAIT_MS,
     handshakeTimeoutMs: config.AGENT_HANDSHAKE_TIMEOUT_MS,
     news,
   });

@@ -50,8 +50,14 @@ const schema = z
       .min(1000)
       .default(5 * 60_000),
     /**
-     * How long an agent's handshake may take, registration included (the agent waits 20 s); the
-     * orchestrator abandons a registration still running then.
+     * How long an agent's handshake may wait for its turn (AGENT_HANDSHAKE_CONCURRENCY*). The agent
+     * keeps waiting on its open connection as long as the gateway does; after a gateway restart
+     * thousands queue here, and one refused after this long comes back with backoff.
+     */
+    AGENT_HANDSHAKE_WAIT_MS: z.coerce.number().int().min(1000).max(300_000).default(120_000),
+    /**
+     * How long a registration may take once its turn came; the orchestrator abandons one still
+     * running then.
      */
     AGENT_HANDSHAKE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
     /** Handshakes one gateway works on at once, all keys together (the rest wait their turn). */

@@ -5,6 +5,7 @@ import { startRedis, type RunningServer } from '@coffer/local-stack';
 import { rateLimiter } from '../http/rate-limit';
 import {
   HANDSHAKE_BUSY_MESSAGE,
+  HANDSHAKE_GONE_MESSAGE,
   HANDSHAKE_RATE_MESSAGE,
   HANDSHAKE_TIMEOUT_MESSAGE,
   handshakeGate,
@@ -40,7 +41,7 @@ const gate = (over: Partial<HandshakeLimits> = {}) =>
       ...over,
     },
   });
-const soon = () => Date.now() + 30_000;
+const soon = () => ({ waitUntil: Date.now() + 30_000 });
 /** Whether the promise has settled after a moment (used only to show a handshake still waits). */
 const settled = async (p: Promise<unknown>) => {
   let done = false;
@@ -109,7 +110,7 @@ describe('agent handshake gate', () => {
 
     const other = key();
     const held = await Promise.all([g.admit(other, address(), soon()), g.admit(other, address(), soon())]);
-    await expect(g.admit(other, address(), Date.now() + 100)).rejects.toMatchObject({
+    await expect(g.admit(other, address(), { waitUntil: Date.now() + 100 })).rejects.toMatchObject({
       kind: 'UNAVAILABLE',
       message: HANDSHAKE_TIMEOUT_MESSAGE,
     });
@@ -150,5 +151,37 @@ describe('agent handshake gate', () => {
     await expect(byAddress.admit(key(), from, soon())).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     // The keys are counted by a hash: no API key is written to Redis.
     expect((await redis.keys('coffer:rate:agent-handshake:*')).join(' ')).not.toContain(k);
+  });
+  it('lets an agent that went away while waiting give its place up', async () => {
+    const g = gate();
+    const k = key();
+    const held = await Promise.all([g.admit(k, address(), soon()), g.admit(k, address(), soon())]);
+    const closed = new AbortController();
+    const leaving = g.admit(k, address(), { ...soon(), gone: closed.signal });
+    const next = g.admit(k, address(), soon());
+    closed.abort();
+    await expect(leaving).rejects.toMatchObject({ kind: 'UNAVAILABLE', message: HANDSHAKE_GONE_MESSAGE });
+    // The turn goes to the one behind it, not to the agent that left.
+    held[0]!();
+    (await next)();
+    held[1]!();
+  });
+
+  it('counts only admitted handshakes against the rate: waiting spends none of it', async () => {
+    const g = gate({ perKeyPerMinute: 3, concurrentPerKey: 1, concurrentPerAddress: 1 });
+    const k = key();
+    const first = await g.admit(k, address(), soon());
+    // Three more wait behind the first; were arrivals counted, the fourth handshake would be refused.
+    const waiting = [g.admit(k, address(), soon()), g.admit(k, address(), soon())];
+    const timedOut = g.admit(k, address(), { waitUntil: Date.now() + 50 });
+    await expect(timedOut).rejects.toMatchObject({ kind: 'UNAVAILABLE' });
+    first();
+    (await waiting[0]!)();
+    (await waiting[1]!)();
+    // Three admitted in this minute: the next is refused at its turn, and gives the turn back (its
+    // address has one turn: another key from there would otherwise wait out its 30 s).
+    const from = address();
+    await expect(g.admit(k, from, soon())).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    (await g.admit(key(), from, soon()))();
   });
 });

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Server } from 'socket.io';
 import {
   AppError,
@@ -24,6 +25,7 @@ type Ack = (answer: ReportAck) => void;
 const noHandshakes = {
   gate: {} as HandshakeGate,
   addressOf: () => '127.0.0.1',
+  handshakeWaitMs: 120_000,
   handshakeTimeoutMs: 15_000,
   news: { status: () => {}, update: () => {} } as AgentNews,
 };
@@ -190,7 +192,15 @@ describe('agent namespace: refused connections', () => {
   };
 
   /** Runs the namespace's middleware for one handshake; resolves with what it passed to next(). */
-  function connect(auth: unknown, over: { fromApiKey?: jest.Mock; registerAgent?: jest.Mock } = {}) {
+  function connect(
+    auth: unknown,
+    over: {
+      fromApiKey?: jest.Mock;
+      registerAgent?: jest.Mock;
+      gate?: HandshakeGate;
+      conn?: EventEmitter;
+    } = {},
+  ) {
     let middleware: ((socket: unknown, next: (err?: Error) => void) => void) | undefined;
     const nsp = { use: (m: typeof middleware) => (middleware = m), on: () => {} };
     startAgentNamespace({
@@ -206,16 +216,35 @@ describe('agent namespace: refused connections', () => {
       bus: {} as EventBus,
       log: createLogger('test', 'silent'),
       ...noHandshakes,
-      gate: { admit: async () => () => {} },
+      gate: over.gate ?? { admit: async () => () => {} },
     });
     return new Promise<Error | undefined>((resolve) =>
-      middleware!({ handshake: { auth }, data: {} }, resolve),
+      middleware!({ handshake: { auth }, data: {}, conn: over.conn ?? new EventEmitter() }, resolve),
     );
   }
   const refused = async (p: Promise<Error | undefined>) => {
     const err = await p;
     return { message: err?.message, code: refusalCodeOf(err) };
   };
+
+  it('gives up the turn of an agent whose connection closes while it waits', async () => {
+    const conn = new EventEmitter();
+    let gone: AbortSignal | undefined;
+    const gate: HandshakeGate = {
+      admit: (_key, _address, opts) => {
+        gone = opts.gone;
+        return new Promise((_resolve, reject) =>
+          opts.gone!.addEventListener('abort', () => reject(new Error('gone'))),
+        );
+      },
+    };
+    const answer = connect(handshake, { gate, conn });
+    expect(gone?.aborted).toBe(false);
+    conn.emit('close');
+    expect(gone?.aborted).toBe(true);
+    await expect(refused(answer)).resolves.toMatchObject({ code: 'REGISTRATION_FAILED' });
+    expect(conn.listenerCount('close')).toBe(0);
+  });
 
   it('registers a valid handshake, passing on its deadline', async () => {
     const registerAgent = jest.fn().mockResolvedValue({ agentId: AGENT, databases: [] });

@@ -94,7 +94,9 @@ export function startAgentNamespace(deps: {
   gate: HandshakeGate;
   /** The client's address of a handshake (TRUST_PROXY applies). */
   addressOf: (req: IncomingMessage) => string;
-  /** How long a handshake may take, registration included (AGENT_HANDSHAKE_TIMEOUT_MS). */
+  /** How long a handshake may wait for its turn (AGENT_HANDSHAKE_WAIT_MS). */
+  handshakeWaitMs: number;
+  /** How long a registration may take once its turn came (AGENT_HANDSHAKE_TIMEOUT_MS). */
   handshakeTimeoutMs: number;
   /** Tells the owner's open dashboards what changed (realtime/agent-news.ts). */
   news: AgentNews;
@@ -107,10 +109,7 @@ export function startAgentNamespace(deps: {
     const parsed = agentHandshakeSchema.safeParse(socket.handshake.auth);
     if (!parsed.success) return next(connectRefusal('BAD_HANDSHAKE', 'Invalid agent handshake'));
     const h = parsed.data;
-    // The agent waits 20 s for the answer; the registration is abandoned (by the orchestrator, which
-    // gets this deadline) once the agent would have given up on it.
-    const deadline = Date.now() + deps.handshakeTimeoutMs;
-    const register = async () => {
+    const register = async (deadline: number) => {
       const caller = await deps.identity.fromApiKey(h.apiKey);
       const reg = await orchestrator.registerAgent(registerRequest(caller.id, h), {
         timeoutMs: Math.max(1, deadline - Date.now()),
@@ -122,15 +121,24 @@ export function startAgentNamespace(deps: {
         reported: namesKey(h.databases),
       };
     };
+    // An agent that closes its connection while waiting gives its place up: nobody registers it.
+    const closed = new AbortController();
+    const onClose = () => closed.abort();
+    socket.conn.once('close', onClose);
     deps.gate
-      .admit(h.apiKey, deps.addressOf(socket.request), deadline)
+      .admit(h.apiKey, deps.addressOf(socket.request), {
+        waitUntil: Date.now() + deps.handshakeWaitMs,
+        gone: closed.signal,
+      })
       .then(async (done) => {
         try {
-          await register();
+          // The registration's own bound starts with its turn: the orchestrator abandons it then.
+          await register(Date.now() + deps.handshakeTimeoutMs);
         } finally {
           done();
         }
       })
+      .finally(() => socket.conn.off('close', onClose))
       .then(
         () => next(),
         (err: unknown) => next(refusalFor(err)),

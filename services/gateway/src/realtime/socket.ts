@@ -37,6 +37,8 @@ export async function startRealtime(deps: {
   redis: RedisClient;
   identity: Identity;
   log: Logger;
+  /** How long a connection may take to join a namespace before Socket.IO closes it. */
+  connectTimeoutMs: number;
 }): Promise<RealtimeServer> {
   const pub = deps.redis.duplicate();
   const sub = deps.redis.duplicate();
@@ -47,6 +49,7 @@ export async function startRealtime(deps: {
     path: SOCKET_IO_PATH,
     serveClient: false,
     adapter: createAdapter(pub, sub),
+    connectTimeout: deps.connectTimeoutMs,
   });
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown }).token;
