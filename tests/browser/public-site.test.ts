@@ -301,6 +301,8 @@ describe('signed-in shell', () => {
   it('puts Help before Admin in the menu, and a toast swiped 50 px goes away', async () => {
     const { page, context } = await newSession(browser());
     try {
+      // Fake timers that keep real time until paused below (installed before the app loads).
+      await page.clock.install();
       // A session of its own: signing out ends it on the server, and the shared one (signInAsAdmin)
       // serves every other test.
       await signIn(page, {
@@ -318,11 +320,18 @@ describe('signed-in shell', () => {
         'Admin',
       ]);
 
+      // The toast's 5 s timer runs on the page's clock, held still from here: only the swipe can
+      // make the toast go away, however slowly this machine answers. Page time moves on only as
+      // far as the toast needs to slide in (a few frames of its 5 s).
+      await page.clock.pauseAt(Date.now() + 1000);
       await page.getByRole('button', { name: 'Log out' }).click();
       const signedOut = toast(page, TEXT.signedOut);
-      await visible(signedOut);
-      // The pointer stays on the toast throughout, which pauses its 5 s timer: only the swipe can
-      // make it go away. hover() also waits until the toast has finished sliding in.
+      await signedOut.waitFor({ state: 'attached' });
+      for (let ms = 0; (await signedOut.getAttribute('data-mounted')) === null; ms += 16) {
+        if (ms > 3000) throw new Error('the Signed out toast did not slide in within 3 s of page time');
+        await page.clock.runFor(16);
+      }
+      // hover() also waits until the toast has finished sliding in (a CSS transition: real time).
       await signedOut.hover();
       const box = (await signedOut.boundingBox())!;
       const x = box.x + box.width / 2;
@@ -334,20 +343,22 @@ describe('signed-in shell', () => {
           return el !== null && new DOMMatrix(getComputedStyle(el).transform).m41 === px;
         }, px);
 
-      // The toast follows the pointer; released short of 50 px it springs back and stays.
+      // The toast follows the pointer; released short of 50 px it springs back and stays open.
       await page.mouse.move(x, y);
       await page.mouse.down();
       await page.mouse.move(x + 30, y, { steps: 6 });
       await shifted(30);
       await page.mouse.up();
       await shifted(0);
-      expect(await signedOut.isVisible()).toBe(true);
-      expect(await signedOut.getAttribute('data-paused')).not.toBeNull();
+      expect(await signedOut.getAttribute('data-state')).toBe('open');
 
+      // Past 50 px it is dismissed at once (the clock still stands), then leaves as time resumes.
       await page.mouse.move(x, y);
       await page.mouse.down();
       await page.mouse.move(x + 60, y, { steps: 6 });
       await page.mouse.up();
+      await signedOut.and(page.locator('[data-state="closed"]')).waitFor({ state: 'attached' });
+      await page.clock.resume();
       await signedOut.waitFor({ state: 'hidden', timeout: 10_000 });
     } finally {
       await context.close();
