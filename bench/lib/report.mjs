@@ -100,6 +100,7 @@ export function renderReport(r) {
       `${x(v.memoryRatio)} (${kib2mib(r.cofferBackup.memory.hwmKb)} at ${r.sizeMb} MiB vs ${kib2mib(r.smallBackup.memory.hwmKb)} at ${r.memoryMb} MiB)`,
       met(v.memoryRatio <= 1.25),
     ]);
+  rows.push(...throughputTargets(r));
   out.push(table(['target', 'measured', 'verdict'], rows), '');
 
   if (r.rawDump) {
@@ -297,6 +298,52 @@ export function renderReport(r) {
   if (r.ceiling?.length) out.push(...renderCeiling(r));
   if (r.smallJob?.length) out.push(...renderSmallJob(r.smallJob));
   return out.join('\n');
+}
+
+/**
+ * Issue 26's targets, from parts 3, 5 and 6 of the same run: the stage against gzip, the restore
+ * against the decrypt stage alone, the hop's CPU against the encrypt stage's, and the small jobs.
+ */
+export function throughputTargets(r) {
+  const rows = [];
+  const distinct = r.stage?.distinct ?? r.stage?.repeated;
+  if (distinct) {
+    const ratio = distinct.tools.coffer.mibPerS / distinct.tools.gzip.mibPerS;
+    rows.push([
+      'The encrypt stage toward 8× the throughput of `gzip -6` (part 3)',
+      `${x(ratio)} (${distinct.tools.coffer.mibPerS.toFixed(0)} vs ${distinct.tools.gzip.mibPerS.toFixed(0)} MiB/s)`,
+      met(ratio >= 8),
+    ]);
+  }
+  const largest = r.ceiling?.toSorted((a, b) => b.bytes - a.bytes)[0];
+  for (const run of largest?.runs ?? []) {
+    const size = `${(largest.bytes / MiB).toFixed(0)} MiB`;
+    const restore = largest.alone.decrypt.ms / run.restore.ms;
+    rows.push([
+      `Restore ≥ 0.8× the decrypt stage alone (part 5, ${size}, ${run.backend})`,
+      `${x(restore)} (${s(run.restore.ms)} vs ${s(largest.alone.decrypt.ms)})`,
+      met(restore >= 0.8),
+    ]);
+    const hop = (run.backup.cpuMs.gateway + run.backup.cpuMs.storage) / largest.alone.encrypt.cpuMs;
+    const bound = run.backend === 's3' ? 0.4 : 0.25;
+    rows.push([
+      `Gateway + storage CPU ≤ ${bound}× the encrypt stage's (part 5, ${size}, ${run.backend})`,
+      `${x(hop)} (${cpu(run.backup.cpuMs.gateway + run.backup.cpuMs.storage)} vs ${cpu(largest.alone.encrypt.cpuMs)})`,
+      met(hop <= bound),
+    ]);
+  }
+  if (r.smallJob?.length) {
+    for (const job of ['backup', 'restore']) {
+      const ratio = median(r.smallJob.map((round) => round[job].cofferMs / round[job].plainMs));
+      const plain = job === 'backup' ? '`mongodump --archive`' : 'download + `mongorestore --archive`';
+      rows.push([
+        `A small ${job} within 1.5× ${plain} (part 6, median of ${r.smallJob.length})`,
+        x(ratio),
+        met(ratio <= 1.5),
+      ]);
+    }
+  }
+  return rows;
 }
 
 const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
