@@ -321,16 +321,22 @@ describe('signed-in shell', () => {
       ]);
 
       // The toast's 5 s timer runs on the page's clock, held still from here: only the swipe can
-      // make the toast go away, however slowly this machine answers. Page time moves on only as
-      // far as the toast needs to slide in (a few frames of its 5 s).
+      // make the toast go away, however slowly this machine answers. Page time moves on only in
+      // single frames while this test waits for the page (`frames`): under 3 s of the 5 s in all.
       await page.clock.pauseAt(Date.now() + 1000);
+      /** Waits, a frame of page time at a step, until `check` holds; at most `limitMs` of page time. */
+      const frames = async (what: string, limitMs: number, check: () => Promise<boolean>) => {
+        for (let ms = 0; !(await check()); ms += 16) {
+          if (ms >= limitMs) throw new Error(`${what}: not within ${limitMs} ms of page time`);
+          await page.clock.runFor(16);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
       await page.getByRole('button', { name: 'Log out' }).click();
       const signedOut = toast(page, TEXT.signedOut);
       await signedOut.waitFor({ state: 'attached' });
-      for (let ms = 0; (await signedOut.getAttribute('data-mounted')) === null; ms += 16) {
-        if (ms > 3000) throw new Error('the Signed out toast did not slide in within 3 s of page time');
-        await page.clock.runFor(16);
-      }
+      const attribute = (name: string) => signedOut.getAttribute(name);
+      await frames('the toast slides in', 1500, async () => (await attribute('data-mounted')) !== null);
       // hover() also waits until the toast has finished sliding in (a CSS transition: real time).
       await signedOut.hover();
       const box = (await signedOut.boundingBox())!;
@@ -338,10 +344,9 @@ describe('signed-in shell', () => {
       const y = box.y + box.height / 2;
       /** Waits until the toast is shifted sideways by `px`. */
       const shifted = (px: number) =>
-        page.waitForFunction((px) => {
-          const el = document.querySelector<HTMLElement>('[data-testid="toast"]');
-          return el !== null && new DOMMatrix(getComputedStyle(el).transform).m41 === px;
-        }, px);
+        frames(`the toast shifted by ${px} px`, 500, () =>
+          signedOut.evaluate((el, px) => new DOMMatrix(getComputedStyle(el).transform).m41 === px, px),
+        );
 
       // The toast follows the pointer; released short of 50 px it springs back and stays open.
       await page.mouse.move(x, y);
@@ -350,14 +355,14 @@ describe('signed-in shell', () => {
       await shifted(30);
       await page.mouse.up();
       await shifted(0);
-      expect(await signedOut.getAttribute('data-state')).toBe('open');
+      expect(await attribute('data-state')).toBe('open');
 
-      // Past 50 px it is dismissed at once (the clock still stands), then leaves as time resumes.
+      // Past 50 px it is dismissed at once (its timer has run under 3 s), then leaves as time resumes.
       await page.mouse.move(x, y);
       await page.mouse.down();
       await page.mouse.move(x + 60, y, { steps: 6 });
       await page.mouse.up();
-      await signedOut.and(page.locator('[data-state="closed"]')).waitFor({ state: 'attached' });
+      await frames('the toast is dismissed', 500, async () => (await attribute('data-state')) === 'closed');
       await page.clock.resume();
       await signedOut.waitFor({ state: 'hidden', timeout: 10_000 });
     } finally {
