@@ -1,4 +1,4 @@
-import { createDecipheriv } from 'node:crypto';
+import { createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { pipeline, Readable, Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { compose } from '../util/streams.js';
 import { badPayload, CofferFormatError } from './errors.js';
@@ -73,7 +73,8 @@ export class ChunkOpener {
   private readonly queue = new ByteQueue();
   private header: Header | undefined;
   private headerBytes: Buffer | undefined;
-  private key: Buffer | undefined;
+  /** A KeyObject made once: a raw key would be turned into one for every chunk's decipher. */
+  private key: KeyObject | undefined;
   private state: 'header' | 'chunkHead' | 'chunkBody' | 'recordHead' | 'recordBody' | 'done' = 'header';
   private record: SealedRecord | undefined;
   private index = 0;
@@ -114,7 +115,7 @@ export class ChunkOpener {
         this.chunkOffset = length;
         this.header = parseHeader(this.headerBytes);
         checkFingerprint(this.header, this.masterKey);
-        this.key = deriveFileKey(this.masterKey, this.header.salt);
+        this.key = createSecretKey(deriveFileKey(this.masterKey, this.header.salt));
         this.state = 'chunkHead';
       } else if (this.state === 'chunkHead') {
         if (this.queue.length < CHUNK_HEADER_LENGTH) return out;

@@ -1,4 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { compose } from '../util/streams.js';
 import {
@@ -50,7 +50,8 @@ export interface EncryptOptions {
 class ChunkSealer {
   readonly header: Buffer;
   readonly chunkSize: number;
-  private readonly key: Buffer;
+  /** A KeyObject made once: a raw key would be turned into one for every chunk's cipher. */
+  private readonly key: KeyObject;
   private readonly noncePrefix: Buffer;
   private index = 0;
 
@@ -65,7 +66,7 @@ class ChunkSealer {
       throw new RangeError(`nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
     this.chunkSize = chunkSize;
     this.noncePrefix = noncePrefix;
-    this.key = deriveFileKey(opts.masterKey, salt);
+    this.key = createSecretKey(deriveFileKey(opts.masterKey, salt));
     this.header = encodeHeader({
       version: opts.binding ? FORMAT_V2 : FORMAT_V1,
       binding: opts.binding,
