@@ -39,13 +39,7 @@ export function buildDeb({ out, version, target, agent, tools, unitTemplate, scr
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-deb-'));
   fs.chmodSync(root, 0o755); // the package's ./ (mkdtemp makes it 0700)
   try {
-    /** Writes `content` (a Buffer or text) at `file` in the package. */
-    const put = (file, content, mode) => {
-      const dest = path.join(root, file);
-      fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.writeFileSync(dest, content, { mode });
-      fs.chmodSync(dest, mode); // whatever the umask
-    };
+    const put = writerInto(root);
     putPayload(put, { agent, tools, unitTemplate });
     for (const script of ['postinst', 'prerm', 'postrm'])
       put(`DEBIAN/${script}`, fs.readFileSync(path.join(scriptsDir, script)), 0o755);

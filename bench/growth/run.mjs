@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -56,7 +57,6 @@ const dueNow = dueFields(now);
 const log = { info() {}, warn() {}, debug() {} };
 
 const hex = () => new ObjectId().toHexString();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** Inserts `count` documents made by `make(i)` in batches (the driver's insertMany). */

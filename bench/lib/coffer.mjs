@@ -212,7 +212,7 @@ const backupDone = (base, user, id, timeoutMs) =>
 
 /**
  * POST /api/backups of `label`; resolves with the new backup and the moments it was asked for
- * (`askedAt`, performance.now()) and asked and answered (`askedAtMs`, `answeredAtMs`, Date.now()). A
+ * (`askedAt`, performance.now(); `askedAtMs`, Date.now()). A
  * new database's first automatic backup starts at the scheduler's next tick once its agent is
  * connected; when it got there first, the plan's interval refuses this one (429). Then that
  * backup is waited for and deleted (a deleted backup does not count) and the request repeated.
@@ -229,7 +229,7 @@ export async function startBackup(
     const askedAt = performance.now();
     const askedAtMs = Date.now(); // the clock of the components' log lines
     const res = await api(base, 'POST', '/api/backups', { token: user.token, body: { databaseName: label } });
-    if (res.status === 201) return { backup: res.body, askedAt, askedAtMs, answeredAtMs: Date.now() };
+    if (res.status === 201) return { backup: res.body, askedAt, askedAtMs };
     if (res.status !== 429 || Date.now() > deadline)
       throw new Error(`POST /api/backups: ${res.status} ${JSON.stringify(res.body)}`);
     const listed = await api(base, 'GET', '/api/backups', { token: user.token });

@@ -21,16 +21,6 @@ const { generateMasterKey } = require(`${dist}/crypto/key.js`);
 
 const [input, output] = positionals;
 
-/** utime + stime of this process's main thread (Linux: /proc/self/task/PID/stat, in clock ticks). */
-function mainThreadCpuMs() {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
-}
 // A key from the harness (environment, so that decrypt-file.mjs can read the output), or a fresh one.
 const masterKey = process.env.COFFER_BENCH_KEY_HEX
   ? Buffer.from(process.env.COFFER_BENCH_KEY_HEX, 'hex')
@@ -48,9 +38,5 @@ process.stdout.write(
     payloadBytes: encrypt.bytesIn,
     bytesOut: encrypt.bytesOut,
     maxRssKb: process.resourceUsage().maxRSS,
-    // CPU of the main thread alone (the reads, the sealing, the streams), beside the process's:
-    // zstd runs on libuv's pool, so the main thread's share is the part that cannot spread.
-    mainThreadCpuMs: mainThreadCpuMs(),
-    cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   }) + '\n',
 );

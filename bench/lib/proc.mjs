@@ -62,6 +62,9 @@ export function cpuOf(pid) {
   return { selfMs: (utime + stime) * TICK_MS, childrenMs: (cutime + cstime) * TICK_MS };
 }
 
+/** The middle value (the upper one of an even count). */
+export const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export const loadavg = () => os.loadavg()[0];
 
 export const fileSize = (file) => fs.statSync(file).size;

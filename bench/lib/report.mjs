@@ -1,6 +1,7 @@
 // Renders results.json as the markdown of docs/benchmarks.md. Hand-written notes below the
 // NOTES_MARKER line of an existing docs/benchmarks.md are kept when the file is rewritten.
 import fs from 'node:fs';
+import { median } from './proc.mjs';
 
 export const NOTES_MARKER =
   '<!-- hand-written notes below this line are kept when bench/run.mjs rewrites the file -->';
@@ -346,7 +347,6 @@ export function throughputTargets(r) {
   return rows;
 }
 
-const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
 const msText = (ms) => `${Math.round(ms)} ms`;
 
 /** Part 6: a small job's ratios per round, and its parts (medians over the rounds). */

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { median } from './proc.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -91,7 +92,6 @@ try {
 } finally {
   fs.rmSync(file, { force: true });
 }
-const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
 const MiB = fs.statSync(archive).size / 1048576;
 const stage = median(samples['decrypt stage alone'].map((s) => s.cpuMs));
 console.log(`${dist}: ${MiB.toFixed(0)} MiB archive, medians of ${values.rounds}`);

@@ -1,22 +1,15 @@
 // The setup wizard's other ways to install on Linux, beside the spec's command: the package from
-// this server's APT or YUM repository (Debian/Ubuntu, RHEL/Fedora) and the agent's Docker image,
+// this server's APT or YUM repository (Debian/Ubuntu, RHEL/CentOS/Fedora) and the agent's Docker image,
 // with the root-shell switch applied to them too. The spec's one-liner stays the default.
-import type { Browser } from 'playwright-core';
-import { launch, newSession, registeredUser, signIn, visible } from './helpers';
+import { browserForFile, newSession, registeredUser, signIn, visible } from './helpers';
 import { packageCommand } from '../../web/src/features/agents/wizardCommands';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('setup wizard: packages and Docker', () => {
   it('offers apt, dnf and Docker beside the one-liner, with or without sudo', async () => {
     const user = await registeredUser('wizard-pkg');
-    const { page, context } = await newSession(browser);
+    const { page, context } = await newSession(browser());
     try {
       await signIn(page, user);
       await page.getByRole('button', { name: 'Open Setup Wizard' }).click();
@@ -36,7 +29,7 @@ describe('setup wizard: packages and Docker', () => {
       await wizard.getByText('Debian/Ubuntu package (apt)').click();
       await visible(wizard.getByTestId('package-command'));
       expect(await shown()).toEqual(packageCommand('apt', origin).split('\n'));
-      await wizard.getByText('RHEL/Fedora (dnf)').click();
+      await wizard.getByText('RHEL/CentOS/Fedora package (dnf)').click();
       await visible(wizard.getByText('sudo dnf install -y coffer-agent'));
       expect(await shown()).toEqual(packageCommand('dnf', origin).split('\n'));
       await wizard.getByTestId('root-shell').click();

@@ -177,8 +177,8 @@ export class EncryptTransform extends Transform {
   override _flush(cb: TransformCallback): void {
     try {
       this.sendHeader();
-      const rest = this.takeChunks(Math.max(1, Math.ceil(this.pendingLength / this.sealer.chunkSize)));
-      this.pushCounted(this.sealer.sealAll(rest, true));
+      // _transform leaves at most one chunk pending: it is the final one (empty for an empty payload).
+      this.pushCounted(this.sealer.sealAll(this.takeChunks(1), true));
       const record = recordPlaintext(this.opts);
       if (record) this.pushCounted(this.sealer.sealRecord(record));
       cb();

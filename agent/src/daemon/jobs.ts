@@ -502,12 +502,8 @@ export class JobRunner {
       // its answer would only delay the download by a round trip. Refused or unanswered, the
       // download is refused if the restore may not run: the database is never touched without the
       // server's consent.
-      const started = this.send(job, 'restore:started', { restoreId: job.id }, { once: true }).then((ok) => {
-        if (!ok)
-          deps.log.warn('restore:started was not acknowledged; the download asked instead', {
-            jobId: job.id,
-          });
-      });
+      // send() logs a refusal or a missing answer.
+      const started = this.send(job, 'restore:started', { restoreId: job.id }, { once: true });
       dir = await deps.makeTempDir();
       const { sourceLabel, collections } = job.targeting ?? {};
       const request = {

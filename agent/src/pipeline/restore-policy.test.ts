@@ -164,7 +164,6 @@ describe('runRestore with the policy', () => {
     namespaces = archiveNamespaces(scanner);
   });
   afterAll(() => {
-    jest.restoreAllMocks();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,4 +1,5 @@
 import { olderThan, type PageCursor } from '@coffer/common';
+import { isObjectId } from '@coffer/contracts';
 import type { AuditModels } from './model.js';
 import type { AuditAction, AuditDetails, AuditEntity } from './domain/actions.js';
 
@@ -78,7 +79,7 @@ export function auditStore({ AuditEntry }: AuditModels) {
 
     /** The owner and time of one entry, where a cursor page starts (paging.ts cursorOf). */
     async get(id: string): Promise<{ userId: string; createdAt: Date; id: string } | null> {
-      if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+      if (!isObjectId(id)) return null;
       const d = await AuditEntry.findById(id, { userId: 1, timestamp: 1 }).lean();
       return d && { userId: d.userId, createdAt: d.timestamp, id: d._id.toString() };
     },

@@ -43,7 +43,7 @@ const userId = fields.objectId('user');
 const backupId = fields.objectId('backup');
 const restoreId = fields.objectId('restore');
 const agentId = fields.objectId('agent');
-/** A page of a user's list (domain/paging.ts). */
+/** A page of a user's list (services/common/src/paging.ts). */
 const page = (what: string) => z.object({ userId, ...pageFields(what) });
 const verificationId = fields.objectId('verification');
 

@@ -7,8 +7,8 @@ import { orchestratorModels, type OrchestratorModels } from './model.js';
  */
 export const ORCHESTRATOR_MIGRATIONS: readonly DataMigration[] = [
   {
-    // Settings saved before GFS retention existed have no mode and read as 'days'; writing it down
-    // lets a query on the mode (the retention sweep's) see every user without an $exists clause.
+    // Settings saved before GFS retention existed have no mode and read as 'days'; this writes that
+    // down, so every stored setting says its mode (no query needs it: the sweep asks for 'gfs').
     id: '0001-settings-retention-mode',
     up: async (conn) => {
       await conn

@@ -116,7 +116,8 @@ export async function startGateway(
     identity,
     log,
     // An agent's connection joins its namespace only once its handshake's turn came and its
-    // registration answered; Socket.IO would close it sooner (45 s by default).
+    // registration answered; Socket.IO would close it sooner (45 s by default). The setting is the
+    // server's, so a browser's connection that never joins a namespace is also kept that long.
     connectTimeoutMs: config.AGENT_HANDSHAKE_WAIT_MS + config.AGENT_HANDSHAKE_TIMEOUT_MS + 5000,
   });
   started.io = io;
@@ -132,6 +133,7 @@ export async function startGateway(
       rateLimit: rateLimiter(redis, 60),
       limits: {
         concurrentTotal: config.AGENT_HANDSHAKE_CONCURRENCY,
+        maxWaiting: config.AGENT_HANDSHAKE_MAX_WAITING,
         concurrentPerKey: config.AGENT_HANDSHAKE_CONCURRENCY_PER_KEY,
         concurrentPerAddress: config.AGENT_HANDSHAKE_CONCURRENCY_PER_ADDRESS,
         perKeyPerMinute: config.AGENT_HANDSHAKES_PER_KEY_PER_MINUTE,

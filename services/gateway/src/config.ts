@@ -60,6 +60,11 @@ const schema = z
      * running then.
      */
     AGENT_HANDSHAKE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
+    /**
+     * Handshakes that may wait for their turn on one gateway, all keys together; more are refused
+     * at once (the agents retry with backoff). Well above the agents one gateway serves.
+     */
+    AGENT_HANDSHAKE_MAX_WAITING: z.coerce.number().int().min(1).default(20_000),
     /** Handshakes one gateway works on at once, all keys together (the rest wait their turn). */
     AGENT_HANDSHAKE_CONCURRENCY: z.coerce.number().int().min(1).default(32),
     /** Handshakes of one API key one gateway works on at once (the rest wait their turn). */

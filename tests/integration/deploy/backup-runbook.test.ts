@@ -62,7 +62,10 @@ it('backs up every database of the stack and restores them into an empty server'
     const script = `${withUri(backup!, process.env.COFFER_MONGO_URL!)}\nuri=${JSON.stringify(target.url)}\n${restore}`;
     await run('bash', ['-euo', 'pipefail', '-c', script], {
       cwd,
-      env: { ...process.env, PATH: `${path.join(os.homedir(), '.cache/coffer/bin')}:${process.env.PATH}` },
+      env: {
+        ...process.env,
+        PATH: `${path.join(process.env.COFFER_CACHE || path.join(os.homedir(), '.cache/coffer'), 'bin')}:${process.env.PATH}`,
+      },
       timeout: 300_000,
     });
     expect(fs.readdirSync(cwd).filter((f) => f.endsWith('.archive'))).toHaveLength(DATABASES.length);

@@ -1,8 +1,10 @@
 import { cursorOf } from '@coffer/common';
+import { LIST_NEWEST } from '@coffer/contracts';
 import type { AuditStore, StoredAuditEntry } from '../store.js';
 import { isAuditAction, type AuditAction } from './actions.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
+/** The page the web app shows and the gateway asks for (contracts: LIST_NEWEST). */
+export const DEFAULT_PAGE_SIZE = LIST_NEWEST.auditLog;
 export const MAX_PAGE_SIZE = 100;
 
 export interface LogPage {

@@ -211,12 +211,7 @@ export function billing(deps: {
         const customerId = sub?.customerId ?? idOf(o.customer);
         const plan = (await planOfPrice(invoicePrice(o))) ?? (sub ? await plans.byId(sub.planId) : undefined);
         if (!userId || !customerId || !plan || !(await deps.users.get(userId))) return;
-        await paid(
-          plan,
-          { userId, customerId, subscriptionId },
-          sub,
-          invoicePeriodEnd(o) ?? sub?.currentPeriodEnd,
-        );
+        await paid(plan, { userId, customerId, subscriptionId }, sub, invoicePeriodEnd(o));
         return;
       }
       case 'invoice.payment_failed': {

@@ -20,7 +20,7 @@ import type {
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
-import { cursorOf, type Page } from './paging.js';
+import { cursorOf, type Page } from '@coffer/common';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { assertDeletable, type RetentionLock } from './retention-lock.js';
 import {
@@ -208,7 +208,7 @@ export function backups(deps: {
     lifecycle,
     finishDeletion,
 
-    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    /** Newest first: the newest LIST_LIMIT, or one page (services/common/src/paging.ts). */
     async list(userId: string, page: Page = {}): Promise<BackupRecord[]> {
       const before = await cursorOf(store, userId, page.before, 'backup');
       return store.list(userId, page.limit ?? LIST_LIMIT, before);

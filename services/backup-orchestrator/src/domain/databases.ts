@@ -61,11 +61,12 @@ export function databases(deps: {
 
     /** Verified backups for the database (Settings → Databases): off, each backup, or weekly. */
     async setVerify(userId: string, databaseId: string, verify: VerifyMode): Promise<DatabaseView[]> {
-      const target = (await store.list(userId)).find((d) => d.id === databaseId);
-      if (!target || !(await store.setVerify(userId, databaseId, verify)))
-        throw notFound('Database not found');
+      const [records, plan] = await Promise.all([store.list(userId), plans.planOf(userId)]);
+      const target = records.find((d) => d.id === databaseId);
+      if (!target) throw notFound('Database not found');
       const from = target.verify ?? 'off';
       if (from !== verify) {
+        if (!(await store.setVerify(userId, databaseId, verify))) throw notFound('Database not found');
         await deps.events.publish('settings.verification.updated', {
           userId,
           databaseId,
@@ -74,7 +75,13 @@ export function databases(deps: {
           to: verify,
         });
       }
-      return list(userId);
+      // The list as read, with this change in it: no second read.
+      const active = activeDatabaseIds(records, plan.dbLimit);
+      return records.map((d) => ({
+        ...d,
+        ...(d.id === databaseId ? { verify } : {}),
+        isActive: active.has(d.id),
+      }));
     },
 
     /** The database by name, refusing unknown and inactive ones (backups and restores need it active). */

@@ -14,7 +14,7 @@ import type {
 import type { Databases } from './databases.js';
 import { noAgent, type Dispatcher } from './dispatch.js';
 import { newId } from './ids.js';
-import { cursorOf, type Page } from './paging.js';
+import { cursorOf, type Page } from '@coffer/common';
 import { jobLifecycle, type DeliveryReport } from './jobs.js';
 import { downloadGrant, jobDurationMs } from './backups.js';
 import { plural } from './rules.js';
@@ -47,10 +47,6 @@ const restoreEvent = (r: RestoreRecord): RestoreEvent => ({
 });
 
 /**
- * The collections a restore asked for, checked against what the backup recorded (when its agent
- * reported it); undefined for the whole backup.
- */
-/**
  * What a backup holds (names and counts, never content): from the summary its agent sent before the
  * upload ended, or, for a backup of an older agent, from the report it sent once stored; undefined
  * when neither came.
@@ -62,6 +58,10 @@ export function contentsOf(
   return reported?.map(({ name, documents }) => ({ name, documents }));
 }
 
+/**
+ * The collections a restore asked for, checked against what the backup recorded (when its agent
+ * reported it); undefined for the whole backup.
+ */
 export function chosenCollections(
   backup: Pick<BackupRecord, 'collections' | 'summary'>,
   asked: readonly string[] | undefined,
@@ -180,7 +180,7 @@ export function restores(deps: {
   return {
     lifecycle,
 
-    /** Newest first: the newest LIST_LIMIT, or one page (domain/paging.ts). */
+    /** Newest first: the newest LIST_LIMIT, or one page (services/common/src/paging.ts). */
     async list(userId: string, page: Page = {}): Promise<RestoreRecord[]> {
       const before = await cursorOf(store, userId, page.before, 'restore');
       return store.list(userId, page.limit ?? LIST_LIMIT, before);

@@ -64,10 +64,6 @@ export function agentStore({ Agent }: Pick<OrchestratorModels, 'Agent'>): AgentS
       const docs = await Agent.find({ userId, retired: false }).sort({ createdAt: 1, _id: 1 }).lean<Lean[]>();
       return docs.map((d) => withId<AgentRecord>(d));
     },
-    async connected() {
-      const docs = await Agent.find({ connected: true, retired: false }).lean<Lean[]>();
-      return docs.map((d) => withId<AgentRecord>(d));
-    },
     async heartbeat(userId, agentId, now, databases) {
       if (!validId(agentId)) return null;
       // Every agent beats every 15 s: read and written by _id alone, the one filter FerretDB answers

@@ -271,11 +271,6 @@ export function fakeAgentStore(): AgentStore & { rows: Map<string, AgentRecord> 
         .sort(byCreated)
         .map(copy);
     },
-    async connected() {
-      return all()
-        .filter((a) => a.connected && !a.retired)
-        .map(copy);
-    },
     async heartbeat(userId, agentId, now, databases) {
       const a = rows.get(agentId);
       if (!a || a.userId !== userId || a.retired) return null;

@@ -57,9 +57,6 @@ export interface DatabaseRecord {
   dueBucket?: number | null;
 }
 
-/** Where a page of a list starts (services/common/src/paging.ts). */
-export type { PageCursor };
-
 interface JobRecord {
   id: string;
   userId: string;
@@ -274,8 +271,6 @@ export interface AgentStore {
   findInstance(userId: string, instanceId: string): Promise<AgentRecord | null>;
   /** The user's agents that are not retired, oldest first. */
   list(userId: string): Promise<AgentRecord[]>;
-  /** Every connected, non-retired agent (scheduler). */
-  connected(): Promise<AgentRecord[]>;
   /** lastSeen = now, connected; also the database list when given. Null for an unknown or retired agent. */
   heartbeat(userId: string, agentId: string, now: Date, databases?: string[]): Promise<AgentRecord | null>;
   /** connected → false; the record as it was, or null when it was not connected, retired or unknown. */

@@ -55,7 +55,7 @@ const DEFAULT_DEADLINE_MS = 10_000;
  * its server went away; the handlers are written to be safe to repeat (events and writes are keyed
  * by ids). A streamed upload is retried only while its first 256 KiB are buffered (grpc-js).
  */
-export const CLIENT_SERVICE_CONFIG = {
+const CLIENT_SERVICE_CONFIG = {
   loadBalancingConfig: [{ round_robin: {} }],
   methodConfig: [
     {

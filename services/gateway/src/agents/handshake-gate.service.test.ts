@@ -34,6 +34,7 @@ const gate = (over: Partial<HandshakeLimits> = {}) =>
     rateLimit: rateLimiter(redis, 60),
     limits: {
       concurrentTotal: 100,
+      maxWaiting: 1000,
       concurrentPerKey: 2,
       concurrentPerAddress: 2,
       perKeyPerMinute: 1000,
@@ -183,5 +184,16 @@ describe('agent handshake gate', () => {
     const from = address();
     await expect(g.admit(k, from, soon())).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     (await g.admit(key(), from, soon()))();
+  });
+  it('refuses at once past the bound on waiting handshakes in all, whatever their keys', async () => {
+    const g = gate({ concurrentTotal: 1, maxWaiting: 2 });
+    const held = await g.admit(key(), address(), soon());
+    const waiting = [g.admit(key(), address(), soon()), g.admit(key(), address(), soon())];
+    await expect(g.admit(key(), address(), soon())).rejects.toMatchObject({
+      kind: 'LIMIT_REACHED',
+      message: HANDSHAKE_BUSY_MESSAGE,
+    });
+    held();
+    for (const w of waiting) (await w)();
   });
 });

@@ -12,6 +12,12 @@ export interface HandshakeLimits {
    * else's requests (bench/load, part "storm").
    */
   concurrentTotal: number;
+  /**
+   * Handshakes that may wait for a turn on this gateway, all keys together; more are refused at
+   * once. Each holds an open connection for up to its wait: this bounds what clients spread over
+   * many addresses, with keys nobody has checked yet, can keep queued.
+   */
+  maxWaiting: number;
   /** Handshakes of one API key this gateway works on at once; more wait for a turn. */
   concurrentPerKey: number;
   /** Handshakes from one client address this gateway works on at once; more wait for a turn. */
@@ -99,8 +105,11 @@ export function handshakeGate(deps: { rateLimit: RateLimiter; limits: HandshakeL
       take(slots);
       return Promise.resolve();
     }
-    // The shared turn is bounded by the wait alone: a storm's agents wait rather than retry.
-    if (slots.some((s) => s !== ALL && (waitingFor.get(s) ?? 0) >= MAX_WAITING))
+    // A storm's agents wait rather than retry, up to bounds per key, per address and in all.
+    if (
+      waiting.length >= limits.maxWaiting ||
+      slots.some((s) => s !== ALL && (waitingFor.get(s) ?? 0) >= MAX_WAITING)
+    )
       return Promise.reject(limitReached(HANDSHAKE_BUSY_MESSAGE, 'RATE_LIMITED'));
     return new Promise<void>((resolve, reject) => {
       const leave = (err: Error) => {

@@ -8,6 +8,9 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
+/** The package repositories' folders in the downloads folder, each served under /downloads/NAME/. */
+const PACKAGE_REPOSITORIES = ['apt', 'yum'] as const;
+
 /**
  * What the setup wizard and the installers download (agent/scripts/build-binaries.mjs builds the
  * folder): the agent binaries and their zstd copies, the bundled Database Tools, the installers,
@@ -104,9 +107,6 @@ export function downloadsRouter(dir: string | undefined): Router {
   });
   return router;
 }
-
-/** The package repositories' folders in the downloads folder, each served under /downloads/NAME/. */
-export const PACKAGE_REPOSITORIES = ['apt', 'yum'] as const;
 
 function releaseVersion(dir: string): string | undefined {
   try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fields } from '@coffer/common';
 
 /** Rows one page may hold: the largest page any list serves. */
-export const MAX_PAGE_LIMIT = 100;
+const MAX_PAGE_LIMIT = 100;
 const LIMIT_RULE = `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`;
 
 /**

@@ -242,8 +242,7 @@ export function userRoutes(
     method: 'get',
     path: '/api/user/audit-logs',
     operationId: 'getAuditLogs',
-    summary:
-      "The caller's audit trail, newest first, optionally filtered by action (page by page of 20, or a page: limit, before)",
+    summary: `The caller's audit trail, newest first, optionally filtered by action (page by page of ${AUDIT_PAGE_SIZE}, or a page: limit, before)`,
     tag: 'user',
     access: 'user',
     query: listPage('audit entry')

@@ -60,11 +60,11 @@ export const withoutSudo = (commands: string) => commands.replace(/(^|\| |&& )su
 export type LinuxPackage = 'apt' | 'dnf' | 'docker';
 export const LINUX_PACKAGES: ReadonlyArray<{ value: LinuxPackage; label: string }> = [
   { value: 'apt', label: 'Debian/Ubuntu package (apt)' },
-  { value: 'dnf', label: 'RHEL/Fedora (dnf)' },
+  { value: 'dnf', label: 'RHEL/CentOS/Fedora package (dnf)' },
   { value: 'docker', label: 'Docker' },
 ];
 /** The agent's container image (deploy/Dockerfile, target agent). */
-export const AGENT_IMAGE = 'coffer/agent';
+const AGENT_IMAGE = 'coffer/agent';
 /** Where the APT source trusts the repository key (apt's signed-by). */
 const APT_KEYRING = '/etc/apt/keyrings/coffer.gpg';
 
@@ -121,7 +121,7 @@ function configureLines(origin: string): string[] {
 
 /**
  * The configuration and state on a volume (owned by the image's user), the API key from an env
- * file written without it ever being on a command line, the encryption key exported to this
+ * file written without it ever being on a command line (removed once `init` has read it), the encryption key exported to this
  * folder, then the agent in the background, restarted by Docker.
  */
 function dockerLines(origin: string): string[] {
@@ -130,6 +130,8 @@ function dockerLines(origin: string): string[] {
   return [
     `(umask 077 && read -rsp 'Coffer API key: ' key && echo && printf 'COFFER_API_KEY=%s\\n' "$key" > coffer.env)`,
     `${run} -it --env-file coffer.env ${AGENT_IMAGE} init --server ${origin} --state-dir /var/lib/coffer`,
+    // The configuration holds the key now: no copy of it stays in this folder.
+    'rm -f coffer.env',
     `(umask 077 && ${run} ${AGENT_IMAGE} key export > coffer-master.key)`,
     `${run} -i ${AGENT_IMAGE} db add production-db --uri -`,
     `docker run -d --name coffer-agent --restart unless-stopped ${volume} ${AGENT_IMAGE}`,

@@ -19,6 +19,7 @@ import { useGetAuditActionsQuery, useGetAuditLogsQuery, type GetAuditLogsApiArg 
 import { AuditDetails } from './AuditDetails';
 import { stackedTableCss } from '../shell/responsive';
 import { useCursorPages } from '../lists/useCursorPages';
+import { TableHead } from '../shell/TableHead';
 
 /** '' lists every action. */
 type AuditActionFilter = NonNullable<GetAuditLogsApiArg['action']>;
@@ -102,14 +103,7 @@ export function AuditLogsPage() {
       <Card.Root>
         <Table.ScrollArea>
           <Table.Root size="sm" interactive css={stackedTableCss}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Timestamp</Table.ColumnHeader>
-                <Table.ColumnHeader>Action</Table.ColumnHeader>
-                <Table.ColumnHeader>Entity</Table.ColumnHeader>
-                <Table.ColumnHeader>Details</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={['Timestamp', 'Action', 'Entity', 'Details']} />
             <Table.Body>
               {logs.isLoading ? (
                 <Table.Row>

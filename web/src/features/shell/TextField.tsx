@@ -1,4 +1,4 @@
-import { Field, Flex, Input, type FieldRootProps, type InputProps } from '@chakra-ui/react';
+import { Field, Flex, Input, type InputProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 
 export interface TextFieldProps extends InputProps {
@@ -9,15 +9,13 @@ export interface TextFieldProps extends InputProps {
   helper?: ReactNode;
   /** Beside the label, at the far end (sign-in's "Forgot your password?"). */
   labelAside?: ReactNode;
-  /** Props of the field around the input (its width, say). */
-  root?: FieldRootProps;
 }
 
 /** The forms' one labelled input: label, input, hint, and the error under it once there is one. */
-export function TextField({ label, error, helper, labelAside, root, ...input }: TextFieldProps) {
+export function TextField({ label, error, helper, labelAside, ...input }: TextFieldProps) {
   const fieldLabel = <Field.Label>{label}</Field.Label>;
   return (
-    <Field.Root invalid={Boolean(error)} {...root}>
+    <Field.Root invalid={Boolean(error)}>
       {labelAside ? (
         <Flex w="full" justify="space-between" align="baseline">
           {fieldLabel}
